@@ -1,0 +1,351 @@
+/* libcsr: compressed sparse row matrices on the CPU and the GPU.
+ *
+ * The one public header. Conventions (docs/design.md):
+ *  - every call returns a csr_status: 0 success, > 0 informational, < 0 error;
+ *  - every call takes a context first; NULL means "default behaviour, no error detail";
+ *  - csr_X_create(ctx, &obj, ...) pairs with csr_X_free(&obj), which accepts NULL and sets it NULL;
+ *  - objects know where their arrays live (host or device); operands of one call share it;
+ *  - sizes: nnz is 64-bit everywhere; rows and columns at most CSR_MAX_DIM (32-bit indices).
+ */
+#ifndef CSR_H
+#define CSR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CSR_VERSION_MAJOR 0
+#define CSR_VERSION_MINOR 1
+#define CSR_VERSION_PATCH 0
+#define CSR_VERSION_STRING "0.1.0"
+
+/** Largest number of rows or columns: column indices are 32-bit signed. */
+#define CSR_MAX_DIM INT64_C(2147483647)
+
+/* ---------------------------------------------------------------------------------------------
+ * Status
+ * ------------------------------------------------------------------------------------------- */
+
+/** Outcome of every call. Negative: error (nothing useful was produced). Positive: the call
+ *  did what it could and says something about it. */
+typedef enum csr_status {
+  CSR_SUCCESS = 0,
+  CSR_INFO_DECLINED = 1,      /**< a backend declined (too small, unsupported type); next ran */
+  CSR_INFO_NOT_CONVERGED = 2, /**< an iterative method stopped at its iteration limit */
+  CSR_ERR_NULL_POINTER = -1,  /**< a required pointer argument was NULL */
+  CSR_ERR_INVALID_VALUE = -2, /**< an argument is out of its documented range */
+  CSR_ERR_DIMENSION_MISMATCH = -3,  /**< operand shapes do not fit together */
+  CSR_ERR_INDEX_OUT_OF_BOUNDS = -4, /**< an index lies outside the matrix */
+  CSR_ERR_INVALID_MATRIX = -5,      /**< a matrix breaks the CSR invariants */
+  CSR_ERR_PARSE = -6,               /**< input text is not what the format allows */
+  CSR_ERR_IO = -7,                  /**< reading or writing a file failed */
+  CSR_ERR_OVERFLOW = -8,            /**< a size exceeds what libcsr (or size_t) can hold */
+  CSR_ERR_UNSUPPORTED = -9,         /**< valid request that libcsr does not support */
+  CSR_ERR_OUT_OF_MEMORY = -10,      /**< host or device allocation failed */
+  CSR_ERR_DEVICE = -11,             /**< the CUDA runtime reported an error */
+  CSR_ERR_NOT_COMPILED = -12,       /**< the backend asked for was not built into this library */
+  CSR_ERR_LOCATION_MISMATCH = -13,  /**< operands live in different places (host vs device) */
+  CSR_ERR_TYPE_MISMATCH = -14       /**< operand value types do not fit together */
+} csr_status;
+
+/** Name of a status, e.g. "CSR_ERR_PARSE" (never NULL; "CSR_UNKNOWN_STATUS" if out of range). */
+const char *csr_status_string(csr_status status);
+
+/* ---------------------------------------------------------------------------------------------
+ * Enumerations
+ * ------------------------------------------------------------------------------------------- */
+
+/** Where an object's arrays live. */
+typedef enum csr_location { CSR_HOST = 0, CSR_DEVICE = 1 } csr_location;
+
+/** Element type of values; CSR_PATTERN stores no values (every stored entry is 1). */
+typedef enum csr_value_type { CSR_PATTERN = 0, CSR_F64 = 1, CSR_F32 = 2 } csr_value_type;
+
+/** Which implementation runs a call. AUTO: CUDA for device operands, OpenMP (if built) for host
+ *  operands, the reference as the last resort. */
+typedef enum csr_backend {
+  CSR_BACKEND_AUTO = 0,
+  CSR_BACKEND_REF = 1,
+  CSR_BACKEND_OMP = 2,
+  CSR_BACKEND_CUDA = 3
+} csr_backend;
+
+/** SpMV kernel choice (meaningful for the CUDA backend; CPU backends ignore it). */
+typedef enum csr_spmv_kernel {
+  CSR_KERNEL_AUTO = 0,
+  CSR_KERNEL_SCALAR = 1,   /**< one thread per row */
+  CSR_KERNEL_VECTOR = 2,   /**< a warp or sub-warp per row */
+  CSR_KERNEL_SEGMENTED = 3 /**< nonzeros split evenly over threads */
+} csr_spmv_kernel;
+
+/** Dense storage order. */
+typedef enum csr_layout { CSR_ROW_MAJOR = 0, CSR_COL_MAJOR = 1 } csr_layout;
+
+/** Which triangle a symmetric matrix stores. */
+typedef enum csr_triangle { CSR_LOWER = 0, CSR_UPPER = 1 } csr_triangle;
+
+/** How the missing triangle relates to the stored one. */
+typedef enum csr_symmetry {
+  CSR_SYMMETRIC = 0,     /**< a_ji = a_ij */
+  CSR_SKEW_SYMMETRIC = 1 /**< a_ji = -a_ij (diagonal must be zero) */
+} csr_symmetry;
+
+/** Matrix property flags (bit set). */
+enum {
+  CSR_FLAG_SORTED = 1u,       /**< column indices ascend within each row */
+  CSR_FLAG_NO_DUPLICATES = 2u /**< no (row, col) pair appears twice */
+};
+
+/* ---------------------------------------------------------------------------------------------
+ * Context
+ * ------------------------------------------------------------------------------------------- */
+
+/** Opaque: backend choice, thread count, CUDA stream, cached workspaces, kernel override,
+ *  debug-synchronise flag and the last error's detail. Not safe to share between threads that
+ *  call libcsr at the same time; give each thread its own. */
+typedef struct csr_context csr_context;
+
+/** Creates a context with backend AUTO, threads 0 (OpenMP default), the default CUDA stream,
+ *  kernel AUTO, debug-sync off. Returns CSR_ERR_NULL_POINTER, CSR_ERR_OUT_OF_MEMORY. */
+csr_status csr_context_create(csr_context **ctx);
+/** Frees the context and its cached workspaces; accepts NULL and *ctx == NULL; sets *ctx NULL. */
+void csr_context_free(csr_context **ctx);
+
+/** Sets the backend. CSR_ERR_NOT_COMPILED if that backend is not in this build
+ *  (see csr_backend_available). */
+csr_status csr_context_set_backend(csr_context *ctx, csr_backend backend);
+/** Backend set on the context (AUTO on a NULL context). */
+csr_backend csr_context_backend(const csr_context *ctx);
+/** Backend that ran the last successful operation on this context (AUTO before any). */
+csr_backend csr_context_last_backend(const csr_context *ctx);
+/** OpenMP threads for the OpenMP backend; 0 means the OpenMP default. Negative: invalid value. */
+csr_status csr_context_set_threads(csr_context *ctx, int threads);
+int csr_context_threads(const csr_context *ctx);
+/** CUDA stream (a cudaStream_t passed as void*) for device work; NULL is the default stream. */
+csr_status csr_context_set_stream(csr_context *ctx, void *stream);
+void *csr_context_stream(const csr_context *ctx);
+/** Forces an SpMV kernel on the CUDA backend (AUTO: chosen from the row-length histogram). */
+csr_status csr_context_set_kernel(csr_context *ctx, csr_spmv_kernel kernel);
+csr_spmv_kernel csr_context_kernel(const csr_context *ctx);
+/** When on, the CUDA backend synchronises after every launch so errors surface at their call. */
+csr_status csr_context_set_debug_sync(csr_context *ctx, int on);
+int csr_context_debug_sync(const csr_context *ctx);
+/** Status of the last call that failed on this context (CSR_SUCCESS if none since clear). */
+csr_status csr_context_last_status(const csr_context *ctx);
+/** Detail of the last error: "<source file>:<line>: <message>". Empty string if none; never NULL.
+ *  Valid until the next call on this context. */
+const char *csr_context_last_error(const csr_context *ctx);
+/** Forgets the last error. */
+void csr_context_clear_error(csr_context *ctx);
+
+/** 1 if the backend is compiled into this library (REF always; OMP with OpenMP; CUDA with nvcc). */
+int csr_backend_available(csr_backend backend);
+/** 1 if a CUDA device can be used now (compiled in, driver present, at least one device). */
+int csr_cuda_device_present(void);
+/** Name of a backend: "auto", "ref", "omp", "cuda". */
+const char *csr_backend_name(csr_backend backend);
+
+/* ---------------------------------------------------------------------------------------------
+ * Objects. Fields are public to read; change them only through the calls below.
+ * ------------------------------------------------------------------------------------------- */
+
+/** CSR: row i's entries are col_indices[k], values[k] for k in [row_offsets[i], row_offsets[i+1]).
+ */
+typedef struct csr_matrix {
+  int64_t rows, cols;   /**< 0 <= rows, cols <= CSR_MAX_DIM */
+  int64_t nnz;          /**< stored entries, = row_offsets[rows] */
+  int64_t *row_offsets; /**< rows + 1 entries, row_offsets[0] = 0, non-decreasing */
+  int32_t *col_indices; /**< nnz entries in [0, cols) */
+  void *values;         /**< nnz doubles or floats; NULL when value_type is CSR_PATTERN */
+  csr_value_type value_type;
+  csr_location location;
+  unsigned flags; /**< CSR_FLAG_SORTED, CSR_FLAG_NO_DUPLICATES when known to hold */
+} csr_matrix;
+
+/** Coordinate triples (row_indices[k], col_indices[k], values[k]), in any order. */
+typedef struct csr_coo {
+  int64_t rows, cols, nnz;
+  int32_t *row_indices, *col_indices;
+  void *values; /**< NULL for CSR_PATTERN */
+  csr_value_type value_type;
+  csr_location location;
+  unsigned flags;
+} csr_coo;
+
+/** Dense matrix: element (i, j) at data[i*ld + j] (row-major) or data[i + j*ld] (column-major). */
+typedef struct csr_dense {
+  int64_t rows, cols;
+  int64_t ld; /**< leading dimension: >= cols (row-major) or >= rows (column-major) */
+  csr_layout layout;
+  void *data; /**< doubles or floats (dense matrices always have values) */
+  csr_value_type value_type;
+  csr_location location;
+  int owns_data; /**< 0 for a wrapped user array (not freed by csr_dense_free) */
+} csr_dense;
+
+/** Dense vector of n doubles or floats. */
+typedef struct csr_vector {
+  int64_t n;
+  void *data;
+  csr_value_type value_type;
+  csr_location location;
+  int owns_data; /**< 0 for a wrapped user array */
+} csr_vector;
+
+/* --- CSR ---------------------------------------------------------------------------------- */
+
+/** Allocates a rows x cols CSR with room for nnz entries (row_offsets zeroed, the rest
+ *  uninitialised) where `location` says. Errors: NULL_POINTER, INVALID_VALUE (negative size, bad
+ *  enum), OVERFLOW (rows or cols > CSR_MAX_DIM, or bytes past SIZE_MAX), OUT_OF_MEMORY,
+ *  NOT_COMPILED / DEVICE for device storage. *A is NULL on failure. */
+csr_status csr_matrix_create(csr_context *ctx, csr_matrix **A, int64_t rows, int64_t cols,
+                             int64_t nnz, csr_value_type value_type, csr_location location);
+/** Frees A and its arrays (host or device); accepts NULL and *A == NULL; sets *A NULL. */
+void csr_matrix_free(csr_matrix **A);
+/** Deep copy of src into a new matrix at `location` (host<->device transfers go through the CUDA
+ *  backend). */
+csr_status csr_matrix_copy(csr_context *ctx, const csr_matrix *src, csr_matrix **dst,
+                           csr_location location);
+/** Checks the CSR invariants on a host matrix: row_offsets[0] == 0, non-decreasing,
+ *  row_offsets[rows] == nnz, 0 <= col < cols, and CSR_FLAG_SORTED / NO_DUPLICATES if set.
+ *  Returns CSR_ERR_INVALID_MATRIX (INDEX_OUT_OF_BOUNDS for a column out of range) with the first
+ *  violation in the context's message. Device matrices are copied to the host to check. */
+csr_status csr_matrix_validate(csr_context *ctx, const csr_matrix *A);
+/** Exact equality: same shape, type, structure and bitwise-equal values; *equal = 1 or 0.
+ *  Both must be on the host. Entries are compared row by row in stored order. */
+csr_status csr_matrix_equal(csr_context *ctx, const csr_matrix *A, const csr_matrix *B, int *equal);
+/** Near equality: same structure, |a - b| <= atol + rtol*max(|a|,|b|) for every value. */
+csr_status csr_matrix_near(csr_context *ctx, const csr_matrix *A, const csr_matrix *B, double rtol,
+                           double atol, int *equal);
+
+/* --- COO ---------------------------------------------------------------------------------- */
+
+/** Allocates a COO of nnz triples (uninitialised). Errors as csr_matrix_create. */
+csr_status csr_coo_create(csr_context *ctx, csr_coo **T, int64_t rows, int64_t cols, int64_t nnz,
+                          csr_value_type value_type, csr_location location);
+void csr_coo_free(csr_coo **T);
+csr_status csr_coo_copy(csr_context *ctx, const csr_coo *src, csr_coo **dst, csr_location location);
+
+/* --- dense -------------------------------------------------------------------------------- */
+
+/** Allocates a zeroed rows x cols dense matrix with the tightest leading dimension. value_type
+ *  must be CSR_F64 or CSR_F32. */
+csr_status csr_dense_create(csr_context *ctx, csr_dense **D, int64_t rows, int64_t cols,
+                            csr_layout layout, csr_value_type value_type, csr_location location);
+/** Wraps a user array without copying; csr_dense_free frees only the descriptor. */
+csr_status csr_dense_wrap(csr_context *ctx, csr_dense **D, int64_t rows, int64_t cols, int64_t ld,
+                          csr_layout layout, csr_value_type value_type, csr_location location,
+                          void *data);
+void csr_dense_free(csr_dense **D);
+csr_status csr_dense_copy(csr_context *ctx, const csr_dense *src, csr_dense **dst,
+                          csr_location location);
+
+/* --- vectors ------------------------------------------------------------------------------ */
+
+/** Allocates a zeroed vector of n elements (CSR_F64 or CSR_F32). */
+csr_status csr_vector_create(csr_context *ctx, csr_vector **v, int64_t n, csr_value_type value_type,
+                             csr_location location);
+/** Wraps a user array without copying. */
+csr_status csr_vector_wrap(csr_context *ctx, csr_vector **v, int64_t n, csr_value_type value_type,
+                           csr_location location, void *data);
+void csr_vector_free(csr_vector **v);
+/** New vector at `location` holding a copy of src. */
+csr_status csr_vector_clone(csr_context *ctx, const csr_vector *src, csr_vector **dst,
+                            csr_location location);
+
+/* ---------------------------------------------------------------------------------------------
+ * Converters (host: ref and omp backends)
+ * ------------------------------------------------------------------------------------------- */
+
+/** Options of COO -> CSR. */
+enum {
+  CSR_CONVERT_DROP_ZEROS = 1u /**< drop entries whose (summed) value is exactly zero */
+};
+
+/** A = T as CSR: entries ordered by row then column, duplicates summed (pattern: merged), explicit
+ *  zeros kept unless CSR_CONVERT_DROP_ZEROS. Result flags: SORTED | NO_DUPLICATES. */
+csr_status csr_from_coo(csr_context *ctx, const csr_coo *T, unsigned options, csr_matrix **A);
+/** T = A as triples in A's stored order. */
+csr_status csr_to_coo(csr_context *ctx, const csr_matrix *A, csr_coo **T);
+/** A = the nonzeros of D (exact zeros skipped), columns sorted. */
+csr_status csr_from_dense(csr_context *ctx, const csr_dense *D, csr_matrix **A);
+/** D = A as a dense matrix in `layout` (duplicates summed). */
+csr_status csr_to_dense(csr_context *ctx, const csr_matrix *A, csr_layout layout, csr_dense **D);
+/** AT = A^T (equivalently: the CSC arrays of A), columns sorted, stable for duplicates. */
+csr_status csr_transpose(csr_context *ctx, const csr_matrix *A, csr_matrix **AT);
+/** Full = A + op(A)^T without doubling the diagonal, where A holds one triangle (`stored`);
+ *  entries in the other triangle are mirrored too (as Matrix Market readers accept). Skew:
+ *  mirrored entries change sign and a nonzero diagonal entry is CSR_ERR_INVALID_MATRIX.
+ *  A must be square. Result columns sorted. */
+csr_status csr_symmetric_expand(csr_context *ctx, const csr_matrix *A, csr_triangle stored,
+                                csr_symmetry symmetry, csr_matrix **full);
+
+/* ---------------------------------------------------------------------------------------------
+ * SpMV and vector operations
+ * ------------------------------------------------------------------------------------------- */
+
+/** y = alpha*A*x + beta*y. A is F64 (x, y F64), F32 (x, y F32) or PATTERN (x, y both F64 or both
+ *  F32; stored entries count as 1). beta == 0 overwrites y (NaN in y does not propagate).
+ *  Errors: NULL_POINTER, DIMENSION_MISMATCH (x->n != cols, y->n != rows), TYPE_MISMATCH,
+ *  LOCATION_MISMATCH, UNSUPPORTED (device operands before the CUDA SpMV exists). */
+csr_status csr_spmv(csr_context *ctx, double alpha, const csr_matrix *A, const csr_vector *x,
+                    double beta, csr_vector *y);
+
+/** *result = x . y (accumulated in double). */
+csr_status csr_dot(csr_context *ctx, const csr_vector *x, const csr_vector *y, double *result);
+/** y = alpha*x + y. */
+csr_status csr_axpy(csr_context *ctx, double alpha, const csr_vector *x, csr_vector *y);
+/** y = alpha*x + beta*y. */
+csr_status csr_axpby(csr_context *ctx, double alpha, const csr_vector *x, double beta,
+                     csr_vector *y);
+/** x = alpha*x. */
+csr_status csr_scale(csr_context *ctx, double alpha, csr_vector *x);
+/** y = x (same n and type; locations may differ: this is also the host<->device transfer). */
+csr_status csr_copy(csr_context *ctx, const csr_vector *x, csr_vector *y);
+/** x[i] = alpha for all i. */
+csr_status csr_fill(csr_context *ctx, double alpha, csr_vector *x);
+/** *result = sqrt(sum x_i^2), computed without overflow for large entries. */
+csr_status csr_nrm2(csr_context *ctx, const csr_vector *x, double *result);
+/** *result = sum |x_i|. */
+csr_status csr_nrm1(csr_context *ctx, const csr_vector *x, double *result);
+/** *result = max |x_i| (0 for n == 0; NaN if any x_i is NaN). */
+csr_status csr_nrminf(csr_context *ctx, const csr_vector *x, double *result);
+
+/* ---------------------------------------------------------------------------------------------
+ * Row statistics (the input of SpMV kernel choice)
+ * ------------------------------------------------------------------------------------------- */
+
+/** Number of log2 bins: bin 0 holds empty rows, bin b >= 1 rows of length in [2^(b-1), 2^b). */
+#define CSR_HIST_BINS 48
+
+typedef struct csr_row_stats {
+  int64_t histogram[CSR_HIST_BINS];
+  int64_t rows, nnz;
+  int64_t longest; /**< longest row length (0 for an empty matrix) */
+  int64_t empty_rows;
+  double mean;     /**< nnz / rows (0 when rows == 0) */
+  double variance; /**< population variance of row length */
+} csr_row_stats;
+
+/** Row-length statistics of A (host). */
+csr_status csr_row_stats_compute(csr_context *ctx, const csr_matrix *A, csr_row_stats *stats);
+/** Bin of a row of `length` entries: 0 for 0, else floor(log2(length)) + 1. */
+int csr_row_length_bin(int64_t length);
+
+/* ---------------------------------------------------------------------------------------------
+ * Testing hook
+ * ------------------------------------------------------------------------------------------- */
+
+/** Makes the n-th host or device allocation from now fail (n >= 1); n <= 0 turns this off.
+ *  For allocation-failure tests; process-wide, not for use while other threads call libcsr. */
+void csr_debug_fail_allocation_after(int64_t n);
+/** Allocations made since the last csr_debug_fail_allocation_after call. */
+int64_t csr_debug_allocation_count(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CSR_H */

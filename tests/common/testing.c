@@ -1,0 +1,261 @@
+/* Test support implementation: see testing.h. */
+#include "testing.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+long csrt_checks = 0, csrt_failures = 0;
+
+void csrt_fail(const char *file, int line, const char *what) {
+  csrt_failures++;
+  if (csrt_failures <= 50)
+    fprintf(stderr, "FAIL %s:%d: %s\n", file, line, what);
+}
+
+int csrt_finish(const char *name) {
+  printf("%s: %ld passed, %ld failed\n", name, csrt_checks - csrt_failures, csrt_failures);
+  return csrt_failures == 0 ? 0 : 1;
+}
+
+uint64_t csrt_seed(const char *test_name) {
+  const char *env = getenv("CSR_TEST_SEED");
+  uint64_t seed = env ? strtoull(env, NULL, 0) : UINT64_C(20261122);
+  printf("%s: seed %llu (set CSR_TEST_SEED to replay)\n", test_name, (unsigned long long)seed);
+  return seed;
+}
+
+uint64_t csrt_next(csrt_rng *rng) {
+  uint64_t z = (rng->state += UINT64_C(0x9E3779B97F4A7C15));
+  z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+  z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+  return z ^ (z >> 31);
+}
+
+uint64_t csrt_below(csrt_rng *rng, uint64_t n) {
+  return csrt_next(rng) % n;
+}
+
+double csrt_uniform(csrt_rng *rng, double lo, double hi) {
+  double u = (double)(csrt_next(rng) >> 11) * 0x1.0p-53;
+  return lo + (hi - lo) * u;
+}
+
+csr_backend csrt_backend_from_args(int argc, char **argv) {
+  csr_backend b = CSR_BACKEND_REF;
+  if (argc > 1) {
+    if (strcmp(argv[1], "omp") == 0)
+      b = CSR_BACKEND_OMP;
+    else if (strcmp(argv[1], "cuda") == 0)
+      b = CSR_BACKEND_CUDA;
+    else if (strcmp(argv[1], "ref") != 0) {
+      fprintf(stderr, "unknown backend '%s'\n", argv[1]);
+      exit(2);
+    }
+  }
+  if (!csr_backend_available(b)) {
+    printf("backend %s not compiled in: skipped\n", csr_backend_name(b));
+    exit(77);
+  }
+  return b;
+}
+
+csr_context *csrt_context(csr_backend backend) {
+  csr_context *ctx = NULL;
+  if (csr_context_create(&ctx) != CSR_SUCCESS || csr_context_set_backend(ctx, backend) != 0) {
+    fprintf(stderr, "cannot create a context\n");
+    exit(1);
+  }
+  return ctx;
+}
+
+static double random_value(csrt_rng *rng, csrt_values values) {
+  if (values == CSRT_CONSTANT)
+    return 1.0;
+  double v = csrt_uniform(rng, -1.0, 1.0);
+  return v == 0.0 ? 0.5 : v;
+}
+
+static void set_value(void *values, csr_value_type type, int64_t k, double v) {
+  if (type == CSR_F64)
+    ((double *)values)[k] = v;
+  else if (type == CSR_F32)
+    ((float *)values)[k] = (float)v;
+}
+
+double csrt_value(const void *values, csr_value_type type, int64_t k) {
+  if (type == CSR_F64)
+    return ((const double *)values)[k];
+  if (type == CSR_F32)
+    return ((const float *)values)[k];
+  return 1.0;
+}
+
+static int compare_int32(const void *a, const void *b) {
+  int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+  return (x > y) - (x < y);
+}
+
+csr_matrix *csrt_from_row_lengths(csr_context *ctx, int64_t rows, int64_t cols,
+                                  const int64_t *lengths, csr_value_type value_type,
+                                  csrt_values values, csrt_rng *rng) {
+  int64_t nnz = 0;
+  for (int64_t i = 0; i < rows; i++)
+    nnz += lengths[i];
+  csr_matrix *A = NULL;
+  if (csr_matrix_create(ctx, &A, rows, cols, nnz, value_type, CSR_HOST) != CSR_SUCCESS) {
+    fprintf(stderr, "csrt_from_row_lengths: %s\n", csr_context_last_error(ctx));
+    exit(1);
+  }
+  char *used = cols > 0 ? calloc((size_t)cols, 1) : NULL;
+  int64_t k = 0;
+  int distinct = 1;
+  for (int64_t i = 0; i < rows; i++) {
+    A->row_offsets[i] = k;
+    int64_t len = lengths[i];
+    if (len > cols) {
+      distinct = 0;
+      for (int64_t t = 0; t < len; t++)
+        A->col_indices[k + t] = (int32_t)csrt_below(rng, (uint64_t)cols);
+    } else if (len * 2 > cols) { /* dense-ish: pick columns by a partial sweep */
+      int64_t chosen = 0;
+      for (int64_t c = 0; c < cols && chosen < len; c++)
+        if ((int64_t)csrt_below(rng, (uint64_t)(cols - c)) < len - chosen)
+          A->col_indices[k + chosen++] = (int32_t)c;
+    } else { /* sparse: rejection sampling of distinct columns */
+      for (int64_t t = 0; t < len; t++) {
+        int32_t c;
+        do
+          c = (int32_t)csrt_below(rng, (uint64_t)cols);
+        while (used[c]);
+        used[c] = 1;
+        A->col_indices[k + t] = c;
+      }
+      for (int64_t t = 0; t < len; t++)
+        used[A->col_indices[k + t]] = 0;
+    }
+    qsort(A->col_indices + k, (size_t)len, sizeof(int32_t), compare_int32);
+    for (int64_t t = 0; t < len; t++)
+      set_value(A->values, value_type, k + t, random_value(rng, values));
+    k += len;
+  }
+  A->row_offsets[rows] = k;
+  A->flags = distinct ? (CSR_FLAG_SORTED | CSR_FLAG_NO_DUPLICATES) : CSR_FLAG_SORTED;
+  free(used);
+  return A;
+}
+
+static const char *shape_names[CSRT_SHAPE_COUNT] = {"0x0",
+                                                    "0xn",
+                                                    "nx0",
+                                                    "1x1",
+                                                    "all-rows-empty",
+                                                    "empty-first-last",
+                                                    "dense-row",
+                                                    "threshold-lengths",
+                                                    "random-square",
+                                                    "random-wide",
+                                                    "random-tall",
+                                                    "unsorted-duplicates"};
+
+const char *csrt_shape_name(csrt_shape shape) {
+  return shape < CSRT_SHAPE_COUNT ? shape_names[shape] : "?";
+}
+
+/* Shuffles each row's entries and turns some entries into duplicates and explicit zeros. */
+static void make_unsorted_duplicates(csr_matrix *A, csrt_rng *rng) {
+  for (int64_t i = 0; i < A->rows; i++) {
+    int64_t b = A->row_offsets[i], e = A->row_offsets[i + 1];
+    for (int64_t k = b + 1; k < e; k++) {
+      if (csrt_below(rng, 4) == 0)
+        A->col_indices[k] = A->col_indices[b + (int64_t)csrt_below(rng, (uint64_t)(k - b))];
+      if (csrt_below(rng, 8) == 0)
+        set_value(A->values, A->value_type, k, 0.0);
+    }
+    for (int64_t k = e - 1; k > b; k--) { /* Fisher-Yates over the row */
+      int64_t j = b + (int64_t)csrt_below(rng, (uint64_t)(k - b + 1));
+      int32_t tc = A->col_indices[k];
+      A->col_indices[k] = A->col_indices[j];
+      A->col_indices[j] = tc;
+      double tv = csrt_value(A->values, A->value_type, k);
+      set_value(A->values, A->value_type, k, csrt_value(A->values, A->value_type, j));
+      set_value(A->values, A->value_type, j, tv);
+    }
+  }
+  A->flags = 0;
+}
+
+csr_matrix *csrt_generate(csr_context *ctx, csrt_shape shape, csr_value_type value_type,
+                          csrt_values values, csrt_rng *rng) {
+  int64_t rows = 0, cols = 0;
+  switch (shape) {
+  case CSRT_EMPTY_0X0: break;
+  case CSRT_EMPTY_0XN: cols = 17; break;
+  case CSRT_EMPTY_NX0: rows = 13; break;
+  case CSRT_ONE_BY_ONE: rows = cols = 1; break;
+  case CSRT_ALL_ROWS_EMPTY:
+    rows = 40;
+    cols = 30;
+    break;
+  case CSRT_EMPTY_FIRST_LAST:
+    rows = 200;
+    cols = 150;
+    break;
+  case CSRT_DENSE_ROW:
+    rows = 500;
+    cols = 3000;
+    break;
+  case CSRT_THRESHOLD_LENGTHS:
+    rows = 33;
+    cols = 1100;
+    break;
+  case CSRT_RANDOM_SQUARE: rows = cols = 1000; break;
+  case CSRT_RANDOM_WIDE:
+    rows = 60;
+    cols = 2500;
+    break;
+  case CSRT_RANDOM_TALL:
+    rows = 2500;
+    cols = 60;
+    break;
+  case CSRT_UNSORTED_DUPLICATES:
+    rows = 300;
+    cols = 80;
+    break;
+  default: return NULL;
+  }
+  int64_t *len = calloc((size_t)(rows > 0 ? rows : 1), sizeof(int64_t));
+  for (int64_t i = 0; i < rows; i++) {
+    switch (shape) {
+    case CSRT_ONE_BY_ONE: len[i] = 1; break;
+    case CSRT_ALL_ROWS_EMPTY: len[i] = 0; break;
+    case CSRT_EMPTY_FIRST_LAST:
+      len[i] = (i == 0 || i == rows - 1) ? 0 : (int64_t)csrt_below(rng, 12);
+      break;
+    case CSRT_DENSE_ROW: len[i] = (i == rows / 3) ? cols : (int64_t)csrt_below(rng, 4); break;
+    case CSRT_THRESHOLD_LENGTHS: {
+      int64_t k = i / 3, p = (int64_t)1 << k; /* 2^k - 1, 2^k, 2^k + 1 */
+      len[i] = p - 1 + i % 3;
+      break;
+    }
+    case CSRT_RANDOM_WIDE: len[i] = (int64_t)csrt_below(rng, 200); break;
+    case CSRT_RANDOM_TALL: len[i] = (int64_t)csrt_below(rng, 8); break;
+    default: len[i] = (int64_t)csrt_below(rng, 20); break;
+    }
+  }
+  csr_matrix *A = csrt_from_row_lengths(ctx, rows, cols, len, value_type, values, rng);
+  free(len);
+  if (shape == CSRT_UNSORTED_DUPLICATES)
+    make_unsorted_duplicates(A, rng);
+  return A;
+}
+
+csr_vector *csrt_random_vector(csr_context *ctx, int64_t n, csr_value_type type, csrt_rng *rng) {
+  csr_vector *v = NULL;
+  if (csr_vector_create(ctx, &v, n, type, CSR_HOST) != CSR_SUCCESS) {
+    fprintf(stderr, "csrt_random_vector: %s\n", csr_context_last_error(ctx));
+    exit(1);
+  }
+  for (int64_t i = 0; i < n; i++)
+    set_value(v->data, type, i, random_value(rng, CSRT_RANDOM));
+  return v;
+}

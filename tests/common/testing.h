@@ -1,0 +1,93 @@
+/* Test support: checks that count failures, a seeded RNG whose seed is printed, and the matrix
+ * generators of DESIGN.md's testing conventions. Tests only; never linked into the library. */
+#ifndef CSR_TESTING_H
+#define CSR_TESTING_H
+
+#include "csr.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+extern long csrt_checks, csrt_failures;
+
+/* Records a failed check with its location; keeps going so one run shows every failure. */
+void csrt_fail(const char *file, int line, const char *what);
+#define CHECK(cond)                                                                                \
+  do {                                                                                             \
+    csrt_checks++;                                                                                 \
+    if (!(cond))                                                                                   \
+      csrt_fail(__FILE__, __LINE__, #cond);                                                        \
+  } while (0)
+/* Checks a call's status; prints the context's error detail when it differs. */
+#define CHECK_STATUS(ctx, expr, expected)                                                          \
+  do {                                                                                             \
+    csr_status csrt_s_ = (expr);                                                                   \
+    csrt_checks++;                                                                                 \
+    if (csrt_s_ != (expected)) {                                                                   \
+      char csrt_msg_[768];                                                                         \
+      snprintf(csrt_msg_, sizeof csrt_msg_, "%s returned %s, expected %s (%s)", #expr,             \
+               csr_status_string(csrt_s_), csr_status_string(expected),                            \
+               csr_context_last_error(ctx));                                                       \
+      csrt_fail(__FILE__, __LINE__, csrt_msg_);                                                    \
+    }                                                                                              \
+  } while (0)
+#define CHECK_OK(ctx, expr) CHECK_STATUS(ctx, expr, CSR_SUCCESS)
+
+/* Prints "<name>: N passed, M failed" and returns the process exit code (0 iff no failure). */
+int csrt_finish(const char *name);
+
+/* --- random numbers: splitmix64, reproducible from the printed seed ------------------------ */
+typedef struct csrt_rng {
+  uint64_t state;
+} csrt_rng;
+/* Seed from CSR_TEST_SEED if set, else a fixed default; printed so a failure can be replayed. */
+uint64_t csrt_seed(const char *test_name);
+uint64_t csrt_next(csrt_rng *rng);
+/* Uniform in [0, n) (n > 0). */
+uint64_t csrt_below(csrt_rng *rng, uint64_t n);
+/* Uniform in [lo, hi). */
+double csrt_uniform(csrt_rng *rng, double lo, double hi);
+
+/* --- backends ------------------------------------------------------------------------------ */
+/* Backend named by argv[1] ("ref", "omp", "cuda"); REF when absent. Exits 77 (ctest skip) when
+ * it is not compiled in. */
+csr_backend csrt_backend_from_args(int argc, char **argv);
+/* A context on that backend (exits on allocation failure: tests only). */
+csr_context *csrt_context(csr_backend backend);
+
+/* --- generators ---------------------------------------------------------------------------- */
+/* Values: random in [-1, 1) avoiding 0, or the constant 1 (and 0.0 for explicit zeros). */
+typedef enum csrt_values { CSRT_RANDOM = 0, CSRT_CONSTANT = 1 } csrt_values;
+
+/* Shapes of DESIGN.md's generator list. */
+typedef enum csrt_shape {
+  CSRT_EMPTY_0X0,
+  CSRT_EMPTY_0XN,
+  CSRT_EMPTY_NX0,
+  CSRT_ONE_BY_ONE,
+  CSRT_ALL_ROWS_EMPTY,
+  CSRT_EMPTY_FIRST_LAST,  /* random rows, first and last empty */
+  CSRT_DENSE_ROW,         /* one full row among rows of 0..3 */
+  CSRT_THRESHOLD_LENGTHS, /* row lengths 2^k - 1, 2^k, 2^k + 1 for k up to 10 */
+  CSRT_RANDOM_SQUARE,
+  CSRT_RANDOM_WIDE,
+  CSRT_RANDOM_TALL,
+  CSRT_UNSORTED_DUPLICATES, /* shuffled columns, repeated (row, col), explicit zeros */
+  CSRT_SHAPE_COUNT
+} csrt_shape;
+const char *csrt_shape_name(csrt_shape shape);
+
+/* A host CSR of the given shape; values of value_type (pattern allowed). Sorted and
+ * duplicate-free unless the shape says otherwise; flags set to what holds. */
+csr_matrix *csrt_generate(csr_context *ctx, csrt_shape shape, csr_value_type value_type,
+                          csrt_values values, csrt_rng *rng);
+/* A host CSR with the given row lengths (columns random, sorted, distinct when length <= cols). */
+csr_matrix *csrt_from_row_lengths(csr_context *ctx, int64_t rows, int64_t cols,
+                                  const int64_t *lengths, csr_value_type value_type,
+                                  csrt_values values, csrt_rng *rng);
+/* A host vector with random entries in [-1, 1) avoiding 0. */
+csr_vector *csrt_random_vector(csr_context *ctx, int64_t n, csr_value_type type, csrt_rng *rng);
+/* Value k of a matrix or vector array as double (1 for pattern). */
+double csrt_value(const void *values, csr_value_type type, int64_t k);
+
+#endif
