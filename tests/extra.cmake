@@ -1,0 +1,19 @@
+# Tests beyond the source globs of tests/CMakeLists.txt (included from there).
+
+# install_package: installs this build into a scratch prefix and builds tests/install/hello.c
+# against it through find_package(csr) and through pkg-config, shared and static
+# (tests/install/run.sh). Not in sanitizer builds: their libraries need the sanitizer runtime
+# linked first into every program, which a plain consumer does not do.
+if(CSR_SANITIZE)
+  message(STATUS "install_package test: off in sanitizer builds")
+else()
+  set(csr_install_test_cuda_root "")
+  if(CSR_WITH_CUDA)
+    get_filename_component(csr_install_test_cuda_root "${CUDAToolkit_BIN_DIR}" DIRECTORY)
+  endif()
+  add_test(NAME install_package
+    COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/install/run.sh ${PROJECT_BINARY_DIR}
+            ${CMAKE_CURRENT_SOURCE_DIR}/install ${CMAKE_C_COMPILER} ${CMAKE_COMMAND}
+            ${csr_install_test_cuda_root})
+  set_tests_properties(install_package PROPERTIES LABELS install TIMEOUT 600)
+endif()

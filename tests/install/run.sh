@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# ctest "install_package": installs a built libcsr into a scratch prefix and builds
+# tests/install/hello.c against it the ways a user would:
+#   (a) CMake:      find_package(csr) -> csr::csr (shared) and csr::csr_static
+#   (b) pkg-config: cc hello.c $(pkg-config --cflags --libs csr)           (shared)
+#   (c) pkg-config: cc hello.c ... $(pkg-config --static --libs csr) with libcsr.a
+# then runs each program and compares its output with what csr.h documents.
+#
+# usage: run.sh BUILD_DIR SOURCE_DIR C_COMPILER CMAKE_COMMAND [CUDA_TOOLKIT_ROOT]
+#   BUILD_DIR          the configured and built libcsr build tree
+#   SOURCE_DIR         this directory (hello.c, CMakeLists.txt)
+#   C_COMPILER         the compiler that built libcsr
+#   CMAKE_COMMAND      the cmake that configured it
+#   CUDA_TOOLKIT_ROOT  given when libcsr was built with CUDA: where the consumer finds CUDAToolkit
+# Work files go to BUILD_DIR/tests/install-test (kept for inspection, wiped at the next run).
+set -euo pipefail
+
+if (($# < 4)); then
+  echo "usage: $0 BUILD_DIR SOURCE_DIR C_COMPILER CMAKE_COMMAND [CUDA_TOOLKIT_ROOT]" >&2
+  exit 2
+fi
+build_dir="$1"
+source_dir="$2"
+cc="$3"
+cmake="$4"
+cuda_root="${5:-}"
+
+work="$build_dir/tests/install-test"
+prefix="$work/prefix"
+rm -rf "$work"
+mkdir -p "$work"
+
+# Runs a command with its output in a log file; prints the log only when it fails.
+quiet() {
+  local log="$1"
+  shift
+  if ! "$@" >"$log" 2>&1; then
+    echo "FAILED: $*" >&2
+    cat "$log" >&2
+    exit 1
+  fi
+}
+
+# Checks that program $2 (named $1) prints what hello.c prints on success (the version line
+# aside, which comes from the installed header).
+expected="context: CSR_SUCCESS
+create: CSR_SUCCESS
+validate: CSR_SUCCESS
+validate bad column: CSR_ERR_INDEX_OUT_OF_BOUNDS
+hello: ok"
+check_run() {
+  local name="$1"
+  shift
+  local out rc=0
+  out="$("$@" 2>&1)" || rc=$?
+  if ((rc != 0)) || [[ "$(printf '%s\n' "$out" | sed 1d)" != "$expected" ]]; then
+    echo "FAILED: $name (exit $rc) printed:" >&2
+    printf '%s\n' "$out" >&2
+    echo "expected after the version line:" >&2
+    printf '%s\n' "$expected" >&2
+    exit 1
+  fi
+  echo "ok: $name"
+}
+
+# --- install ------------------------------------------------------------------------------------
+echo "installing $build_dir into $prefix"
+quiet "$work/install.log" "$cmake" --install "$build_dir" --prefix "$prefix"
+pc_file="$(find "$prefix" -name csr.pc -path '*/pkgconfig/*' | head -n 1)"
+if [[ -z "$pc_file" ]]; then
+  echo "FAILED: no pkgconfig/csr.pc under $prefix" >&2
+  exit 1
+fi
+libdir="$(dirname "$(dirname "$pc_file")")"
+for f in "$prefix/include/csr.h" "$libdir/libcsr.so" "$libdir/libcsr.a" \
+  "$libdir/cmake/csr/csrConfig.cmake" "$libdir/cmake/csr/csrConfigVersion.cmake"; do
+  if [[ ! -e "$f" ]]; then
+    echo "FAILED: $f was not installed; installed files:" >&2
+    cat "$build_dir/install_manifest.txt" >&2 || true
+    exit 1
+  fi
+done
+echo "ok: installed files (libdir $libdir)"
+
+# --- (a) CMake package --------------------------------------------------------------------------
+cmake_args=(-S "$source_dir" -B "$work/cmake-build" "-DCMAKE_PREFIX_PATH=$prefix"
+  "-DCMAKE_C_COMPILER=$cc" -DCMAKE_BUILD_TYPE=Release)
+if [[ -n "$cuda_root" ]]; then
+  cmake_args+=("-DCUDAToolkit_ROOT=$cuda_root")
+fi
+quiet "$work/cmake-configure.log" "$cmake" "${cmake_args[@]}"
+quiet "$work/cmake-build.log" "$cmake" --build "$work/cmake-build"
+# The package must be the one just installed, not another libcsr somewhere on the system.
+if ! grep -q "^csr_DIR:PATH=$libdir/cmake/csr\$" "$work/cmake-build/CMakeCache.txt"; then
+  echo "FAILED: find_package(csr) did not find $libdir/cmake/csr:" >&2
+  grep '^csr_DIR' "$work/cmake-build/CMakeCache.txt" >&2 || true
+  exit 1
+fi
+check_run "find_package(csr), csr::csr" env "LD_LIBRARY_PATH=$libdir" "$work/cmake-build/hello"
+check_run "find_package(csr), csr::csr_static" "$work/cmake-build/hello_static"
+
+# --- (b) pkg-config, shared ---------------------------------------------------------------------
+export PKG_CONFIG_PATH="$libdir/pkgconfig"
+cflags="$(pkg-config --cflags csr)"
+libs="$(pkg-config --libs csr)"
+static_libs="$(pkg-config --static --libs csr)"
+echo "pkg-config: cflags '$cflags' libs '$libs' static libs '$static_libs'"
+# shellcheck disable=SC2086 # pkg-config output is a list of words
+quiet "$work/pc-shared.log" "$cc" -o "$work/hello_pc" "$source_dir/hello.c" $cflags $libs
+check_run "pkg-config csr (shared)" env "LD_LIBRARY_PATH=$libdir" "$work/hello_pc"
+# It must have picked up the installed libcsr.so.
+if ! env "LD_LIBRARY_PATH=$libdir" ldd "$work/hello_pc" | grep -q "libcsr.so.* => $libdir/"; then
+  echo "FAILED: hello_pc does not load libcsr from $libdir:" >&2
+  env "LD_LIBRARY_PATH=$libdir" ldd "$work/hello_pc" >&2
+  exit 1
+fi
+
+# --- (c) pkg-config, static ---------------------------------------------------------------------
+# Both libcsr.so and libcsr.a lie in libdir and -lcsr would take the shared one: ask for the
+# archive by file name, keep everything else pkg-config --static says.
+static_libs="$(printf '%s\n' "$static_libs" | sed -E 's/(^| )-lcsr( |$)/\1-l:libcsr.a\2/')"
+# shellcheck disable=SC2086
+quiet "$work/pc-static.log" "$cc" -o "$work/hello_pc_static" "$source_dir/hello.c" $cflags \
+  $static_libs
+if readelf -d "$work/hello_pc_static" | grep -q 'NEEDED.*libcsr'; then
+  echo "FAILED: hello_pc_static still needs a shared libcsr" >&2
+  exit 1
+fi
+check_run "pkg-config --static csr" "$work/hello_pc_static"
+
+echo "install_package: all ways of using the installed libcsr work"
