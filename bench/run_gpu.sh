@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Everything that needs the GPU, in one call of the lent device: build for sm_90, run the
+# gpu-labelled tests, run them again under compute-sanitizer (memcheck, racecheck), then the GPU
+# benchmarks that exist. Logs go to $OUT (the device tool brings them back) or to ./gpu-out.
+#   usage: bash bench/run_gpu.sh [tests|bench|all]   (default all)
+set -uo pipefail
+what=${1:-all}
+out=${OUT:-$PWD/gpu-out}
+mkdir -p "$out"
+build=build-gpu
+status=0
+
+step() { echo; echo "=== $* ==="; }
+
+step "device"
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/device.txt"
+
+step "configure and build (sm_90)"
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+  -DCSR_WITH_CUDA=ON -DCSR_WARNINGS_AS_ERRORS=ON >"$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
+cmake --build "$build" -j "$(nproc)" >"$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -30; exit 1; }
+echo "built"
+
+if [ "$what" = tests ] || [ "$what" = all ]; then
+  step "gpu tests"
+  ctest --test-dir "$build" -L gpu --output-on-failure 2>&1 | tee "$out/ctest-gpu.log" | tail -15
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  step "compute-sanitizer"
+  for t in "$build"/tests/gpu_*; do
+    [ -x "$t" ] || continue
+    for tool in memcheck racecheck; do
+      extra=""
+      [ "$tool" = memcheck ] && extra="--leak-check full"
+      compute-sanitizer --tool "$tool" $extra --error-exitcode 99 "$t" >"$out/sanitize-$tool-$(basename "$t").log" 2>&1
+      rc=$?
+      echo "$tool $(basename "$t"): rc=$rc; $(grep -E "ERROR SUMMARY|passed|skipped" "$out/sanitize-$tool-$(basename "$t").log" | tr '\n' ' ')"
+      [ $rc -eq 0 ] || status=1
+    done
+  done
+fi
+
+if [ "$what" = bench ] || [ "$what" = all ]; then
+  step "gpu benchmarks"
+  for b in "$build"/bench/gpu_*; do
+    [ -x "$b" ] || continue
+    "$b" --csv "$out/$(basename "$b").csv" 2>&1 | tee "$out/$(basename "$b").log" | tail -20
+  done
+fi
+echo; echo "run_gpu.sh: status $status"
+exit $status
