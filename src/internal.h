@@ -1,5 +1,5 @@
-/* Internal declarations shared by the front ends (the src files) and the backends (src/ref, src/omp,
- * cuda/). Nothing here is part of the public API; names carry the csri_ prefix. */
+/* Internal declarations shared by the front ends (the src files) and the backends (src/ref,
+ * src/omp, cuda/). Nothing here is part of the public API; names carry the csri_ prefix. */
 #ifndef CSR_INTERNAL_H
 #define CSR_INTERNAL_H
 
