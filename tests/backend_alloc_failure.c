@@ -1,0 +1,226 @@
+/* Allocation-failure injection over every public call that allocates: the n-th allocation fails
+ * for n = 1, 2, ... until the call succeeds; each failure must return CSR_ERR_OUT_OF_MEMORY and
+ * leave its outputs NULL. Leaks on those paths are found by the ASan (LeakSanitizer) CI build. */
+#include "testing.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct inputs {
+  csr_context *ctx;
+  csr_matrix *A;      /* random, sorted, F64 */
+  csr_matrix *lower;  /* lower triangle of a square matrix */
+  csr_matrix *nodups; /* unsorted but flagged duplicate-free: the validator allocates */
+  csr_coo *T;
+  csr_dense *D;
+  csr_vector *x, *y;
+} inputs;
+
+/* One public call; returns its status and frees whatever it produced. */
+typedef csr_status (*scenario_fn)(inputs *in);
+
+static csr_status run_context(inputs *in) {
+  csr_context *c = NULL;
+  (void)in;
+  csr_status s = csr_context_create(&c);
+  CHECK(s == CSR_SUCCESS || c == NULL);
+  csr_context_free(&c);
+  return s;
+}
+
+#define PRODUCES(type, freer, call)                                                                \
+  do {                                                                                             \
+    type *out_ = NULL;                                                                             \
+    csr_status s_ = (call);                                                                        \
+    CHECK(s_ == CSR_SUCCESS || out_ == NULL);                                                      \
+    freer(&out_);                                                                                  \
+    return s_;                                                                                     \
+  } while (0)
+
+static csr_status run_matrix_create(inputs *in) {
+  PRODUCES(csr_matrix, csr_matrix_free,
+           csr_matrix_create(in->ctx, &out_, 50, 40, 300, CSR_F64, CSR_HOST));
+}
+static csr_status run_matrix_copy(inputs *in) {
+  PRODUCES(csr_matrix, csr_matrix_free, csr_matrix_copy(in->ctx, in->A, &out_, CSR_HOST));
+}
+static csr_status run_coo_create(inputs *in) {
+  PRODUCES(csr_coo, csr_coo_free, csr_coo_create(in->ctx, &out_, 9, 9, 30, CSR_F32, CSR_HOST));
+}
+static csr_status run_coo_copy(inputs *in) {
+  PRODUCES(csr_coo, csr_coo_free, csr_coo_copy(in->ctx, in->T, &out_, CSR_HOST));
+}
+static csr_status run_dense_create(inputs *in) {
+  PRODUCES(csr_dense, csr_dense_free,
+           csr_dense_create(in->ctx, &out_, 7, 5, CSR_COL_MAJOR, CSR_F64, CSR_HOST));
+}
+static csr_status run_dense_wrap(inputs *in) {
+  PRODUCES(csr_dense, csr_dense_free,
+           csr_dense_wrap(in->ctx, &out_, in->D->rows, in->D->cols, in->D->ld, in->D->layout,
+                          in->D->value_type, CSR_HOST, in->D->data));
+}
+static csr_status run_dense_copy(inputs *in) {
+  PRODUCES(csr_dense, csr_dense_free, csr_dense_copy(in->ctx, in->D, &out_, CSR_HOST));
+}
+static csr_status run_vector_create(inputs *in) {
+  PRODUCES(csr_vector, csr_vector_free, csr_vector_create(in->ctx, &out_, 33, CSR_F32, CSR_HOST));
+}
+static csr_status run_vector_wrap(inputs *in) {
+  PRODUCES(csr_vector, csr_vector_free,
+           csr_vector_wrap(in->ctx, &out_, in->x->n, CSR_F64, CSR_HOST, in->x->data));
+}
+static csr_status run_vector_clone(inputs *in) {
+  PRODUCES(csr_vector, csr_vector_free, csr_vector_clone(in->ctx, in->x, &out_, CSR_HOST));
+}
+static csr_status run_validate(inputs *in) {
+  return csr_matrix_validate(in->ctx, in->nodups);
+}
+static csr_status run_from_coo(inputs *in) {
+  PRODUCES(csr_matrix, csr_matrix_free, csr_from_coo(in->ctx, in->T, 0, &out_));
+}
+static csr_status run_from_coo_drop(inputs *in) {
+  PRODUCES(csr_matrix, csr_matrix_free,
+           csr_from_coo(in->ctx, in->T, CSR_CONVERT_DROP_ZEROS, &out_));
+}
+static csr_status run_to_coo(inputs *in) {
+  PRODUCES(csr_coo, csr_coo_free, csr_to_coo(in->ctx, in->A, &out_));
+}
+static csr_status run_from_dense(inputs *in) {
+  PRODUCES(csr_matrix, csr_matrix_free, csr_from_dense(in->ctx, in->D, &out_));
+}
+static csr_status run_to_dense(inputs *in) {
+  PRODUCES(csr_dense, csr_dense_free, csr_to_dense(in->ctx, in->A, CSR_ROW_MAJOR, &out_));
+}
+static csr_status run_transpose(inputs *in) {
+  PRODUCES(csr_matrix, csr_matrix_free, csr_transpose(in->ctx, in->A, &out_));
+}
+static csr_status run_symmetric_expand(inputs *in) {
+  PRODUCES(csr_matrix, csr_matrix_free,
+           csr_symmetric_expand(in->ctx, in->lower, CSR_LOWER, CSR_SYMMETRIC, &out_));
+}
+static csr_status run_spmv(inputs *in) {
+  return csr_spmv(in->ctx, 1.5, in->A, in->x, 0.5, in->y);
+}
+static csr_status run_row_stats(inputs *in) {
+  csr_row_stats st;
+  return csr_row_stats_compute(in->ctx, in->A, &st);
+}
+static csr_status run_vector_ops(inputs *in) {
+  double r;
+  csr_vector *u = NULL;
+  csr_status s = csr_vector_clone(in->ctx, in->y, &u, CSR_HOST);
+  if (s != CSR_SUCCESS)
+    return s;
+  const csr_status all[] = {csr_dot(in->ctx, in->y, u, &r),     csr_axpy(in->ctx, 2, in->y, u),
+                            csr_axpby(in->ctx, 2, in->y, 3, u), csr_scale(in->ctx, 2, u),
+                            csr_copy(in->ctx, in->y, u),        csr_fill(in->ctx, 1, u),
+                            csr_nrm2(in->ctx, u, &r),           csr_nrm1(in->ctx, u, &r),
+                            csr_nrminf(in->ctx, u, &r)};
+  csr_vector_free(&u);
+  for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+    if (all[i] != CSR_SUCCESS)
+      return all[i];
+  return CSR_SUCCESS;
+}
+
+typedef struct scenario {
+  const char *name;
+  scenario_fn run;
+} scenario;
+
+static const scenario scenarios[] = {
+    {"context_create", run_context},
+    {"matrix_create", run_matrix_create},
+    {"matrix_copy", run_matrix_copy},
+    {"coo_create", run_coo_create},
+    {"coo_copy", run_coo_copy},
+    {"dense_create", run_dense_create},
+    {"dense_wrap", run_dense_wrap},
+    {"dense_copy", run_dense_copy},
+    {"vector_create", run_vector_create},
+    {"vector_wrap", run_vector_wrap},
+    {"vector_clone", run_vector_clone},
+    {"matrix_validate", run_validate},
+    {"from_coo", run_from_coo},
+    {"from_coo_drop_zeros", run_from_coo_drop},
+    {"to_coo", run_to_coo},
+    {"from_dense", run_from_dense},
+    {"to_dense", run_to_dense},
+    {"transpose", run_transpose},
+    {"symmetric_expand", run_symmetric_expand},
+    {"spmv", run_spmv},
+    {"row_stats", run_row_stats},
+    {"vector_ops", run_vector_ops},
+};
+
+static void make_inputs(inputs *in, csr_backend backend, csrt_rng *rng) {
+  csr_context *ctx = in->ctx = csrt_context(backend);
+  in->A = csrt_generate(ctx, CSRT_RANDOM_WIDE, CSR_F64, CSRT_RANDOM, rng);
+  csr_matrix *sq = csrt_generate(ctx, CSRT_RANDOM_SQUARE, CSR_F64, CSRT_RANDOM, rng);
+  /* Keep the lower triangle of sq in place. */
+  int64_t k = 0;
+  for (int64_t i = 0; i < sq->rows; i++) {
+    int64_t b = sq->row_offsets[i], e = sq->row_offsets[i + 1];
+    sq->row_offsets[i] = k;
+    for (int64_t t = b; t < e; t++)
+      if (sq->col_indices[t] <= i) {
+        sq->col_indices[k] = sq->col_indices[t];
+        ((double *)sq->values)[k++] = ((double *)sq->values)[t];
+      }
+  }
+  sq->row_offsets[sq->rows] = sq->nnz = k;
+  in->lower = sq;
+  in->nodups = csrt_generate(ctx, CSRT_RANDOM_SQUARE, CSR_F64, CSRT_RANDOM, rng);
+  in->nodups->flags = CSR_FLAG_NO_DUPLICATES;
+  if (csr_to_coo(ctx, in->A, &in->T) != CSR_SUCCESS ||
+      csr_to_dense(ctx, in->A, CSR_COL_MAJOR, &in->D) != CSR_SUCCESS) {
+    fprintf(stderr, "cannot build inputs: %s\n", csr_context_last_error(ctx));
+    exit(1);
+  }
+  ((double *)in->T->values)[0] = 0.0; /* an explicit zero for the drop-zeros path */
+  in->x = csrt_random_vector(ctx, in->A->cols, CSR_F64, rng);
+  in->y = csrt_random_vector(ctx, in->A->rows, CSR_F64, rng);
+}
+
+static void free_inputs(inputs *in) {
+  csr_matrix_free(&in->A);
+  csr_matrix_free(&in->lower);
+  csr_matrix_free(&in->nodups);
+  csr_coo_free(&in->T);
+  csr_dense_free(&in->D);
+  csr_vector_free(&in->x);
+  csr_vector_free(&in->y);
+  csr_context_free(&in->ctx);
+}
+
+int main(int argc, char **argv) {
+  csr_backend backend = csrt_backend_from_args(argc, argv);
+  csrt_rng rng = {csrt_seed("backend_alloc_failure")};
+  inputs in;
+  memset(&in, 0, sizeof in);
+  make_inputs(&in, backend, &rng);
+  for (size_t i = 0; i < sizeof scenarios / sizeof scenarios[0]; i++) {
+    int64_t failures = 0;
+    for (int64_t n = 1; n < 10000; n++) {
+      csr_debug_fail_allocation_after(n);
+      csr_status s = scenarios[i].run(&in);
+      int64_t made = csr_debug_allocation_count();
+      csr_debug_fail_allocation_after(0);
+      if (made < n) { /* the injected failure never fired: the call ran to completion */
+        CHECK(s == CSR_SUCCESS);
+        break;
+      }
+      failures++;
+      if (s != CSR_ERR_OUT_OF_MEMORY) {
+        char msg[300];
+        snprintf(msg, sizeof msg, "%s: allocation %lld failed but the call returned %s",
+                 scenarios[i].name, (long long)n, csr_status_string(s));
+        csrt_fail(__FILE__, __LINE__, msg);
+      }
+    }
+    printf("%-22s %lld allocation points, each failing returns CSR_ERR_OUT_OF_MEMORY\n",
+           scenarios[i].name, (long long)failures);
+  }
+  free_inputs(&in);
+  return csrt_finish("backend_alloc_failure");
+}
