@@ -1,0 +1,235 @@
+/* A = T as CSR in parallel: row histogram, scan, scatter, then per-row sort and merge by blocks. */
+#include "convert_impl.h"
+
+int csri_omp_blocks(const int64_t *off, int64_t rows, int threads, int64_t *bounds) {
+  int64_t nb = 4 * (int64_t)threads; /* a few blocks per thread smooth out uneven rows */
+  nb = nb > CSRI_MAX_BLOCKS ? CSRI_MAX_BLOCKS : nb;
+  nb = nb > rows ? rows : nb;
+  nb = nb < 1 ? 1 : nb;
+  int64_t work = rows + (off ? off[rows] : 0);
+  bounds[0] = 0;
+  for (int64_t b = 1; b < nb; b++) { /* first row r with r + off[r] >= b/nb of the work */
+    int64_t lo = bounds[b - 1], hi = rows, target = work / nb * b + work % nb * b / nb;
+    while (lo < hi) {
+      int64_t mid = lo + (hi - lo) / 2;
+      if (mid + (off ? off[mid] : 0) < target)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    bounds[b] = lo;
+  }
+  bounds[nb] = rows;
+  return (int)nb;
+}
+
+void csri_omp_scan(int64_t *a, int64_t n, int threads) {
+  int64_t sums[CSRI_MAX_BLOCKS + 1];
+  int nb = n < 65536 ? 1 : threads > CSRI_MAX_BLOCKS ? CSRI_MAX_BLOCKS : threads;
+  sums[0] = 0;
+#pragma omp parallel for if (nb > 1) num_threads(threads) schedule(static, 1)
+  for (int b = 0; b < nb; b++) { /* scan each block locally, keep its total */
+    int64_t s = 0;
+    for (int64_t i = n * b / nb; i < n * (b + 1) / nb; i++)
+      a[i] = s += a[i];
+    sums[b + 1] = s;
+  }
+  for (int b = 0; b < nb; b++)
+    sums[b + 1] += sums[b];
+#pragma omp parallel for if (nb > 1) num_threads(threads) schedule(static, 1)
+  for (int b = 1; b < nb; b++)
+    for (int64_t i = n * b / nb; i < n * (b + 1) / nb; i++)
+      a[i] += sums[b];
+}
+
+/* Per-thread counts over contiguous chunks of items: each thread scatters its chunk in order
+ * behind the chunks before it, so every group comes out in item order without atomics. */
+static csr_status scatter_stable(csr_context *ctx, int64_t n, const int32_t *rkey,
+                                 const int32_t *ckey, int64_t nb, int64_t *off, int32_t *cols,
+                                 int64_t *src, int T) {
+  int64_t *C = NULL; /* C[t * nb + r]: items of chunk t in group r, then where they start */
+  CSRI_TRY(csri_array_alloc(ctx, (void **)&C, (int64_t)T * nb, sizeof *C, CSR_HOST, 1));
+#pragma omp parallel for num_threads(T) schedule(static, 1)
+  for (int t = 0; t < T; t++)
+    for (int64_t k = n * t / T; k < n * (t + 1) / T; k++)
+      if (rkey[k] >= 0)
+        C[(int64_t)t * nb + rkey[k]]++;
+  off[0] = 0;
+#pragma omp parallel for num_threads(T)
+  for (int64_t r = 0; r < nb; r++) {
+    int64_t s = 0;
+    for (int t = 0; t < T; t++)
+      s += C[(int64_t)t * nb + r];
+    off[r + 1] = s;
+  }
+  csri_omp_scan(off + 1, nb, T);
+#pragma omp parallel for num_threads(T)
+  for (int64_t r = 0; r < nb; r++) {
+    int64_t run = off[r];
+    for (int64_t t = 0; t < T; t++) {
+      int64_t x = C[t * nb + r];
+      C[t * nb + r] = run;
+      run += x;
+    }
+  }
+#pragma omp parallel for num_threads(T) schedule(static, 1)
+  for (int t = 0; t < T; t++)
+    for (int64_t k = n * t / T; k < n * (t + 1) / T; k++)
+      if (rkey[k] >= 0) {
+        int64_t p = C[(int64_t)t * nb + rkey[k]]++;
+        cols[p] = ckey[k], src[p] = k;
+      }
+  csri_array_free(C, CSR_HOST);
+  return CSR_SUCCESS;
+}
+
+/* Shared counters with atomic increments: O(nb) memory, but the order inside a group varies
+ * from run to run (the per-row sort by (col, item) makes the result deterministic again). */
+static csr_status scatter_atomic(csr_context *ctx, int64_t n, const int32_t *rkey,
+                                 const int32_t *ckey, int64_t nb, int64_t *off, int32_t *cols,
+                                 int64_t *src, int T) {
+  int64_t *cursor = NULL;
+  CSRI_TRY(csri_array_alloc(ctx, (void **)&cursor, nb, sizeof *cursor, CSR_HOST, 0));
+#pragma omp parallel for num_threads(T) /* nb may dwarf n here: no serial O(nb) passes */
+  for (int64_t r = 0; r <= nb; r++)
+    off[r] = 0;
+#pragma omp parallel for num_threads(T)
+  for (int64_t k = 0; k < n; k++)
+    if (rkey[k] >= 0) {
+#pragma omp atomic
+      off[rkey[k] + 1]++;
+    }
+  csri_omp_scan(off + 1, nb, T);
+#pragma omp parallel for num_threads(T)
+  for (int64_t r = 0; r < nb; r++)
+    cursor[r] = off[r];
+#pragma omp parallel for num_threads(T)
+  for (int64_t k = 0; k < n; k++)
+    if (rkey[k] >= 0) {
+      int64_t p;
+#pragma omp atomic capture
+      p = cursor[rkey[k]]++;
+      cols[p] = ckey[k], src[p] = k;
+    }
+  csri_array_free(cursor, CSR_HOST);
+  return CSR_SUCCESS;
+}
+
+/* Length of row r if it is long (needs merge-sort scratch) and not yet in order, else 0. */
+static int64_t unsorted_long_row(const int64_t *off, const int32_t *c, const int64_t *s,
+                                 int64_t r) {
+  int64_t b = off[r], e = off[r + 1];
+  if (e - b <= CSRI_SORT_RUN)
+    return 0;
+  for (int64_t k = b + 1; k < e; k++)
+    if (c[k] < c[k - 1] || (c[k] == c[k - 1] && s[k] < s[k - 1]))
+      return e - b;
+  return 0;
+}
+
+/* Sorts every group by (col, item) over row blocks; a block's scratch is its longest unsorted
+ * long row, so scratch never exceeds the entries and is zero for already sorted rows. */
+static csr_status sort_rows(csr_context *ctx, int64_t nb, const int64_t *off, int32_t *cols,
+                            int64_t *src, int T) {
+  int64_t bounds[CSRI_MAX_BLOCKS + 1], base[CSRI_MAX_BLOCKS + 1], *ts = NULL;
+  int32_t *tc = NULL;
+  int nblk = csri_omp_blocks(off, nb, T, bounds);
+  base[0] = 0;
+#pragma omp parallel for num_threads(T) schedule(dynamic, 1)
+  for (int b = 0; b < nblk; b++) {
+    int64_t m = 0;
+    for (int64_t r = bounds[b]; r < bounds[b + 1]; r++) {
+      int64_t len = unsorted_long_row(off, cols, src, r);
+      m = len > m ? len : m;
+    }
+    base[b + 1] = m;
+  }
+  for (int b = 0; b < nblk; b++)
+    base[b + 1] += base[b];
+  csr_status st = csri_array_alloc(ctx, (void **)&tc, base[nblk], sizeof *tc, CSR_HOST, 0);
+  if (st >= 0)
+    st = csri_array_alloc(ctx, (void **)&ts, base[nblk], sizeof *ts, CSR_HOST, 0);
+  if (st >= 0) {
+#pragma omp parallel for num_threads(T) schedule(dynamic, 1)
+    for (int b = 0; b < nblk; b++)
+      for (int64_t r = bounds[b]; r < bounds[b + 1]; r++)
+        csri_sort_by_column(off[r + 1] - off[r], cols + off[r], src + off[r], tc + base[b],
+                            ts + base[b]);
+  }
+  csri_array_free(tc, CSR_HOST);
+  csri_array_free(ts, CSR_HOST);
+  return st;
+}
+
+csr_status csri_omp_group_sort(csr_context *ctx, int64_t n, const int32_t *rkey,
+                               const int32_t *ckey, int64_t nb, int64_t *off, int32_t *cols,
+                               int64_t *src) {
+  int T = csri_omp_threads(ctx);
+  /* The per-thread table costs T * nb counters: take it only when no larger than the items. */
+  if ((int64_t)T * (nb + 1) <= n)
+    CSRI_TRY(scatter_stable(ctx, n, rkey, ckey, nb, off, cols, src, T));
+  else
+    CSRI_TRY(scatter_atomic(ctx, n, rkey, ckey, nb, off, cols, src, T));
+  return sort_rows(ctx, nb, off, cols, src, T);
+}
+
+csr_status csri_omp_from_coo(csr_context *ctx, const csr_coo *T, unsigned options, csr_matrix **A) {
+  int th = csri_omp_threads(ctx), drop = (options & CSR_CONVERT_DROP_ZEROS) != 0;
+  const int32_t *ri = T->row_indices, *ci = T->col_indices;
+  int64_t bad = T->nnz, bounds[CSRI_MAX_BLOCKS + 1], *off = NULL, *src = NULL, *merged = NULL;
+#pragma omp parallel for num_threads(th) reduction(min : bad)
+  for (int64_t k = 0; k < T->nnz; k++) /* the first bad triple, as the reference reports it */
+    if ((ri[k] < 0 || ri[k] >= T->rows || ci[k] < 0 || ci[k] >= T->cols) && k < bad)
+      bad = k;
+  if (bad < T->nnz)
+    return csri_coo_index_error(ctx, T, bad);
+  int32_t *cols = NULL;
+  csr_matrix *out = NULL;
+  csr_status st = csri_array_alloc(ctx, (void **)&off, T->rows + 1, sizeof *off, CSR_HOST, 0);
+  if (st >= 0)
+    st = csri_array_alloc(ctx, (void **)&merged, T->rows + 1, sizeof *merged, CSR_HOST, 0);
+  if (st >= 0)
+    st = csri_array_alloc(ctx, (void **)&cols, T->nnz, sizeof *cols, CSR_HOST, 0);
+  if (st >= 0)
+    st = csri_array_alloc(ctx, (void **)&src, T->nnz, sizeof *src, CSR_HOST, 0);
+  if (st >= 0)
+    st = csri_omp_group_sort(ctx, T->nnz, ri, ci, T->rows, off, cols, src);
+  if (st < 0)
+    goto cleanup;
+  int nblk = csri_omp_blocks(off, T->rows, th, bounds);
+  merged[0] = 0;
+#pragma omp parallel for num_threads(th) schedule(dynamic, 1)
+  for (int b = 0; b < nblk; b++) /* row lengths after merging, then offsets by a scan */
+    for (int64_t r = bounds[b]; r < bounds[b + 1]; r++)
+      merged[r + 1] = csri_merge_row(cols, src, off[r], off[r + 1], T->values, T->value_type, drop,
+                                     NULL, NULL, 0);
+  csri_omp_scan(merged + 1, T->rows, th);
+  st = csr_matrix_create(ctx, &out, T->rows, T->cols, merged[T->rows], T->value_type, CSR_HOST);
+  if (st < 0)
+    goto cleanup;
+#pragma omp parallel for num_threads(th) schedule(dynamic, 1)
+  for (int b = 0; b < nblk; b++) {
+    for (int64_t r = bounds[b]; r < bounds[b + 1]; r++)
+      csri_merge_row(cols, src, off[r], off[r + 1], T->values, T->value_type, drop,
+                     out->col_indices, out->values, merged[r]);
+    for (int64_t r = bounds[b] + 1; r <= bounds[b + 1]; r++)
+      out->row_offsets[r] = merged[r];
+  }
+  out->flags = CSR_FLAG_SORTED | CSR_FLAG_NO_DUPLICATES;
+  *A = out;
+cleanup:
+  csri_array_free(off, CSR_HOST);
+  csri_array_free(merged, CSR_HOST);
+  csri_array_free(cols, CSR_HOST);
+  csri_array_free(src, CSR_HOST);
+  return st < 0 ? st : CSR_SUCCESS;
+}
+
+csr_status csri_omp_to_coo(csr_context *ctx, const csr_matrix *A, csr_coo *T) {
+  int64_t bounds[CSRI_MAX_BLOCKS + 1];
+  int th = csri_omp_threads(ctx), nblk = csri_omp_blocks(A->row_offsets, A->rows, th, bounds);
+#pragma omp parallel for num_threads(th) schedule(dynamic, 1)
+  for (int b = 0; b < nblk; b++)
+    csri_to_coo_rows(A, T, bounds[b], bounds[b + 1]);
+  return CSR_SUCCESS;
+}

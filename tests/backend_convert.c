@@ -1,0 +1,422 @@
+/* Backend tier of the format converters: the backend named by argv[1] against the reference on
+ * every csrt_shape, fp64 / fp32 / pattern, random and constant values, at several thread counts
+ * (so the OpenMP scatter takes both its per-thread-count and its atomic path). Both backends add
+ * duplicates in the same order (COO order, stored order), so every result must equal the
+ * reference bit for bit, values included: the tolerance is zero. Then round trips (to_coo ->
+ * from_coo, to_dense -> from_dense, transpose twice), a large sparse case with long unsorted rows,
+ * and invalid arguments. */
+#include "testing.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static csr_context *ref, *ctx; /* the oracle, and the backend under test */
+static csr_backend backend;
+static char where[200]; /* the case being run, printed with each failure */
+
+static void fail_at(int line, const char *what) {
+  char msg[1024];
+  snprintf(msg, sizeof msg, "[%.200s] %.800s", where, what);
+  csrt_fail(__FILE__, line, msg);
+}
+#define EXPECT(cond)                                                                               \
+  do {                                                                                             \
+    csrt_checks++;                                                                                 \
+    if (!(cond))                                                                                   \
+      fail_at(__LINE__, #cond);                                                                    \
+  } while (0)
+#define EXPECT_STATUS(c, expr, want)                                                               \
+  do {                                                                                             \
+    csr_status s_ = (expr);                                                                        \
+    csrt_checks++;                                                                                 \
+    if (s_ != (want)) {                                                                            \
+      char m_[600];                                                                                \
+      snprintf(m_, sizeof m_, "%s gave %s, expected %s (%s)", #expr, csr_status_string(s_),        \
+               csr_status_string(want), csr_context_last_error(c));                                \
+      fail_at(__LINE__, m_);                                                                       \
+    }                                                                                              \
+  } while (0)
+
+static void set_value(void *values, csr_value_type type, int64_t k, double v) {
+  if (type == CSR_F64)
+    ((double *)values)[k] = v;
+  else if (type == CSR_F32)
+    ((float *)values)[k] = (float)v;
+}
+
+/* csrt_generate, except n x 0: testing.c gives that shape random row lengths with no column to
+ * put them in (csrt_below(rng, 0) divides by zero), so its rows are built empty here. */
+static csr_matrix *generate(csrt_shape shape, csr_value_type type, csrt_values values,
+                            csrt_rng *rng) {
+  if (shape != CSRT_EMPTY_NX0)
+    return csrt_generate(ref, shape, type, values, rng);
+  const int64_t len[13] = {0};
+  return csrt_from_row_lengths(ref, 13, 0, len, type, values, rng);
+}
+
+/* Same shape, structure, bits of every value and flags; valid. */
+static void same(const csr_matrix *A, const csr_matrix *B, int line) {
+  int eq = 0;
+  csrt_checks++;
+  if (A == NULL || B == NULL || csr_matrix_equal(ref, A, B, &eq) != CSR_SUCCESS || !eq ||
+      A->flags != B->flags || csr_matrix_validate(ref, B) != CSR_SUCCESS)
+    fail_at(line, "matrices differ (structure, values or flags) or the result is invalid");
+}
+#define SAME(A, B) same((A), (B), __LINE__)
+
+/* Same structure only (offsets and columns). */
+static int same_structure(const csr_matrix *A, const csr_matrix *B) {
+  return A && B && A->rows == B->rows && A->cols == B->cols && A->nnz == B->nnz &&
+         !memcmp(A->row_offsets, B->row_offsets, (size_t)(A->rows + 1) * sizeof(int64_t)) &&
+         !memcmp(A->col_indices, B->col_indices, (size_t)A->nnz * sizeof(int32_t));
+}
+
+/* A with each row stably sorted by column: what transposing twice must give. */
+static csr_matrix *row_sorted(const csr_matrix *A) {
+  csr_matrix *S = NULL;
+  csr_matrix_copy(ref, A, &S, CSR_HOST);
+  for (int64_t i = 0; i < S->rows; i++)
+    for (int64_t k = S->row_offsets[i] + 1; k < S->row_offsets[i + 1]; k++)
+      for (int64_t q = k; q > S->row_offsets[i] && S->col_indices[q - 1] > S->col_indices[q]; q--) {
+        int32_t c = S->col_indices[q];
+        double v = csrt_value(S->values, S->value_type, q);
+        S->col_indices[q] = S->col_indices[q - 1];
+        set_value(S->values, S->value_type, q, csrt_value(S->values, S->value_type, q - 1));
+        S->col_indices[q - 1] = c;
+        set_value(S->values, S->value_type, q - 1, v);
+      }
+  return S;
+}
+
+/* A's triples plus a quarter more duplicating random ones (half of them cancelling the value,
+ * some explicit zeros), in a random order. */
+static csr_coo *scrambled(const csr_matrix *A, csrt_rng *rng) {
+  csr_coo *T0 = NULL, *T = NULL;
+  int64_t n = A->nnz, extra = A->nnz / 4;
+  csr_to_coo(ref, A, &T0);
+  csr_coo_create(ref, &T, A->rows, A->cols, n + extra, A->value_type, CSR_HOST);
+  for (int64_t k = 0; k < n + extra; k++) {
+    int64_t s = k < n ? k : (int64_t)csrt_below(rng, (uint64_t)n);
+    double v = csrt_value(T0->values, A->value_type, s);
+    if (k >= n)
+      v = csrt_below(rng, 2) ? -v : csrt_below(rng, 4) ? 0.0 : csrt_uniform(rng, -1, 1);
+    T->row_indices[k] = T0->row_indices[s];
+    T->col_indices[k] = T0->col_indices[s];
+    set_value(T->values, A->value_type, k, v);
+  }
+  for (int64_t k = n + extra - 1; k > 0; k--) { /* Fisher-Yates */
+    int64_t j = (int64_t)csrt_below(rng, (uint64_t)k + 1);
+    int32_t r = T->row_indices[k], c = T->col_indices[k];
+    double v = csrt_value(T->values, A->value_type, k);
+    T->row_indices[k] = T->row_indices[j], T->col_indices[k] = T->col_indices[j];
+    set_value(T->values, A->value_type, k, csrt_value(T->values, A->value_type, j));
+    T->row_indices[j] = r, T->col_indices[j] = c;
+    set_value(T->values, A->value_type, j, v);
+  }
+  csr_coo_free(&T0);
+  return T;
+}
+
+static void check_from_coo(const csr_coo *T) {
+  for (unsigned opt = 0; opt <= CSR_CONVERT_DROP_ZEROS; opt += CSR_CONVERT_DROP_ZEROS) {
+    csr_matrix *R = NULL, *B = NULL;
+    EXPECT_STATUS(ref, csr_from_coo(ref, T, opt, &R), CSR_SUCCESS);
+    EXPECT_STATUS(ctx, csr_from_coo(ctx, T, opt, &B), CSR_SUCCESS);
+    SAME(R, B);
+    EXPECT(csr_context_last_backend(ctx) == backend);
+    csr_matrix_free(&R);
+    csr_matrix_free(&B);
+  }
+}
+
+static void check_coo(const csr_matrix *A, csrt_rng *rng) {
+  csr_coo *R = NULL, *B = NULL;
+  EXPECT_STATUS(ref, csr_to_coo(ref, A, &R), CSR_SUCCESS);
+  EXPECT_STATUS(ctx, csr_to_coo(ctx, A, &B), CSR_SUCCESS);
+  size_t vs = A->value_type == CSR_F64 ? 8 : A->value_type == CSR_F32 ? 4 : 0, n = (size_t)A->nnz;
+  EXPECT(R && B && B->nnz == A->nnz && B->flags == A->flags && B->rows == A->rows);
+  EXPECT(R && B && !memcmp(R->row_indices, B->row_indices, n * 4));
+  EXPECT(R && B && !memcmp(R->col_indices, B->col_indices, n * 4));
+  EXPECT(R && B && (vs == 0 || !memcmp(R->values, B->values, n * vs)));
+  check_from_coo(B); /* the round trip, in A's order */
+  if (B && (A->flags & CSR_FLAG_SORTED) && (A->flags & CSR_FLAG_NO_DUPLICATES)) {
+    csr_matrix *C = NULL; /* sorted and duplicate-free: to_coo -> from_coo gives A back */
+    EXPECT_STATUS(ctx, csr_from_coo(ctx, B, 0, &C), CSR_SUCCESS);
+    SAME(A, C);
+    csr_matrix_free(&C);
+  }
+  csr_coo *S = scrambled(A, rng);
+  check_from_coo(S);
+  csr_coo_free(&S);
+  csr_coo_free(&R);
+  csr_coo_free(&B);
+}
+
+static void check_dense(const csr_matrix *A) {
+  csr_coo *T = NULL;
+  csr_matrix *canon = NULL; /* duplicates summed, exact zeros dropped: what a dense trip keeps */
+  csr_to_coo(ref, A, &T);
+  csr_from_coo(ref, T, CSR_CONVERT_DROP_ZEROS, &canon);
+  for (int layout = CSR_ROW_MAJOR; layout <= CSR_COL_MAJOR; layout++) {
+    csr_dense *R = NULL, *B = NULL;
+    EXPECT_STATUS(ref, csr_to_dense(ref, A, (csr_layout)layout, &R), CSR_SUCCESS);
+    EXPECT_STATUS(ctx, csr_to_dense(ctx, A, (csr_layout)layout, &B), CSR_SUCCESS);
+    size_t bytes = R ? (size_t)(R->rows * R->cols) * (R->value_type == CSR_F32 ? 4 : 8) : 0;
+    EXPECT(R && B && B->ld == R->ld && (int)B->layout == layout &&
+           !memcmp(R->data, B->data, bytes));
+    csr_matrix *FR = NULL, *FB = NULL;
+    EXPECT_STATUS(ref, csr_from_dense(ref, B, &FR), CSR_SUCCESS);
+    EXPECT_STATUS(ctx, csr_from_dense(ctx, B, &FB), CSR_SUCCESS);
+    SAME(FR, FB);
+    if (A->value_type == CSR_PATTERN) /* F64 counts: the positions survive */
+      EXPECT(same_structure(canon, FB));
+    else
+      SAME(canon, FB);
+    csr_matrix_free(&FR);
+    csr_matrix_free(&FB);
+    csr_dense_free(&R);
+    csr_dense_free(&B);
+  }
+  csr_matrix_free(&canon);
+  csr_coo_free(&T);
+}
+
+static void check_transpose(const csr_matrix *A) {
+  csr_matrix *R = NULL, *B = NULL, *BB = NULL, *S = row_sorted(A);
+  EXPECT_STATUS(ref, csr_transpose(ref, A, &R), CSR_SUCCESS);
+  EXPECT_STATUS(ctx, csr_transpose(ctx, A, &B), CSR_SUCCESS);
+  SAME(R, B);
+  EXPECT_STATUS(ctx, csr_transpose(ctx, B, &BB), CSR_SUCCESS);
+  int eq = 0;
+  EXPECT(BB && csr_matrix_equal(ref, S, BB, &eq) == CSR_SUCCESS && eq);
+  EXPECT(BB && BB->flags == (CSR_FLAG_SORTED | (A->flags & CSR_FLAG_NO_DUPLICATES)));
+  csr_matrix_free(&R);
+  csr_matrix_free(&B);
+  csr_matrix_free(&BB);
+  csr_matrix_free(&S);
+}
+
+/* The entries of A with col <= row (strict: col < row). */
+static csr_matrix *lower(const csr_matrix *A, int strict) {
+  csr_matrix *L = NULL;
+  csr_matrix_copy(ref, A, &L, CSR_HOST);
+  int64_t k = 0;
+  for (int64_t i = 0; i < A->rows; i++) {
+    for (int64_t t = A->row_offsets[i]; t < A->row_offsets[i + 1]; t++)
+      if (A->col_indices[t] < i + !strict) {
+        L->col_indices[k] = A->col_indices[t];
+        set_value(L->values, A->value_type, k++, csrt_value(A->values, A->value_type, t));
+      }
+    L->row_offsets[i + 1] = k;
+  }
+  L->nnz = k;
+  return L;
+}
+
+/* Full matrix F against its transpose: equal (symmetric) or negated (skew). */
+static void check_mirror(const csr_matrix *F, int skew) {
+  csr_matrix *FT = NULL;
+  EXPECT_STATUS(ctx, csr_transpose(ctx, F, &FT), CSR_SUCCESS);
+  EXPECT(FT && same_structure(F, FT));
+  for (int64_t k = 0; FT && k < F->nnz && same_structure(F, FT); k++)
+    EXPECT(csrt_value(FT->values, F->value_type, k) ==
+           (skew ? -1 : 1) * csrt_value(F->values, F->value_type, k));
+  csr_matrix_free(&FT);
+}
+
+static void check_expand(const csr_matrix *A) {
+  if (A->rows != A->cols) {
+    csr_matrix *F = NULL;
+    EXPECT_STATUS(ctx, csr_symmetric_expand(ctx, A, CSR_LOWER, CSR_SYMMETRIC, &F),
+                  CSR_ERR_DIMENSION_MISMATCH);
+    EXPECT(F == NULL);
+    return;
+  }
+  csr_matrix *L = lower(A, 0), *SL = lower(A, 1);
+  const csr_matrix *inputs[3] = {L, SL, A}; /* A itself: both triangles, mirrored each way */
+  for (int c = 0; c < 3; c++)
+    for (int skew = 0; skew <= (A->value_type != CSR_PATTERN && c == 1); skew++) {
+      csr_symmetry sym = skew ? CSR_SKEW_SYMMETRIC : CSR_SYMMETRIC;
+      csr_matrix *R = NULL, *B = NULL;
+      EXPECT_STATUS(ref, csr_symmetric_expand(ref, inputs[c], CSR_LOWER, sym, &R), CSR_SUCCESS);
+      EXPECT_STATUS(ctx, csr_symmetric_expand(ctx, inputs[c], CSR_UPPER, sym, &B), CSR_SUCCESS);
+      SAME(R, B);
+      if (c < 2 && (A->flags & CSR_FLAG_NO_DUPLICATES) && B)
+        check_mirror(B, skew);
+      csr_matrix_free(&R);
+      csr_matrix_free(&B);
+    }
+  csr_matrix_free(&L);
+  csr_matrix_free(&SL);
+}
+
+/* COO -> CSR with many rows (more than threads x rows counters: the atomic scatter), long
+ * unsorted rows with duplicates (the merge sort), rows either side of the insertion-sort run. */
+static void check_large(csrt_rng *rng, csr_value_type type) {
+  const int64_t rows = 300000, cols = 4000, n = 60000;
+  csr_coo *T = NULL;
+  csr_coo_create(ref, &T, rows, cols, n, type, CSR_HOST);
+  for (int64_t k = 0; k < n; k++) {
+    int64_t r = k < 5000 ? 7 : k < 5100 ? 8 : k < 5133 ? 9 : (int64_t)csrt_below(rng, rows);
+    T->row_indices[k] = (int32_t)r;
+    T->col_indices[k] = (int32_t)csrt_below(rng, r == 7 ? 1500 : (uint64_t)cols);
+    set_value(T->values, type, k, csrt_uniform(rng, -1, 1));
+  }
+  snprintf(where, sizeof where, "%s: large COO, type %d, threads %d", csr_backend_name(backend),
+           (int)type, csr_context_threads(ctx));
+  check_from_coo(T);
+  csr_matrix *A = NULL, *AT = NULL;
+  csr_from_coo(ref, T, 0, &A);
+  csr_transpose(ref, A, &AT); /* 4000 x 300000: transposing it groups into 300000 rows */
+  check_transpose(A);
+  check_transpose(AT);
+  csr_matrix_free(&A);
+  csr_matrix_free(&AT);
+  csr_coo_free(&T);
+}
+
+/* Sets out to a non-NULL sentinel, runs call, expects status want and out NULL again. */
+#define REJECTS(out, sentinel, call, want)                                                         \
+  do {                                                                                             \
+    out = sentinel;                                                                                \
+    EXPECT_STATUS(ctx, call, want);                                                                \
+    EXPECT(out == NULL);                                                                           \
+  } while (0)
+
+/* Device operands: UNSUPPORTED, saying when it will work. */
+static void expect_device_message(int line) {
+  csrt_checks++;
+  if (!strstr(csr_context_last_error(ctx), "GPU conversion arrives with the GPU primitives"))
+    fail_at(line, csr_context_last_error(ctx));
+}
+
+/* NULL arguments, bad enums, device operands, descriptors that contradict themselves. Every
+ * converter has one input operand, so the location case is a device input (there is no pair of
+ * operands to mismatch). */
+static void check_invalid(void) {
+  snprintf(where, sizeof where, "invalid arguments, %s", csr_backend_name(backend));
+  csrt_rng rng = {7};
+  csr_matrix *A = csrt_generate(ref, CSRT_RANDOM_WIDE, CSR_F64, CSRT_RANDOM, &rng), *M = NULL;
+  csr_coo *T = NULL, *C = NULL;
+  csr_dense *D = NULL, *E = NULL;
+  csr_to_coo(ref, A, &T);
+  csr_to_dense(ref, A, CSR_COL_MAJOR, &D);
+  const csr_status NUL = CSR_ERR_NULL_POINTER, BAD = CSR_ERR_INVALID_VALUE;
+
+  REJECTS(M, A, csr_from_coo(ctx, NULL, 0, &M), NUL);
+  EXPECT_STATUS(ctx, csr_from_coo(ctx, T, 0, NULL), NUL);
+  REJECTS(C, T, csr_to_coo(ctx, NULL, &C), NUL);
+  EXPECT_STATUS(ctx, csr_to_coo(ctx, A, NULL), NUL);
+  REJECTS(M, A, csr_from_dense(ctx, NULL, &M), NUL);
+  EXPECT_STATUS(ctx, csr_from_dense(ctx, D, NULL), NUL);
+  REJECTS(E, D, csr_to_dense(ctx, NULL, CSR_ROW_MAJOR, &E), NUL);
+  EXPECT_STATUS(ctx, csr_to_dense(ctx, A, CSR_ROW_MAJOR, NULL), NUL);
+  REJECTS(M, A, csr_transpose(ctx, NULL, &M), NUL);
+  EXPECT_STATUS(ctx, csr_transpose(ctx, A, NULL), NUL);
+  REJECTS(M, A, csr_symmetric_expand(ctx, NULL, CSR_LOWER, CSR_SYMMETRIC, &M), NUL);
+  EXPECT_STATUS(ctx, csr_symmetric_expand(ctx, A, CSR_LOWER, CSR_SYMMETRIC, NULL), NUL);
+
+  REJECTS(M, A, csr_from_coo(ctx, T, 2u, &M), BAD); /* an option bit that does not exist */
+  REJECTS(E, D, csr_to_dense(ctx, A, (csr_layout)2, &E), BAD);
+  REJECTS(M, A, csr_symmetric_expand(ctx, A, (csr_triangle)2, CSR_SYMMETRIC, &M), BAD);
+  REJECTS(M, A, csr_symmetric_expand(ctx, A, CSR_LOWER, (csr_symmetry)2, &M), BAD);
+  csr_matrix bad = *A;
+  csr_coo badT = *T;
+  csr_dense badD = *D;
+  for (int field = 0; field < 3; field++) { /* value type, location, a negative size */
+    bad = *A, badT = *T, badD = *D;
+    if (field == 0)
+      bad.value_type = badT.value_type = (csr_value_type)7, badD.value_type = CSR_PATTERN;
+    else if (field == 1)
+      bad.location = badT.location = badD.location = (csr_location)5;
+    else
+      bad.rows = badT.cols = badD.rows = -1;
+    REJECTS(M, A, csr_from_coo(ctx, &badT, 0, &M), BAD);
+    REJECTS(C, T, csr_to_coo(ctx, &bad, &C), BAD);
+    REJECTS(M, A, csr_from_dense(ctx, &badD, &M), BAD);
+    REJECTS(E, D, csr_to_dense(ctx, &bad, CSR_ROW_MAJOR, &E), BAD);
+    REJECTS(M, A, csr_transpose(ctx, &bad, &M), BAD);
+    REJECTS(M, A, csr_symmetric_expand(ctx, &bad, CSR_LOWER, CSR_SYMMETRIC, &M), BAD);
+  }
+  badD = *D, badD.layout = (csr_layout)3;
+  REJECTS(M, A, csr_from_dense(ctx, &badD, &M), BAD);
+  badD = *D, badD.ld = D->rows - 1; /* column-major: ld below rows */
+  REJECTS(M, A, csr_from_dense(ctx, &badD, &M), BAD);
+
+  const csr_status UNS = CSR_ERR_UNSUPPORTED;
+  bad = *A, badT = *T, badD = *D;
+  bad.location = badT.location = badD.location = CSR_DEVICE;
+  REJECTS(M, A, csr_from_coo(ctx, &badT, 0, &M), UNS);
+  expect_device_message(__LINE__);
+  REJECTS(C, T, csr_to_coo(ctx, &bad, &C), UNS);
+  expect_device_message(__LINE__);
+  REJECTS(M, A, csr_from_dense(ctx, &badD, &M), UNS);
+  expect_device_message(__LINE__);
+  REJECTS(E, D, csr_to_dense(ctx, &bad, CSR_COL_MAJOR, &E), UNS);
+  expect_device_message(__LINE__);
+  REJECTS(M, A, csr_transpose(ctx, &bad, &M), UNS);
+  expect_device_message(__LINE__);
+  REJECTS(M, A, csr_symmetric_expand(ctx, &bad, CSR_UPPER, CSR_SYMMETRIC, &M), UNS);
+  expect_device_message(__LINE__);
+
+  bad = *A, bad.nnz = A->nnz + 1; /* row_offsets[rows] != nnz */
+  REJECTS(M, A, csr_transpose(ctx, &bad, &M), CSR_ERR_INVALID_MATRIX);
+  bad = *A, bad.col_indices = NULL;
+  REJECTS(C, T, csr_to_coo(ctx, &bad, &C), NUL);
+  badT = *T, badT.values = NULL;
+  REJECTS(M, A, csr_from_coo(ctx, &badT, 0, &M), NUL);
+  badD = *D, badD.data = NULL;
+  REJECTS(M, A, csr_from_dense(ctx, &badD, &M), NUL);
+  REJECTS(M, A, csr_symmetric_expand(ctx, A, CSR_LOWER, CSR_SYMMETRIC, &M),
+          CSR_ERR_DIMENSION_MISMATCH); /* 60 x 2500 */
+  csr_matrix *P = csrt_generate(ref, CSRT_ONE_BY_ONE, CSR_PATTERN, CSRT_CONSTANT, &rng);
+  REJECTS(M, A, csr_symmetric_expand(ctx, P, CSR_LOWER, CSR_SKEW_SYMMETRIC, &M), BAD);
+
+  EXPECT_STATUS(ctx, csr_from_coo(NULL, T, 0, &M), CSR_SUCCESS); /* no context: defaults */
+  csr_matrix_free(&M);
+  if (csr_backend_available(CSR_BACKEND_CUDA)) { /* no GPU converters yet: the CPU runs them */
+    csr_context *cuda = csrt_context(CSR_BACKEND_CUDA);
+    EXPECT_STATUS(cuda, csr_transpose(cuda, A, &M), CSR_INFO_DECLINED);
+    csr_matrix *R = NULL;
+    csr_transpose(ref, A, &R);
+    SAME(R, M);
+    csr_matrix_free(&R);
+    csr_matrix_free(&M);
+    csr_context_free(&cuda);
+  }
+  csr_matrix_free(&P);
+  csr_matrix_free(&A);
+  csr_coo_free(&T);
+  csr_dense_free(&D);
+}
+
+int main(int argc, char **argv) {
+  backend = csrt_backend_from_args(argc, argv);
+  csrt_rng rng = {csrt_seed("backend_convert")};
+  ref = csrt_context(CSR_BACKEND_REF);
+  ctx = csrt_context(backend);
+  const csr_value_type types[] = {CSR_F64, CSR_F32, CSR_PATTERN};
+  const int threads[] = {0, 3, 16};
+  for (int th = 0; th < 3; th++) {
+    csr_context_set_threads(ctx, threads[th]);
+    for (int s = 0; s < CSRT_SHAPE_COUNT; s++)
+      for (int t = 0; t < 3; t++)
+        for (int v = CSRT_RANDOM; v <= CSRT_CONSTANT; v++) {
+          snprintf(where, sizeof where, "%s %s, shape %s, type %d, values %d, threads %d", argv[0],
+                   csr_backend_name(backend), csrt_shape_name((csrt_shape)s), (int)types[t], v,
+                   threads[th]);
+          csr_matrix *A = generate((csrt_shape)s, types[t], (csrt_values)v, &rng);
+          check_coo(A, &rng);
+          check_dense(A);
+          check_transpose(A);
+          check_expand(A);
+          csr_matrix_free(&A);
+        }
+    for (int t = 0; t < 3; t++)
+      check_large(&rng, types[t]);
+  }
+  check_invalid();
+  csr_context_free(&ref);
+  csr_context_free(&ctx);
+  return csrt_finish("backend_convert");
+}
