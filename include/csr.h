@@ -172,7 +172,7 @@ typedef struct csr_coo {
   void *values; /**< NULL for CSR_PATTERN */
   csr_value_type value_type;
   csr_location location;
-  unsigned flags;
+  unsigned flags; /**< CSR_FLAG_SORTED: ordered by row, then column; NO_DUPLICATES as for CSR */
 } csr_coo;
 
 /** Dense matrix: element (i, j) at data[i*ld + j] (row-major) or data[i + j*ld] (column-major). */
@@ -265,21 +265,35 @@ enum {
   CSR_CONVERT_DROP_ZEROS = 1u /**< drop entries whose (summed) value is exactly zero */
 };
 
-/** A = T as CSR: entries ordered by row then column, duplicates summed (pattern: merged), explicit
- *  zeros kept unless CSR_CONVERT_DROP_ZEROS. Result flags: SORTED | NO_DUPLICATES. */
+/* Every converter runs on the host (ref or omp backend). A context that asks for CUDA gets the
+ * work done on the CPU and CSR_INFO_DECLINED (> 0: the result is valid); device operands are
+ * CSR_ERR_UNSUPPORTED until the GPU converters exist. Inputs are checked as they are used: row
+ * offsets that do not start at 0, decrease or miss nnz give CSR_ERR_INVALID_MATRIX; an index out
+ * of range gives CSR_ERR_INDEX_OUT_OF_BOUNDS. Results are bitwise identical on both backends. */
+
+/** A = T as CSR: entries ordered by row then column, duplicates summed in T's order in the value
+ *  type's arithmetic (pattern: merged), explicit zeros kept unless CSR_CONVERT_DROP_ZEROS.
+ *  Result flags: SORTED | NO_DUPLICATES. T->flags is not trusted (CSR_FLAG_SORTED on a COO means
+ *  ordered by row, then column). */
 csr_status csr_from_coo(csr_context *ctx, const csr_coo *T, unsigned options, csr_matrix **A);
-/** T = A as triples in A's stored order. */
+/** T = A as triples in A's stored order; T->flags = A->flags. */
 csr_status csr_to_coo(csr_context *ctx, const csr_matrix *A, csr_coo **T);
 /** A = the nonzeros of D (exact zeros skipped), columns sorted. */
 csr_status csr_from_dense(csr_context *ctx, const csr_dense *D, csr_matrix **A);
-/** D = A as a dense matrix in `layout` (duplicates summed). */
+/** D = A as a dense matrix in `layout`, duplicates summed in stored order. A pattern matrix gives
+ *  an F64 matrix with 1 for each stored entry. */
 csr_status csr_to_dense(csr_context *ctx, const csr_matrix *A, csr_layout layout, csr_dense **D);
-/** AT = A^T (equivalently: the CSC arrays of A), columns sorted, stable for duplicates. */
+/** AT = A^T (equivalently: the CSC arrays of A). Columns of AT come out sorted whatever A's order;
+ *  duplicates keep their relative order; NO_DUPLICATES carries over from A. */
 csr_status csr_transpose(csr_context *ctx, const csr_matrix *A, csr_matrix **AT);
-/** Full = A + op(A)^T without doubling the diagonal, where A holds one triangle (`stored`);
- *  entries in the other triangle are mirrored too (as Matrix Market readers accept). Skew:
- *  mirrored entries change sign and a nonzero diagonal entry is CSR_ERR_INVALID_MATRIX.
- *  A must be square. Result columns sorted. */
+/** Full = the matrix whose stored triangle A holds: every off-diagonal entry (i, j) also appears
+ *  as (j, i), the diagonal once. Entries found in the other triangle are mirrored too (Matrix
+ *  Market readers accept them), so `stored` documents the caller's layout and is only checked
+ *  for a valid value. Skew: mirrored entries change sign, a nonzero diagonal entry is
+ *  CSR_ERR_INVALID_MATRIX, and a pattern matrix is CSR_ERR_INVALID_VALUE (no sign to store).
+ *  A must be square (else CSR_ERR_DIMENSION_MISMATCH). If both (i, j) and (j, i) are stored, both
+ *  and both mirrors are kept as duplicates (csr_from_coo semantics sum them later). Result columns
+ *  sorted; NO_DUPLICATES set only when a scan of the result finds none. */
 csr_status csr_symmetric_expand(csr_context *ctx, const csr_matrix *A, csr_triangle stored,
                                 csr_symmetry symmetry, csr_matrix **full);
 

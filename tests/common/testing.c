@@ -224,7 +224,7 @@ csr_matrix *csrt_generate(csr_context *ctx, csrt_shape shape, csr_value_type val
   default: return NULL;
   }
   int64_t *len = calloc((size_t)(rows > 0 ? rows : 1), sizeof(int64_t));
-  for (int64_t i = 0; i < rows; i++) {
+  for (int64_t i = 0; i < rows && cols > 0; i++) { /* no columns: every row stays empty */
     switch (shape) {
     case CSRT_ONE_BY_ONE: len[i] = 1; break;
     case CSRT_ALL_ROWS_EMPTY: len[i] = 0; break;
