@@ -5,6 +5,10 @@
 #   usage: bash bench/run_gpu.sh [tests|bench|all]   (default all)
 set -uo pipefail
 what=${1:-all}
+if [ "$what" = prepare ]; then # on the build machine: what the device needs beside the tree
+  mkdir -p .gpudeps/include && cp /usr/include/zlib.h /usr/include/zconf.h .gpudeps/include/
+  exit 0
+fi
 out=${OUT:-$PWD/gpu-out}
 mkdir -p "$out"
 build=build-gpu
@@ -16,7 +20,15 @@ step "device"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/device.txt"
 
 step "configure and build (sm_90)"
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+# The device image may lack zlib's headers: use the copy carried in .gpudeps (bash
+# bench/run_gpu.sh prepare, on the build machine) with the image's own libz.so.1.
+zlib_args=()
+if [ ! -f /usr/include/zlib.h ] && [ -f .gpudeps/include/zlib.h ]; then
+  libz=$(ls /lib/x86_64-linux-gnu/libz.so.1 /usr/lib/x86_64-linux-gnu/libz.so.1 /usr/lib64/libz.so.1 2>/dev/null | head -1)
+  zlib_args=(-DZLIB_INCLUDE_DIR="$PWD/.gpudeps/include" -DZLIB_LIBRARY="$libz")
+  echo "using carried zlib headers with $libz"
+fi
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "${zlib_args[@]}" \
   -DCSR_WITH_CUDA=ON -DCSR_WARNINGS_AS_ERRORS=ON >"$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
 cmake --build "$build" -j "$(nproc)" >"$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -30; exit 1; }
 echo "built"
