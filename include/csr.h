@@ -350,6 +350,97 @@ csr_status csr_row_stats_compute(csr_context *ctx, const csr_matrix *A, csr_row_
 int csr_row_length_bin(int64_t length);
 
 /* ---------------------------------------------------------------------------------------------
+ * Files: Matrix Market (.mtx, .mtx.gz) and SNAP edge lists (.txt, .el, .edges, also .gz)
+ * ------------------------------------------------------------------------------------------- */
+
+/** File format: AUTO picks by extension (.txt, .el, .edges [.gz]: edge list; else Matrix
+ *  Market). */
+typedef enum csr_file_format {
+  CSR_FORMAT_AUTO = 0,
+  CSR_FORMAT_MATRIX_MARKET = 1,
+  CSR_FORMAT_EDGE_LIST = 2
+} csr_file_format;
+
+/** Matrix Market field. Complex files are refused (CSR_ERR_UNSUPPORTED). */
+typedef enum csr_mm_field {
+  CSR_MM_REAL = 0, /**< "real" or "double" */
+  CSR_MM_INTEGER = 1,
+  CSR_MM_PATTERN = 2,
+  CSR_MM_COMPLEX = 3
+} csr_mm_field;
+
+/** Matrix Market symmetry. Real hermitian is read as symmetric. */
+typedef enum csr_mm_symmetry {
+  CSR_MM_GENERAL = 0,
+  CSR_MM_SYMMETRIC = 1,
+  CSR_MM_SKEW_SYMMETRIC = 2,
+  CSR_MM_HERMITIAN = 3
+} csr_mm_symmetry;
+
+/** What a file holds, filled by the readers. */
+typedef struct csr_file_info {
+  csr_file_format format;
+  int is_array;       /**< Matrix Market "array" (dense, column-major) format */
+  int is_vector;      /**< Matrix Market "vector" object, read as n x 1 */
+  int gzip;           /**< input was gzip-compressed */
+  csr_mm_field field; /**< edge lists: PATTERN, or REAL with a weight column */
+  csr_mm_symmetry symmetry;
+  int64_t rows, cols;
+  int64_t stored_entries; /**< entries in the file (the size line's count for coordinate) */
+  int64_t entries;        /**< entries returned: after expansion unless symmetry was kept */
+  int64_t bytes;          /**< bytes of text parsed (after decompression) */
+} csr_file_info;
+
+/** Reader options; csr_read_options_init gives the defaults noted. */
+typedef struct csr_read_options {
+  csr_file_format format;    /**< AUTO */
+  int keep_symmetry;         /**< 0: expand symmetric/skew/hermitian to general; 1: as stored */
+  csr_value_type value_type; /**< values of real/integer files: CSR_F64 (default) or CSR_F32;
+                                  pattern files always give CSR_PATTERN */
+  size_t block_bytes;        /**< read/inflate block size; 0 = default (tests use tiny blocks) */
+} csr_read_options;
+void csr_read_options_init(csr_read_options *options);
+
+/** Reads a file ("-" is standard input; gzip is recognised by its magic bytes) into COO triples
+ *  in file order, 0-based, symmetric files expanded (mirrored entries appended after the stored
+ *  ones) unless options->keep_symmetry. options and info may be NULL. Errors: CSR_ERR_IO (cannot
+ *  open/read), CSR_ERR_PARSE (the message gives "path:line: expected ..., found ..."),
+ *  CSR_ERR_OVERFLOW (dimensions past CSR_MAX_DIM, values past double or int64 range),
+ *  CSR_ERR_UNSUPPORTED (complex field, bzip2 input), CSR_ERR_OUT_OF_MEMORY. Parsing runs in
+ *  parallel on the OpenMP backend. */
+csr_status csr_read_coo(csr_context *ctx, const char *path, const csr_read_options *options,
+                        csr_coo **T, csr_file_info *info);
+/** The same from a buffer in memory; `name` stands for the path in messages. */
+csr_status csr_read_coo_buffer(csr_context *ctx, const char *data, size_t size, const char *name,
+                               const csr_read_options *options, csr_coo **T, csr_file_info *info);
+/** csr_read_coo, then csr_from_coo (duplicates summed, columns sorted). */
+csr_status csr_read_csr(csr_context *ctx, const char *path, const csr_read_options *options,
+                        csr_matrix **A, csr_file_info *info);
+
+/** Writer options; csr_write_options_init gives the defaults noted. */
+typedef struct csr_write_options {
+  int symmetric;  /**< 1: write the lower triangle with "symmetric" (CSR_ERR_INVALID_MATRIX when
+                       the matrix is not symmetric); default 0, general */
+  int pattern;    /**< 1: write "pattern" (no values); default 0 */
+  int integer;    /**< 1: write "integer" (values must be integral); default 0, "real" */
+  int gzip;       /**< -1 (default): by the path's ".gz" extension; 0 no; 1 yes */
+  int gzip_level; /**< 1..9, default 6 */
+  const char *comment; /**< optional comment text written after the banner ("% " prefixed) */
+} csr_write_options;
+void csr_write_options_init(csr_write_options *options);
+
+/** Writes A (host) as Matrix Market coordinate; values in the shortest decimal form that reads
+ *  back to the same double (or float) bit for bit; "-" is standard output. */
+csr_status csr_write_mm(csr_context *ctx, const char *path, const csr_matrix *A,
+                        const csr_write_options *options);
+/** Writes triples as Matrix Market coordinate, in their order. */
+csr_status csr_write_coo_mm(csr_context *ctx, const char *path, const csr_coo *T,
+                            const csr_write_options *options);
+/** Writes an edge list ("from to [weight]", 0-based) of A's entries. */
+csr_status csr_write_edge_list(csr_context *ctx, const char *path, const csr_matrix *A,
+                               const csr_write_options *options);
+
+/* ---------------------------------------------------------------------------------------------
  * Testing hook
  * ------------------------------------------------------------------------------------------- */
 

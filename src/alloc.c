@@ -43,6 +43,12 @@ void *csri_calloc(size_t count, size_t size) {
   return calloc(count, size);
 }
 
+void *csri_realloc(void *p, size_t bytes) {
+  if (csri_alloc_should_fail())
+    return NULL;
+  return realloc(p, bytes ? bytes : 1);
+}
+
 void csri_free(void *p) {
   free(p);
 }

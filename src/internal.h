@@ -69,6 +69,8 @@ csr_status csri_check_shape(csr_context *ctx, int64_t rows, int64_t cols, int64_
  * pointer. NULL on failure (the caller reports CSR_ERR_OUT_OF_MEMORY). */
 void *csri_malloc(size_t bytes);
 void *csri_calloc(size_t count, size_t size);
+/* Resizes a csri_malloc'd block (counted like an allocation); NULL on failure, p untouched. */
+void *csri_realloc(void *p, size_t bytes);
 void csri_free(void *p);
 /* Returns 1 when the injected failure fires for this allocation (also counts it). */
 int csri_alloc_should_fail(void);

@@ -1,0 +1,164 @@
+/* Parallel two-pass parsing of line-aligned text blocks into entry arrays (see mm_blocks.h). */
+#include "mm_blocks.h"
+#include "mm_lines.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *csri_piece_fail(const csri_line_format *f, csri_piece *pc, csr_status status,
+                            int64_t line, const char *format, ...) {
+  int used = snprintf(pc->message, sizeof pc->message, "%s:%lld: ", f->path, (long long)line);
+  if (used > 0 && (size_t)used < sizeof pc->message) {
+    va_list args;
+    va_start(args, format);
+    vsnprintf(pc->message + used, sizeof pc->message - (size_t)used, format, args);
+    va_end(args);
+  }
+  pc->status = status;
+  return NULL;
+}
+
+void csri_entries_free(csri_entries *out) {
+  csri_free(out->rows);
+  csri_free(out->cols);
+  csri_free(out->values);
+  out->rows = out->cols = NULL;
+  out->values = NULL;
+  out->capacity = out->count = 0;
+}
+
+static csr_status grow(csr_context *ctx, void **array, int64_t capacity, size_t elem) {
+  void *grown = csri_realloc(*array, (size_t)capacity * elem);
+  if (grown == NULL)
+    return CSRI_FAIL(ctx, CSR_ERR_OUT_OF_MEMORY, "room for %lld entries (%zu bytes each)",
+                     (long long)capacity, elem);
+  *array = grown;
+  return CSR_SUCCESS;
+}
+
+csr_status csri_entries_reserve(csr_context *ctx, csri_entries *out, int64_t need, int64_t limit) {
+  if (need > limit)
+    need = limit;
+  if (need <= out->capacity && out->rows != NULL)
+    return CSR_SUCCESS;
+  int64_t capacity = out->capacity + out->capacity / 2;
+  if (capacity < need)
+    capacity = need;
+  if (capacity > limit)
+    capacity = limit;
+  if ((uint64_t)capacity > SIZE_MAX / 8)
+    return CSRI_FAIL(ctx, CSR_ERR_OVERFLOW, "%lld entries overflow size_t", (long long)capacity);
+  CSRI_TRY(grow(ctx, (void **)&out->rows, capacity, sizeof(int32_t)));
+  CSRI_TRY(grow(ctx, (void **)&out->cols, capacity, sizeof(int32_t)));
+  if (out->value_type != CSR_PATTERN)
+    CSRI_TRY(grow(ctx, &out->values, capacity, csri_value_size(out->value_type)));
+  out->capacity = capacity;
+  return CSR_SUCCESS;
+}
+
+static int is_comment(const csri_line_format *f, char c) {
+  return strchr(f->comments, c) != NULL && c != '\0';
+}
+
+/* Pass 1: lines started in [p, end) and data lines among them. */
+static void count_piece(const csri_line_format *f, csri_piece *pc) {
+  const char *p = pc->begin, *end = pc->end;
+  int64_t data = 0, lines = 0;
+  while (p < end) {
+    p = csri_skip_blanks(p, end);
+    data += p < end && !csri_is_eol(*p) && !is_comment(f, *p);
+    p = csri_next_line(csri_line_end(p, end), end);
+    lines++;
+  }
+  pc->lines = lines;
+  pc->data = data;
+}
+
+/* Pass 2: the data lines of a piece as entries first_entry, first_entry + 1, ... */
+static void parse_piece(const csri_line_format *f, csri_piece *pc) {
+  const char *p = pc->begin, *end = pc->end;
+  int64_t line = pc->first_line, k = pc->first_entry;
+  if (f->begin_piece)
+    f->begin_piece(f, pc);
+  for (; p < end; line++) {
+    p = csri_skip_blanks(p, end);
+    if (p < end && !csri_is_eol(*p) && !is_comment(f, *p)) {
+      if (k >= f->limit) {
+        csri_piece_fail(f, pc, CSR_ERR_PARSE, line,
+                        "expected %lld entries (the size line's count), found more",
+                        (long long)f->limit);
+        return;
+      }
+      if (!(p = f->parse_line(f, pc, line, p, end, k++)))
+        return;
+    }
+    p = csri_next_line(csri_line_end(p, end), end);
+  }
+}
+
+/* Cuts [text, text + size) into at most `want` pieces starting at line starts. */
+static int cut_pieces(const char *text, size_t size, csri_piece *pieces, int want) {
+  const char *end = text + size, *p = text;
+  int n = 0;
+  for (int i = 1; i <= want && p < end; i++) {
+    const char *cut = i == want ? end : text + (size_t)((double)size * i / want);
+    if (cut < p)
+      cut = p;
+    cut = csri_next_line(csri_line_end(cut, end), end);
+    memset(&pieces[n], 0, sizeof pieces[n]);
+    pieces[n].begin = p;
+    pieces[n].end = cut;
+    p = cut;
+    n++;
+  }
+  return n;
+}
+
+static csr_status parse_block(csr_context *ctx, const csri_line_format *f, const char *text,
+                              size_t size, int64_t *line, csri_piece *pieces, int max_pieces,
+                              int threads) {
+  /* Small blocks in one piece: a parallel region costs more than it saves below ~1 MB. */
+  int n = cut_pieces(text, size, pieces, size < ((size_t)1 << 20) ? 1 : max_pieces);
+  csri_entries *out = f->out;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (n > 1)
+  for (int i = 0; i < n; i++)
+    count_piece(f, &pieces[i]);
+  int64_t count = out->count;
+  for (int i = 0; i < n; i++) {
+    pieces[i].first_line = *line;
+    pieces[i].first_entry = count;
+    *line += pieces[i].lines;
+    count += pieces[i].data;
+  }
+  CSRI_TRY(csri_entries_reserve(ctx, out, count, f->limit));
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (n > 1)
+  for (int i = 0; i < n; i++)
+    parse_piece(f, &pieces[i]);
+  for (int i = 0; i < n; i++)
+    if (pieces[i].status != CSR_SUCCESS)
+      return CSRI_FAIL(ctx, pieces[i].status, "%s", pieces[i].message);
+  out->count = count;
+  return CSR_SUCCESS;
+}
+
+csr_status csri_parse_lines(csr_context *ctx, const csri_line_format *f, csri_source *src,
+                            const char *text, size_t size, int64_t *line) {
+  int threads = csri_host_backend(ctx) == CSR_BACKEND_OMP ? csri_omp_threads(ctx) : 1;
+  int max_pieces = threads > 1 ? 8 * threads : 1; /* several per thread: lines vary in length */
+  csri_piece *pieces = csri_malloc((size_t)max_pieces * sizeof *pieces);
+  if (pieces == NULL)
+    return CSRI_FAIL(ctx, CSR_ERR_OUT_OF_MEMORY, "parser state allocation failed");
+  csr_status status = CSR_SUCCESS;
+  for (;;) {
+    if (size > 0)
+      status = parse_block(ctx, f, text, size, line, pieces, max_pieces, threads);
+    if (status != CSR_SUCCESS)
+      break;
+    status = csri_source_next(ctx, src, &text, &size);
+    if (status != CSR_SUCCESS || size == 0)
+      break;
+  }
+  csri_free(pieces);
+  return status;
+}

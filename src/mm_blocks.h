@@ -1,0 +1,62 @@
+/* Line-oriented parsing of text blocks in parallel, shared by the Matrix Market body and the edge
+ * list: each block is cut into line-aligned pieces; pass 1 counts lines and data lines per piece;
+ * prefix sums give each piece its first line number and first entry; pass 2 parses the pieces
+ * into their places. The earliest error in file order is the one reported. Internal. */
+#ifndef CSR_MM_BLOCKS_H
+#define CSR_MM_BLOCKS_H
+
+#include "mm_format.h"
+
+typedef struct csri_piece {
+  const char *begin, *end;
+  int64_t lines, data;             /* pass 1 */
+  int64_t first_line, first_entry; /* prefix sums */
+  int64_t state[3];                /* for the line parser (array position, max id, columns) */
+  csr_status status;               /* pass 2: the first error in this piece */
+  char message[240];
+} csri_piece;
+
+typedef struct csri_line_format csri_line_format;
+struct csri_line_format {
+  const char *path;
+  const char *comments; /* characters that start a comment line */
+  csri_entries *out;
+  int64_t limit; /* entries allowed (the size line's count); more is an error */
+  /* Called before a piece is parsed (may set pc->state from pc->first_entry). */
+  void (*begin_piece)(const csri_line_format *f, csri_piece *pc);
+  /* Parses the data line at p (leading blanks skipped) as entry k; returns the end of its
+   * content (at the line terminator), or NULL after csri_piece_fail. */
+  const char *(*parse_line)(const csri_line_format *f, csri_piece *pc, int64_t line, const char *p,
+                            const char *end, int64_t k);
+  const void *user;
+};
+
+/* Records the first error of a piece: "<path>:<line>: <message>"; returns NULL. */
+const char *csri_piece_fail(const csri_line_format *f, csri_piece *pc, csr_status status,
+                            int64_t line, const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+
+/* Parses [text, text + size) and then every further block of src. *line holds the number of
+ * the first line of text and is advanced past the last line. out->count grows by the entries. */
+csr_status csri_parse_lines(csr_context *ctx, const csri_line_format *f, csri_source *src,
+                            const char *text, size_t size, int64_t *line);
+
+/* Makes room for `need` entries (capped at limit), growing by half again each time so large
+ * inputs are not copied often. */
+csr_status csri_entries_reserve(csr_context *ctx, csri_entries *out, int64_t need, int64_t limit);
+/* Appends the mirror of every off-diagonal entry (negated for skew); deterministic order. */
+csr_status csri_entries_expand(csr_context *ctx, csri_entries *e, csr_mm_symmetry symmetry);
+/* Releases the arrays. */
+void csri_entries_free(csri_entries *out);
+
+/* Skips blanks. */
+static inline const char *csri_skip_blanks(const char *p, const char *end) {
+  while (p < end && csri_is_blank(*p))
+    p++;
+  return p;
+}
+
+#endif

@@ -1,0 +1,166 @@
+/* Read a Matrix Market file or an edge list into COO triples (or CSR): open, detect, parse,
+ * expand symmetry, hand the arrays to a csr_coo. */
+#include "mm_blocks.h"
+
+#include <string.h>
+
+void csr_read_options_init(csr_read_options *options) {
+  if (options == NULL)
+    return;
+  memset(options, 0, sizeof *options);
+  options->format = CSR_FORMAT_AUTO;
+  options->value_type = CSR_F64;
+}
+
+static int ends_with(const char *s, size_t len, const char *suffix) {
+  size_t n = strlen(suffix);
+  return len >= n && memcmp(s + len - n, suffix, n) == 0;
+}
+
+/* AUTO: .txt, .el, .edges (optionally .gz) are edge lists, anything else Matrix Market. */
+static csr_file_format format_of(const char *path, csr_file_format asked) {
+  if (asked != CSR_FORMAT_AUTO)
+    return asked;
+  size_t len = strlen(path);
+  if (ends_with(path, len, ".gz"))
+    len -= 3;
+  if (ends_with(path, len, ".txt") || ends_with(path, len, ".el") || ends_with(path, len, ".edges"))
+    return CSR_FORMAT_EDGE_LIST;
+  return CSR_FORMAT_MATRIX_MARKET;
+}
+
+/* Moves the arrays of e into a new COO descriptor (trimmed to the entries read). */
+static csr_status adopt(csr_context *ctx, csri_entries *e, int64_t rows, int64_t cols,
+                        csr_coo **T) {
+  CSRI_TRY(csri_check_shape(ctx, rows, cols, e->count));
+  csr_coo *M = csri_calloc(1, sizeof *M);
+  if (M == NULL)
+    return CSRI_FAIL(ctx, CSR_ERR_OUT_OF_MEMORY, "COO descriptor allocation failed");
+  if (e->capacity > e->count) { /* shrinking cannot fail in practice; keep the old on failure */
+    void *p;
+    if ((p = csri_realloc(e->rows, (size_t)e->count * 4 + 4)))
+      e->rows = p;
+    if ((p = csri_realloc(e->cols, (size_t)e->count * 4 + 4)))
+      e->cols = p;
+    if (e->values &&
+        (p = csri_realloc(e->values, (size_t)e->count * csri_value_size(e->value_type) + 8)))
+      e->values = p;
+  }
+  M->rows = rows;
+  M->cols = cols;
+  M->nnz = e->count;
+  M->row_indices = e->rows;
+  M->col_indices = e->cols;
+  M->values = e->values;
+  M->value_type = e->value_type;
+  M->location = CSR_HOST;
+  e->rows = e->cols = NULL;
+  e->values = NULL;
+  *T = M;
+  return CSR_SUCCESS;
+}
+
+static csr_status read_matrix_market(csr_context *ctx, csri_source *src, const csr_read_options *o,
+                                     csri_entries *e, csr_file_info *info) {
+  csri_cursor cur = {src, NULL, NULL, 0};
+  csri_mm_header h;
+  CSRI_TRY(csri_mm_read_header(ctx, &cur, &h));
+  if (h.field == CSR_MM_PATTERN)
+    e->value_type = CSR_PATTERN;
+  CSRI_TRY(csri_mm_read_body(ctx, &cur, &h, e));
+  info->stored_entries = e->count;
+  if (!o->keep_symmetry && h.symmetry != CSR_MM_GENERAL)
+    CSRI_TRY(csri_entries_expand(ctx, e, h.symmetry));
+  info->is_array = h.is_array;
+  info->is_vector = h.is_vector;
+  info->field = h.field;
+  info->symmetry = h.symmetry;
+  info->rows = h.rows;
+  info->cols = h.cols;
+  return CSR_SUCCESS;
+}
+
+static csr_status read_edge_list(csr_context *ctx, csri_source *src, csri_entries *e,
+                                 csr_file_info *info) {
+  int weighted = 0;
+  int64_t max_id = -1;
+  CSRI_TRY(csri_edge_list_read(ctx, src, e, &weighted, &max_id));
+  info->field = weighted ? CSR_MM_REAL : CSR_MM_PATTERN;
+  info->symmetry = CSR_MM_GENERAL;
+  info->rows = info->cols = max_id + 1;
+  info->stored_entries = e->count;
+  return CSR_SUCCESS;
+}
+
+static csr_status read_source(csr_context *ctx, csri_source *src, csr_file_format format,
+                              const csr_read_options *o, csr_coo **T, csr_file_info *info) {
+  csri_entries e = {NULL, NULL, NULL, o->value_type, 0, 0};
+  memset(info, 0, sizeof *info);
+  info->format = format;
+  csr_status s = format == CSR_FORMAT_EDGE_LIST ? read_edge_list(ctx, src, &e, info)
+                                                : read_matrix_market(ctx, src, o, &e, info);
+  if (s == CSR_SUCCESS)
+    s = adopt(ctx, &e, info->rows, info->cols, T);
+  info->entries = *T ? (*T)->nnz : 0;
+  info->gzip = csri_source_is_gzip(src);
+  info->bytes = csri_source_bytes(src);
+  csri_entries_free(&e);
+  return s;
+}
+
+static csr_status check_options(csr_context *ctx, const csr_read_options *o) {
+  if (o->value_type != CSR_F64 && o->value_type != CSR_F32)
+    return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "read value type must be CSR_F64 or CSR_F32");
+  if (o->format < CSR_FORMAT_AUTO || o->format > CSR_FORMAT_EDGE_LIST)
+    return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "unknown file format %d", (int)o->format);
+  return CSR_SUCCESS;
+}
+
+csr_status csr_read_coo(csr_context *ctx, const char *path, const csr_read_options *options,
+                        csr_coo **T, csr_file_info *info) {
+  CSRI_CHECK_NULL(ctx, T);
+  *T = NULL;
+  CSRI_CHECK_NULL(ctx, path);
+  csr_read_options defaults;
+  csr_file_info scratch;
+  csr_read_options_init(&defaults);
+  const csr_read_options *o = options ? options : &defaults;
+  CSRI_TRY(check_options(ctx, o));
+  csri_source *src = NULL;
+  CSRI_TRY(csri_source_open_path(ctx, path, o->block_bytes, &src));
+  csr_status s = read_source(ctx, src, format_of(path, o->format), o, T, info ? info : &scratch);
+  csri_source_close(&src);
+  if (s == CSR_SUCCESS)
+    csri_set_last_backend(ctx, csri_host_backend(ctx));
+  return s;
+}
+
+csr_status csr_read_coo_buffer(csr_context *ctx, const char *data, size_t size, const char *name,
+                               const csr_read_options *options, csr_coo **T, csr_file_info *info) {
+  CSRI_CHECK_NULL(ctx, T);
+  *T = NULL;
+  if (data == NULL && size > 0)
+    return CSRI_FAIL(ctx, CSR_ERR_NULL_POINTER, "argument 'data' is NULL");
+  csr_read_options defaults;
+  csr_file_info scratch;
+  csr_read_options_init(&defaults);
+  const csr_read_options *o = options ? options : &defaults;
+  CSRI_TRY(check_options(ctx, o));
+  csri_source *src = NULL;
+  CSRI_TRY(csri_source_open_buffer(ctx, data, size, name, o->block_bytes, &src));
+  const char *label = name ? name : "";
+  csr_status s = read_source(ctx, src, format_of(label, o->format), o, T, info ? info : &scratch);
+  csri_source_close(&src);
+  return s;
+}
+
+csr_status csr_read_csr(csr_context *ctx, const char *path, const csr_read_options *options,
+                        csr_matrix **A, csr_file_info *info) {
+  CSRI_CHECK_NULL(ctx, A);
+  *A = NULL;
+  csr_coo *T = NULL;
+  CSRI_TRY(csr_read_coo(ctx, path, options, &T, info));
+  csr_status s = csr_from_coo(ctx, T, 0, A);
+  csr_coo_free(&T);
+  return s;
+}

@@ -1,0 +1,218 @@
+/* Input as blocks of whole lines: raw bytes (file, stdin, memory, or inflated gzip) are gathered
+ * into one buffer, cut after the last line break, and the partial line carried to the next. */
+#include "mm_source.h"
+#include "mm_inflate.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct csri_source {
+  char name[256];
+  int fd, owns_fd;
+  const char *mem; /* memory input (uncompressed) */
+  size_t mem_size, mem_pos;
+  csri_inflater *inflater;
+  char *buf; /* [start, len): bytes not yet handed out */
+  size_t cap, len, start;
+  int eof;
+  int64_t bytes;
+};
+
+const char *csri_source_name(const csri_source *src) {
+  return src->name;
+}
+int csri_source_is_gzip(const csri_source *src) {
+  return src->inflater != NULL;
+}
+int64_t csri_source_bytes(const csri_source *src) {
+  return src->bytes;
+}
+
+void csri_source_close(csri_source **src) {
+  csri_source *s = *src;
+  if (s == NULL)
+    return;
+  csri_inflater_stop(&s->inflater);
+  if (s->owns_fd && s->fd >= 0)
+    close(s->fd);
+  csri_free(s->buf);
+  csri_free(s);
+  *src = NULL;
+}
+
+/* Raw (decompressed) bytes into dst; *got = 0 at the end. */
+static csr_status raw_read(csr_context *ctx, csri_source *s, char *dst, size_t max, size_t *got) {
+  *got = 0;
+  if (s->inflater)
+    return csri_inflater_read(ctx, s->inflater, dst, max, got);
+  if (s->fd < 0) {
+    *got = s->mem_size - s->mem_pos < max ? s->mem_size - s->mem_pos : max;
+    memcpy(dst, s->mem + s->mem_pos, *got);
+    s->mem_pos += *got;
+    return CSR_SUCCESS;
+  }
+  for (;;) {
+    ssize_t n = read(s->fd, dst, max);
+    if (n >= 0) {
+      *got = (size_t)n;
+      return CSR_SUCCESS;
+    }
+    if (errno != EINTR)
+      return CSRI_FAIL(ctx, CSR_ERR_IO, "%s: read failed: %s", s->name, strerror(errno));
+  }
+}
+
+/* Looks at the first bytes: gzip starts the inflater, other compressors are refused. The bytes
+ * peeked at are handed on (to the inflater, or kept as the start of the text). */
+static csr_status detect_compression(csr_context *ctx, csri_source *s, size_t block) {
+  unsigned char head[6] = {0};
+  size_t have = 0;
+  if (s->fd >= 0) {
+    while (have < sizeof head) {
+      size_t got = 0;
+      CSRI_TRY(raw_read(ctx, s, (char *)head + have, sizeof head - have, &got));
+      if (got == 0)
+        break;
+      have += got;
+    }
+  } else {
+    have = s->mem_size < sizeof head ? s->mem_size : sizeof head;
+    memcpy(head, s->mem, have);
+  }
+  if (have >= 3 && head[0] == 'B' && head[1] == 'Z' && head[2] == 'h')
+    return CSRI_FAIL(ctx, CSR_ERR_UNSUPPORTED,
+                     "%s: bzip2 compression is not supported (gzip is); decompress it first",
+                     s->name);
+  if ((have >= 6 && memcmp(head,
+                           "\xFD"
+                           "7zXZ\0",
+                           6) == 0) ||
+      (have >= 4 && memcmp(head, "\x28\xB5\x2F\xFD", 4) == 0))
+    return CSRI_FAIL(ctx, CSR_ERR_UNSUPPORTED, "%s: xz/zstd compression is not supported (gzip is)",
+                     s->name);
+  if (have >= 2 && head[0] == 0x1f && head[1] == 0x8b) {
+    if (s->fd >= 0)
+      return csri_inflater_start(ctx, head, have, s->fd, NULL, 0, block, s->name, &s->inflater);
+    return csri_inflater_start(ctx, NULL, 0, -1, (const unsigned char *)s->mem, s->mem_size, block,
+                               s->name, &s->inflater);
+  }
+  if (s->fd >= 0) { /* plain text from a descriptor: the peeked bytes begin the text */
+    memcpy(s->buf, head, have);
+    s->len = have;
+    s->eof = have < sizeof head;
+  }
+  return CSR_SUCCESS;
+}
+
+static csr_status open_common(csr_context *ctx, const char *name, size_t block, csri_source **src,
+                              csri_source **out) {
+  *src = NULL;
+  csri_source *s = csri_calloc(1, sizeof *s);
+  if (s == NULL)
+    return CSRI_FAIL(ctx, CSR_ERR_OUT_OF_MEMORY, "reader allocation failed");
+  snprintf(s->name, sizeof s->name, "%s", name);
+  s->fd = -1;
+  s->cap = block ? block : CSRI_DEFAULT_BLOCK_BYTES;
+  if (s->cap < 16)
+    s->cap = 16;
+  s->buf = csri_malloc(s->cap);
+  if (s->buf == NULL) {
+    csri_source_close(&s);
+    return CSRI_FAIL(ctx, CSR_ERR_OUT_OF_MEMORY, "read buffer of %zu bytes failed", block);
+  }
+  *out = s;
+  return CSR_SUCCESS;
+}
+
+csr_status csri_source_open_path(csr_context *ctx, const char *path, size_t block_bytes,
+                                 csri_source **src) {
+  csri_source *s = NULL;
+  int stdin_input = strcmp(path, "-") == 0;
+  CSRI_TRY(open_common(ctx, stdin_input ? "<stdin>" : path, block_bytes, src, &s));
+  if (stdin_input)
+    s->fd = 0;
+  else {
+    s->fd = open(path, O_RDONLY | O_CLOEXEC);
+    s->owns_fd = 1;
+    struct stat st;
+    csr_status status = CSR_SUCCESS;
+    if (s->fd < 0)
+      status = CSRI_FAIL(ctx, CSR_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    else if (fstat(s->fd, &st) == 0 && S_ISDIR(st.st_mode))
+      status = CSRI_FAIL(ctx, CSR_ERR_IO, "%s: is a directory, not a file", path);
+    if (status != CSR_SUCCESS) {
+      csri_source_close(&s);
+      return status;
+    }
+  }
+  csr_status status = detect_compression(ctx, s, s->cap);
+  if (status != CSR_SUCCESS) {
+    csri_source_close(&s);
+    return status;
+  }
+  *src = s;
+  return CSR_SUCCESS;
+}
+
+csr_status csri_source_open_buffer(csr_context *ctx, const char *data, size_t size,
+                                   const char *name, size_t block_bytes, csri_source **src) {
+  csri_source *s = NULL;
+  CSRI_TRY(open_common(ctx, name ? name : "<buffer>", block_bytes, src, &s));
+  s->mem = data;
+  s->mem_size = data ? size : 0;
+  csr_status status = detect_compression(ctx, s, s->cap);
+  if (status != CSR_SUCCESS) {
+    csri_source_close(&s);
+    return status;
+  }
+  *src = s;
+  return CSR_SUCCESS;
+}
+
+/* Position after the last line break of buf[0, len): the last '\n', or else the last '\r' that
+ * is not the final byte (it might be the first half of a CRLF). 0 when there is none. */
+static size_t last_line_end(const char *buf, size_t len) {
+  for (size_t i = len; i > 0; i--)
+    if (buf[i - 1] == '\n')
+      return i;
+  for (size_t i = len - 1; i > 0; i--)
+    if (buf[i - 1] == '\r')
+      return i;
+  return 0;
+}
+
+csr_status csri_source_next(csr_context *ctx, csri_source *s, const char **text, size_t *size) {
+  memmove(s->buf, s->buf + s->start, s->len - s->start);
+  s->len -= s->start;
+  s->start = 0;
+  for (;;) {
+    while (s->len < s->cap && !s->eof) {
+      size_t got = 0;
+      CSRI_TRY(raw_read(ctx, s, s->buf + s->len, s->cap - s->len, &got));
+      s->eof = got == 0;
+      s->len += got;
+    }
+    size_t cut = s->eof ? s->len : last_line_end(s->buf, s->len);
+    if (cut > 0 || s->eof) {
+      *text = s->buf;
+      *size = cut;
+      s->start = cut;
+      s->bytes += (int64_t)cut;
+      return CSR_SUCCESS;
+    }
+    /* One line longer than the buffer: grow it and read on. */
+    size_t cap = s->cap * 2;
+    char *grown = cap > s->cap ? csri_malloc(cap) : NULL;
+    if (grown == NULL)
+      return CSRI_FAIL(ctx, CSR_ERR_OUT_OF_MEMORY, "%s: a line longer than %zu bytes", s->name,
+                       s->cap);
+    memcpy(grown, s->buf, s->len);
+    csri_free(s->buf);
+    s->buf = grown;
+    s->cap = cap;
+  }
+}
