@@ -4,12 +4,12 @@
 #define CSR_CONVERT_IMPL_H
 
 #include "internal.h"
+#include "omp_partition.h"
 
 /* Rows of at most this many entries are insertion-sorted; longer rows are merge-sorted starting
  * from insertion-sorted runs of this length (so only they need scratch). */
 #define CSRI_SORT_RUN 32
 /* Upper bound on the row blocks an OpenMP loop is split into (bounds live on the stack). */
-#define CSRI_MAX_BLOCKS 1024
 
 /* --- front-end checks (src/convert_coo.c) --------------------------------------------------- */
 
@@ -88,14 +88,6 @@ csr_status csri_ref_group_sort(csr_context *ctx, int64_t n, const int32_t *rkey,
 csr_status csri_omp_group_sort(csr_context *ctx, int64_t n, const int32_t *rkey,
                                const int32_t *ckey, int64_t nb, int64_t *off, int32_t *cols,
                                int64_t *src);
-
-/* --- OpenMP helpers (src/omp/convert_coo.c) --------------------------------------------------- */
-
-/* Splits rows [0, rows) into at most CSRI_MAX_BLOCKS contiguous blocks of about equal work
- * (rows + entries when off is given, rows alone when off is NULL); bounds[0..nblocks]. */
-int csri_omp_blocks(const int64_t *off, int64_t rows, int threads, int64_t *bounds);
-/* In-place inclusive prefix sum of a[0..n). */
-void csri_omp_scan(int64_t *a, int64_t n, int threads);
 
 /* --- backends: operands checked by the front end, nnz > 0; to_* fill a created output ---- */
 

@@ -1,47 +1,6 @@
 /* A = T as CSR in parallel: row histogram, scan, scatter, then per-row sort and merge by blocks. */
 #include "convert_impl.h"
 
-int csri_omp_blocks(const int64_t *off, int64_t rows, int threads, int64_t *bounds) {
-  int64_t nb = 4 * (int64_t)threads; /* a few blocks per thread smooth out uneven rows */
-  nb = nb > CSRI_MAX_BLOCKS ? CSRI_MAX_BLOCKS : nb;
-  nb = nb > rows ? rows : nb;
-  nb = nb < 1 ? 1 : nb;
-  int64_t work = rows + (off ? off[rows] : 0);
-  bounds[0] = 0;
-  for (int64_t b = 1; b < nb; b++) { /* first row r with r + off[r] >= b/nb of the work */
-    int64_t lo = bounds[b - 1], hi = rows, target = work / nb * b + work % nb * b / nb;
-    while (lo < hi) {
-      int64_t mid = lo + (hi - lo) / 2;
-      if (mid + (off ? off[mid] : 0) < target)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-    bounds[b] = lo;
-  }
-  bounds[nb] = rows;
-  return (int)nb;
-}
-
-void csri_omp_scan(int64_t *a, int64_t n, int threads) {
-  int64_t sums[CSRI_MAX_BLOCKS + 1];
-  int nb = n < 65536 ? 1 : threads > CSRI_MAX_BLOCKS ? CSRI_MAX_BLOCKS : threads;
-  sums[0] = 0;
-#pragma omp parallel for if (nb > 1) num_threads(threads) schedule(static, 1)
-  for (int b = 0; b < nb; b++) { /* scan each block locally, keep its total */
-    int64_t s = 0;
-    for (int64_t i = n * b / nb; i < n * (b + 1) / nb; i++)
-      a[i] = s += a[i];
-    sums[b + 1] = s;
-  }
-  for (int b = 0; b < nb; b++)
-    sums[b + 1] += sums[b];
-#pragma omp parallel for if (nb > 1) num_threads(threads) schedule(static, 1)
-  for (int b = 1; b < nb; b++)
-    for (int64_t i = n * b / nb; i < n * (b + 1) / nb; i++)
-      a[i] += sums[b];
-}
-
 /* Per-thread counts over contiguous chunks of items: each thread scatters its chunk in order
  * behind the chunks before it, so every group comes out in item order without atomics. */
 static csr_status scatter_stable(csr_context *ctx, int64_t n, const int32_t *rkey,

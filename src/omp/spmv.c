@@ -1,26 +1,10 @@
 /* y = alpha*A*x + beta*y, OpenMP: rows split into contiguous parts of equal nnz + rows. */
+#include "../omp_partition.h"
 #include "../ops_impl.h"
 
 #ifdef _OPENMP
 #include <omp.h>
 #endif
-
-/* First row of part t of nt: the smallest i with off[i] + i >= floor(t*(nnz + rows)/nt). Counting
- * a row as one unit of work besides its entries keeps runs of empty rows balanced too; a dense
- * row lands whole in one part, and the other parts share the remaining rows. */
-static int64_t part_begin(const int64_t *off, int64_t rows, int t, int nt) {
-  int64_t total = off[rows] + rows;
-  int64_t target = total / nt * t + total % nt * t / nt;
-  int64_t lo = 0, hi = rows; /* off[hi] + hi >= target always holds */
-  while (lo < hi) {
-    int64_t mid = lo + (hi - lo) / 2;
-    if (off[mid] + mid < target)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
-}
 
 /* Software prefetch (GCC / Clang), which never changes a result, only when data arrives:
  *  - streams: once per row, 8 KiB ahead in the value and column arrays. On the 2-core machines
@@ -100,7 +84,8 @@ void csri_omp_spmv(const csr_context *ctx, double alpha, const csr_matrix *A, co
     t = omp_get_thread_num();
     nt = omp_get_num_threads();
 #endif
-    int64_t r0 = part_begin(off, A->rows, t, nt), r1 = part_begin(off, A->rows, t + 1, nt);
+    int64_t r0 = csri_omp_part_begin(off, A->rows, t, nt),
+            r1 = csri_omp_part_begin(off, A->rows, t + 1, nt);
     if (A->value_type == CSR_F64)
       rows_f64(off, col, A->values, x->data, y->data, r0, r1, alpha, beta, gather);
     else if (A->value_type == CSR_F32)
