@@ -57,22 +57,16 @@ csr_status csri_entries_reserve(csr_context *ctx, csri_entries *out, int64_t nee
   return CSR_SUCCESS;
 }
 
-static int is_comment(const csri_line_format *f, char c) {
-  return strchr(f->comments, c) != NULL && c != '\0';
+/* Comment lines start with one of at most two characters ('%', and '#' for edge lists); a
+ * direct comparison, since this runs once per line. */
+static inline int is_comment(const csri_line_format *f, char c) {
+  return c == f->comments[0] || (f->comments[0] && c == f->comments[1] && c != '\0');
 }
 
-/* Pass 1: lines started in [p, end) and data lines among them. */
+/* Pass 1: lines started in the piece and data lines among them. */
 static void count_piece(const csri_line_format *f, csri_piece *pc) {
-  const char *p = pc->begin, *end = pc->end;
-  int64_t data = 0, lines = 0;
-  while (p < end) {
-    p = csri_skip_blanks(p, end);
-    data += p < end && !csri_is_eol(*p) && !is_comment(f, *p);
-    p = csri_next_line(csri_line_end(p, end), end);
-    lines++;
-  }
-  pc->lines = lines;
-  pc->data = data;
+  char c0 = f->comments[0], c1 = f->comments[0] ? f->comments[1] : 0;
+  csri_count_lines(pc->begin, pc->end, c0, c1 ? c1 : c0, &pc->lines, &pc->data);
 }
 
 /* Pass 2: the data lines of a piece as entries first_entry, first_entry + 1, ... */
