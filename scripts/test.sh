@@ -16,21 +16,7 @@ jobs="$(nproc 2>/dev/null || echo 2)"
 
 bash scripts/setup-deps.sh
 
-# CUDA backend: on when nvcc is on PATH or at the toolkit's usual place, off otherwise. Hopper
-# (sm_90) is the target architecture; override by configuring build/ yourself.
-cmake_args=(-S . -B "$build_dir" -DCSR_WARNINGS_AS_ERRORS=ON)
-nvcc="$(command -v nvcc || true)"
-if [[ -z "$nvcc" && -x /usr/local/cuda/bin/nvcc ]]; then
-  nvcc=/usr/local/cuda/bin/nvcc
-fi
-if [[ -n "$nvcc" ]]; then
-  echo "test.sh: CUDA backend on ($nvcc)"
-  cmake_args+=(-DCSR_WITH_CUDA=ON "-DCMAKE_CUDA_COMPILER=$nvcc" -DCMAKE_CUDA_ARCHITECTURES=90)
-else
-  echo "test.sh: nvcc not found, CUDA backend off"
-  cmake_args+=(-DCSR_WITH_CUDA=OFF)
-fi
-
-cmake "${cmake_args[@]}"
+# Configure: warnings as errors, the CUDA backend when nvcc is found (scripts/configure.sh).
+CSR_CONFIGURE_TAG=test.sh bash scripts/configure.sh "$build_dir"
 cmake --build "$build_dir" --parallel "$jobs"
 ctest --test-dir "$build_dir" --output-on-failure --parallel "$jobs" "$@"

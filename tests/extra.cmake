@@ -17,3 +17,14 @@ else()
             ${csr_install_test_cuda_root})
   set_tests_properties(install_package PROPERTIES LABELS install TIMEOUT 600)
 endif()
+
+# apps_*: the command-line apps (mminfo, mmconvert, spmv) through tests/apps/run.sh, one ctest
+# test per case, label apps; 77 (python3 missing, it parses the JSON output) reports skipped.
+if(CSR_BUILD_APPS)
+  foreach(case help usage bad_input mminfo mmconvert spmv_validate spmv_x spmv_copy spmv_cuda)
+    add_test(NAME apps_${case}
+      COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/apps/run.sh ${case} $<TARGET_FILE_DIR:spmv>
+              ${PROJECT_SOURCE_DIR})
+    set_tests_properties(apps_${case} PROPERTIES LABELS apps SKIP_RETURN_CODE 77 TIMEOUT 300)
+  endforeach()
+endif()

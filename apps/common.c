@@ -1,0 +1,353 @@
+/* Helpers shared by the apps: exit codes, option parsing, reading with a progress line, timing,
+ * the copy-bandwidth measurement and a small JSON printer (see common.h). */
+#include "common.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+void app_print_version(const char *prog) {
+  printf("%s (libcsr) %s\n", prog, CSR_VERSION_STRING);
+  printf("backends compiled in: ref%s%s\n", csr_backend_available(CSR_BACKEND_OMP) ? ", omp" : "",
+         csr_backend_available(CSR_BACKEND_CUDA) ? ", cuda" : "");
+}
+
+int app_usage_error(const char *prog, const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  fprintf(stderr, "%s: ", prog);
+  vfprintf(stderr, format, args);
+  fprintf(stderr, "\nTry '%s --help' for more information.\n", prog);
+  va_end(args);
+  return APP_USAGE;
+}
+
+int app_option(const char *prog, int argc, char **argv, int *i, const char *name,
+               const char **value) {
+  const char *arg = argv[*i];
+  size_t n = strlen(name);
+  if (strncmp(arg, name, n) != 0)
+    return 0;
+  if (arg[n] == '=') {
+    *value = arg + n + 1;
+    return 1;
+  }
+  if (arg[n] != '\0')
+    return 0;
+  if (*i + 1 >= argc) {
+    app_usage_error(prog, "option %s needs a value", name);
+    return -1;
+  }
+  *value = argv[++*i];
+  return 1;
+}
+
+int app_parse_int(const char *text, long long lo, long long hi, long long *value) {
+  char *end = NULL;
+  errno = 0;
+  long long v = strtoll(text, &end, 10);
+  if (text[0] == '\0' || *end != '\0' || errno != 0 || v < lo || v > hi)
+    return -1;
+  *value = v;
+  return 0;
+}
+
+int app_exit_code(csr_status status) {
+  switch (status) {
+  case CSR_ERR_OUT_OF_MEMORY:
+  case CSR_ERR_DEVICE:
+  case CSR_ERR_NOT_COMPILED: return APP_RUNTIME;
+  default: return APP_BAD_INPUT;
+  }
+}
+
+void app_print_error(const char *prog, const char *what, const csr_context *ctx,
+                     csr_status status) {
+  const char *detail = csr_context_last_error(ctx);
+  fprintf(stderr, "%s: %s: %s%s%s\n", prog, what, csr_status_string(status), *detail ? ": " : "",
+          detail);
+}
+
+double app_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int compare_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+double app_median(double *values, int n) {
+  if (n <= 0)
+    return 0.0;
+  qsort(values, (size_t)n, sizeof *values, compare_double);
+  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+const char *app_field_name(csr_mm_field field) {
+  switch (field) {
+  case CSR_MM_REAL: return "real";
+  case CSR_MM_INTEGER: return "integer";
+  case CSR_MM_PATTERN: return "pattern";
+  case CSR_MM_COMPLEX: return "complex";
+  }
+  return "unknown";
+}
+
+const char *app_symmetry_name(csr_mm_symmetry symmetry) {
+  switch (symmetry) {
+  case CSR_MM_GENERAL: return "general";
+  case CSR_MM_SYMMETRIC: return "symmetric";
+  case CSR_MM_SKEW_SYMMETRIC: return "skew-symmetric";
+  case CSR_MM_HERMITIAN: return "hermitian";
+  }
+  return "unknown";
+}
+
+const char *app_format_name(csr_file_format format) {
+  switch (format) {
+  case CSR_FORMAT_MATRIX_MARKET: return "matrix market";
+  case CSR_FORMAT_EDGE_LIST: return "edge list";
+  case CSR_FORMAT_AUTO: break;
+  }
+  return "unknown";
+}
+
+int app_ends_with(const char *path, const char *s) {
+  size_t n = strlen(path), m = strlen(s);
+  return n >= m && strcmp(path + n - m, s) == 0;
+}
+
+int app_is_edge_list_path(const char *path) {
+  size_t n = strlen(path);
+  char base[4096];
+  if (n >= sizeof base)
+    return 0;
+  memcpy(base, path, n + 1);
+  if (app_ends_with(base, ".gz"))
+    base[n - 3] = '\0';
+  return app_ends_with(base, ".txt") || app_ends_with(base, ".el") || app_ends_with(base, ".edges");
+}
+
+int64_t app_file_size(const char *path) {
+  struct stat st;
+  if (strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+    return -1;
+  return (int64_t)st.st_size;
+}
+
+/* The progress line: only for files over 100 MB and only when stderr is a terminal. */
+#define APP_PROGRESS_BYTES INT64_C(100000000)
+
+static int progress_begin(const char *prog, const char *path) {
+  int64_t size = app_file_size(path);
+  if (size <= APP_PROGRESS_BYTES || !isatty(STDERR_FILENO))
+    return 0;
+  fprintf(stderr, "%s: reading %s (%.0f MB)...\n", prog, path, (double)size / 1e6);
+  return 1;
+}
+
+static void progress_end(const char *prog, int shown, double seconds) {
+  if (shown)
+    fprintf(stderr, "%s: read in %.2f s\n", prog, seconds);
+}
+
+csr_status app_read_csr(csr_context *ctx, const char *prog, const char *path,
+                        const csr_read_options *options, csr_matrix **A, csr_file_info *info,
+                        double *seconds) {
+  int shown = progress_begin(prog, path);
+  double t0 = app_now();
+  csr_status s = csr_read_csr(ctx, path, options, A, info);
+  double t = app_now() - t0;
+  if (s >= 0)
+    progress_end(prog, shown, t);
+  if (seconds)
+    *seconds = t;
+  return s;
+}
+
+csr_status app_read_coo(csr_context *ctx, const char *prog, const char *path,
+                        const csr_read_options *options, csr_coo **T, csr_file_info *info,
+                        double *seconds) {
+  int shown = progress_begin(prog, path);
+  double t0 = app_now();
+  csr_status s = csr_read_coo(ctx, path, options, T, info);
+  double t = app_now() - t0;
+  if (s >= 0)
+    progress_end(prog, shown, t);
+  if (seconds)
+    *seconds = t;
+  return s;
+}
+
+int app_omp_threads(int requested) {
+#ifdef _OPENMP
+  return requested > 0 ? requested : omp_get_max_threads();
+#else
+  (void)requested;
+  return 1;
+#endif
+}
+
+/* One copy b = a of n doubles: a plain loop (variant 0) or one memcpy per thread (variant 1). */
+static double time_copy(double *b, const double *a, int64_t n, int threads, int variant) {
+  double t0 = app_now();
+  if (variant == 0) {
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (int64_t i = 0; i < n; i++)
+      b[i] = a[i];
+  } else {
+#pragma omp parallel num_threads(threads)
+    {
+      int id = 0, nt = 1;
+#ifdef _OPENMP
+      id = omp_get_thread_num();
+      nt = omp_get_num_threads();
+#endif
+      int64_t lo = n * id / nt, hi = n * (id + 1) / nt;
+      memcpy(b + lo, a + lo, (size_t)(hi - lo) * sizeof *b);
+    }
+  }
+  (void)threads;
+  return app_now() - t0;
+}
+
+int app_copy_bandwidth(size_t array_bytes, int threads, int reps, app_copy_result *result) {
+  int64_t n = (int64_t)(array_bytes / sizeof(double));
+  if (n < 1 || reps < 1 || reps > 64)
+    return -1;
+  double *a = malloc((size_t)n * sizeof *a), *b = malloc((size_t)n * sizeof *b);
+  if (a == NULL || b == NULL) {
+    free(a);
+    free(b);
+    return -1;
+  }
+  threads = threads > 0 ? threads : 1;
+  /* First touch by the copying threads, in the same static partition. */
+#pragma omp parallel for schedule(static) num_threads(threads)
+  for (int64_t i = 0; i < n; i++) {
+    a[i] = (double)i;
+    b[i] = 0.0;
+  }
+  double t[2][64];
+  for (int r = -1; r < reps; r++) /* round -1: untimed warm-up of both variants */
+    for (int variant = 0; variant < 2; variant++) {
+      double seconds = time_copy(b, a, n, threads, variant);
+      if (r >= 0)
+        t[variant][r] = seconds;
+    }
+  double loop = app_median(t[0], reps), copy = app_median(t[1], reps);
+  int best = copy < loop ? 1 : 0;
+  result->median_s = best ? copy : loop;
+  result->array_bytes = (size_t)n * sizeof *a;
+  result->gbs = 2.0 * (double)result->array_bytes / result->median_s / 1e9;
+  result->threads = threads;
+  result->reps = reps;
+  result->variant = best ? "memcpy" : "loop";
+  free(a);
+  free(b);
+  return 0;
+}
+
+/* --- JSON ------------------------------------------------------------------------------- */
+
+static void json_quoted(FILE *out, const char *s) {
+  fputc('"', out);
+  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    switch (*p) {
+    case '"': fputs("\\\"", out); break;
+    case '\\': fputs("\\\\", out); break;
+    case '\n': fputs("\\n", out); break;
+    case '\t': fputs("\\t", out); break;
+    case '\r': fputs("\\r", out); break;
+    default:
+      if (*p < 0x20)
+        fprintf(out, "\\u%04x", *p);
+      else
+        fputc(*p, out);
+    }
+  }
+  fputc('"', out);
+}
+
+/* Separator, newline and indentation before a member; the key when there is one. */
+static void json_member(app_json *j, const char *key) {
+  if (j->count[j->depth]++ > 0)
+    fputc(',', j->out);
+  fputc('\n', j->out);
+  for (int d = 0; d < j->depth; d++)
+    fputs("  ", j->out);
+  if (key) {
+    json_quoted(j->out, key);
+    fputs(": ", j->out);
+  }
+}
+
+void app_json_begin(app_json *j, FILE *out) {
+  memset(j, 0, sizeof *j);
+  j->out = out;
+  fputc('{', out);
+  j->depth = 1;
+}
+
+void app_json_end(app_json *j) {
+  fputs("\n}\n", j->out);
+  j->depth = 0;
+}
+
+void app_json_open(app_json *j, const char *key, char bracket) {
+  json_member(j, key);
+  fputc(bracket, j->out);
+  if (j->depth + 1 < (int)(sizeof j->count / sizeof j->count[0]))
+    j->depth++;
+  j->count[j->depth] = 0;
+}
+
+void app_json_close(app_json *j, char bracket) {
+  int had_members = j->count[j->depth] > 0;
+  j->depth--;
+  if (had_members) {
+    fputc('\n', j->out);
+    for (int d = 0; d < j->depth; d++)
+      fputs("  ", j->out);
+  }
+  fputc(bracket, j->out);
+}
+
+void app_json_string(app_json *j, const char *key, const char *value) {
+  json_member(j, key);
+  json_quoted(j->out, value);
+}
+
+void app_json_int(app_json *j, const char *key, long long value) {
+  json_member(j, key);
+  fprintf(j->out, "%lld", value);
+}
+
+void app_json_double(app_json *j, const char *key, double value) {
+  json_member(j, key);
+  if (isfinite(value))
+    fprintf(j->out, "%.17g", value);
+  else
+    fputs("null", j->out);
+}
+
+void app_json_bool(app_json *j, const char *key, int value) {
+  json_member(j, key);
+  fputs(value ? "true" : "false", j->out);
+}
+
+void app_json_null(app_json *j, const char *key) {
+  json_member(j, key);
+  fputs("null", j->out);
+}

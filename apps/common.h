@@ -1,0 +1,117 @@
+/* Helpers shared by the apps (mminfo, mmconvert, spmv): exit codes, option parsing, reading a
+ * matrix with a progress line, timing, the copy-bandwidth measurement and a small JSON printer.
+ * Compiled into each app; uses only the public header. */
+#ifndef CSR_APPS_COMMON_H
+#define CSR_APPS_COMMON_H
+
+#include "csr.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Exit codes of every app. */
+enum {
+  APP_OK = 0,        /* success */
+  APP_USAGE = 1,     /* bad command line */
+  APP_BAD_INPUT = 2, /* unreadable or malformed input, a request the input cannot satisfy */
+  APP_RUNTIME = 3    /* out of memory, write failure, backend unavailable, validation failure */
+};
+
+/* The exit-code lines every --help ends with. */
+#define APP_EXIT_HELP                                                                              \
+  "Exit status: 0 success, 1 usage error, 2 bad input (the library's message is printed),\n"       \
+  "3 runtime failure.\n"
+
+/* Prints "PROG (libcsr) VERSION" and the build's backends to stdout. */
+void app_print_version(const char *prog);
+
+/* Prints "PROG: MESSAGE" and a hint to run --help on stderr; returns APP_USAGE. */
+int app_usage_error(const char *prog, const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* If argv[*i] is `name` or `name=VALUE`, stores the value (the text after '=' or the next
+ * argument, advancing *i) and returns 1; returns 0 for any other argument and -1 (after printing
+ * a usage error) when the value is missing. */
+int app_option(const char *prog, int argc, char **argv, int *i, const char *name,
+               const char **value);
+
+/* Parses a whole decimal integer in [lo, hi]; 0 on success, -1 otherwise. */
+int app_parse_int(const char *text, long long lo, long long hi, long long *value);
+
+/* Exit code for a failed library call: 3 for out of memory, device and not-compiled errors,
+ * 2 for the rest (the input or the request was at fault). */
+int app_exit_code(csr_status status);
+
+/* Prints "PROG: WHAT: STATUS_NAME: <csr_context_last_error>" on stderr. */
+void app_print_error(const char *prog, const char *what, const csr_context *ctx, csr_status status);
+
+/* Seconds from a monotonic clock. */
+double app_now(void);
+
+/* Median of n values (sorts them in place); 0 for n == 0. */
+double app_median(double *values, int n);
+
+/* Names of the file_info enumerations, as Matrix Market writes them. */
+const char *app_field_name(csr_mm_field field);
+const char *app_symmetry_name(csr_mm_symmetry symmetry);
+const char *app_format_name(csr_file_format format);
+
+/* 1 if path names an edge list by the library's rule (.txt, .el, .edges, optionally .gz). */
+int app_is_edge_list_path(const char *path);
+/* 1 if path ends in s. */
+int app_ends_with(const char *path, const char *s);
+
+/* csr_read_csr / csr_read_coo that print "PROG: reading FILE (N MB)..." before and "PROG: read in
+ * X s" after on stderr when the file is over 100 MB and stderr is a terminal. *seconds (may be
+ * NULL) receives the reading time. */
+csr_status app_read_csr(csr_context *ctx, const char *prog, const char *path,
+                        const csr_read_options *options, csr_matrix **A, csr_file_info *info,
+                        double *seconds);
+csr_status app_read_coo(csr_context *ctx, const char *prog, const char *path,
+                        const csr_read_options *options, csr_coo **T, csr_file_info *info,
+                        double *seconds);
+
+/* Size of a file in bytes, -1 if unknown (standard input, stat failure). */
+int64_t app_file_size(const char *path);
+
+/* STREAM-like copy b[i] = a[i] over two arrays of `array_bytes` each, on `threads` OpenMP
+ * threads (1 without OpenMP): arrays first touched by the same threads, one untimed copy of
+ * each variant, then `reps` rounds timing a plain loop and a memcpy per thread. gbs is
+ * 2*array_bytes (read + written) / median time of the faster variant. */
+typedef struct app_copy_result {
+  double gbs;          /* GB/s (1e9 bytes per second) of the faster variant */
+  double median_s;     /* its median seconds per copy */
+  size_t array_bytes;  /* bytes of each array */
+  int threads;         /* threads that copied */
+  int reps;            /* timed copies of each variant */
+  const char *variant; /* "loop" or "memcpy" */
+} app_copy_result;
+/* 0 on success; -1 when the arrays cannot be allocated. */
+int app_copy_bandwidth(size_t array_bytes, int threads, int reps, app_copy_result *result);
+
+/* Threads an OpenMP region gets for a requested count (0: the OpenMP default); 1 without OpenMP. */
+int app_omp_threads(int requested);
+
+/* A JSON printer: one object, nested objects and arrays, keys in order. Non-finite numbers are
+ * printed as null (JSON has no inf or nan). */
+typedef struct app_json {
+  FILE *out;
+  int depth;
+  int count[16]; /* members printed so far at each depth */
+} app_json;
+void app_json_begin(app_json *j, FILE *out);
+void app_json_end(app_json *j);
+/* key is NULL inside arrays. */
+void app_json_open(app_json *j, const char *key, char bracket); /* '{' or '[' */
+void app_json_close(app_json *j, char bracket);                 /* '}' or ']' */
+void app_json_string(app_json *j, const char *key, const char *value);
+void app_json_int(app_json *j, const char *key, long long value);
+void app_json_double(app_json *j, const char *key, double value);
+void app_json_bool(app_json *j, const char *key, int value);
+void app_json_null(app_json *j, const char *key);
+
+#endif /* CSR_APPS_COMMON_H */

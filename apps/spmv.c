@@ -1,0 +1,589 @@
+/* spmv: times y = A*x for a matrix read from a file on a chosen backend and precision, reports
+ * the median time, the bandwidth it reaches against a copy bandwidth measured in the same run
+ * with the same thread count, a checksum of y, and optionally validates y against the reference
+ * backend row by row. Text or --json. */
+#include "common.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *prog = "spmv";
+
+#define WARMUP 3
+#define COPY_REPS 5
+#define MIB ((size_t)1 << 20)
+#define TOLERANCE_TEXT "|y - yref| <= 16*eps*(row length + 2)*sum_j |a_ij*x_j|"
+
+static void usage(void) {
+  printf(
+      "Usage: spmv FILE [--backend auto|ref|omp|cuda] [--precision f64|f32] [--iters N]\n"
+      "            [--threads T] [--x XFILE] [--validate] [--json] [--copy-mib M]\n"
+      "\n"
+      "Reads FILE (Matrix Market, .mtx.gz or an edge list; symmetric files expanded, duplicates\n"
+      "summed) as CSR and times y = A*x.\n"
+      "\n"
+      "Options:\n"
+      "  --backend B     auto (default: the library's choice, OpenMP on the host when built),\n"
+      "                  ref (serial reference), omp (OpenMP), cuda (the GPU: not available for\n"
+      "                  SpMV yet; says so and exits 3)\n"
+      "  --precision P   f64 (default) or f32 values and vectors (pattern matrices store none)\n"
+      "  --iters N       timed iterations, default 50, after %d untimed warm-up calls\n"
+      "  --threads T     OpenMP threads for the omp backend and the copy (default: OpenMP's)\n"
+      "  --x XFILE       x from a Matrix Market n x 1 matrix or vector (n = columns of A)\n"
+      "                  instead of all ones\n"
+      "  --validate      compare y with the ref backend, row by row:\n"
+      "                    " TOLERANCE_TEXT "\n"
+      "                  (eps = 2^-52 for f64, 2^-23 for f32); exit 3 when a row is beyond it\n"
+      "  --json          one JSON object instead of text (keys: matrix, rows, cols, nnz,\n"
+      "                  backend, backend_asked, threads, precision, iters, warmup, median_ms,\n"
+      "                  bytes, gbs, copy_gbs, copy_fraction, copy, checksum, validated,\n"
+      "                  validation)\n"
+      "  --copy-mib M    size of each copy array in MiB (1..512; 0 skips the copy)\n"
+      "  --help          this text\n"
+      "  --version       library version and the backends compiled in\n"
+      "\n"
+      "The model:\n"
+      "  time       median over N calls of csr_spmv(alpha 1, beta 0), each timed alone\n"
+      "  bytes      (4 + a)*nnz + 8*(rows+1) + v*(cols + rows): column indices and values of A,\n"
+      "             64-bit row offsets, x read once, y written once; v = 8 (f64) or 4 (f32)\n"
+      "             bytes per vector value, a = v, or 0 for a pattern matrix (no values)\n"
+      "  GB/s       bytes / time / 1e9: a floor on the traffic, so x re-reads count for nothing\n"
+      "  copy       b[i] = a[i] over two arrays of max(2*bytes, 256 MiB), at most 512 MiB each,\n"
+      "             on the threads the SpMV used (1 for ref), first touched by them; the\n"
+      "             faster of a loop and a memcpy per thread, median of %d; GB/s counts bytes\n"
+      "             read + written. copy_fraction = SpMV GB/s / copy GB/s\n"
+      "  checksum   sum of y and its 2-norm, in double, serially (%%.17g)\n"
+      "\n" APP_EXIT_HELP,
+      WARMUP, COPY_REPS);
+}
+
+typedef struct options {
+  const char *path, *x_path;
+  csr_backend backend;
+  csr_value_type precision;
+  long long iters, threads, copy_mib; /* copy_mib < 0: by the model */
+  int validate, json;
+} options;
+
+static int parse(int argc, char **argv, options *o, int *exit_now) {
+  memset(o, 0, sizeof *o);
+  o->backend = CSR_BACKEND_AUTO;
+  o->precision = CSR_F64;
+  o->iters = 50;
+  o->copy_mib = -1;
+  *exit_now = 0;
+  int only_files = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *arg = argv[i], *v = NULL;
+    int m = 0;
+    if (only_files || arg[0] != '-' || arg[1] == '\0') {
+      if (o->path)
+        return app_usage_error(prog, "one FILE only (got '%s' and '%s')", o->path, arg);
+      o->path = arg;
+    } else if (strcmp(arg, "--") == 0) {
+      only_files = 1;
+    } else if (strcmp(arg, "--help") == 0) {
+      usage();
+      *exit_now = 1;
+      return APP_OK;
+    } else if (strcmp(arg, "--version") == 0) {
+      app_print_version(prog);
+      *exit_now = 1;
+      return APP_OK;
+    } else if (strcmp(arg, "--validate") == 0) {
+      o->validate = 1;
+    } else if (strcmp(arg, "--json") == 0) {
+      o->json = 1;
+    } else if ((m = app_option(prog, argc, argv, &i, "--backend", &v)) != 0) {
+      if (m < 0)
+        return APP_USAGE;
+      if (strcmp(v, "auto") == 0)
+        o->backend = CSR_BACKEND_AUTO;
+      else if (strcmp(v, "ref") == 0)
+        o->backend = CSR_BACKEND_REF;
+      else if (strcmp(v, "omp") == 0)
+        o->backend = CSR_BACKEND_OMP;
+      else if (strcmp(v, "cuda") == 0)
+        o->backend = CSR_BACKEND_CUDA;
+      else
+        return app_usage_error(prog, "--backend must be auto, ref, omp or cuda, not '%s'", v);
+    } else if ((m = app_option(prog, argc, argv, &i, "--precision", &v)) != 0) {
+      if (m < 0)
+        return APP_USAGE;
+      if (strcmp(v, "f64") == 0)
+        o->precision = CSR_F64;
+      else if (strcmp(v, "f32") == 0)
+        o->precision = CSR_F32;
+      else
+        return app_usage_error(prog, "--precision must be f64 or f32, not '%s'", v);
+    } else if ((m = app_option(prog, argc, argv, &i, "--iters", &v)) != 0) {
+      if (m < 0)
+        return APP_USAGE;
+      if (app_parse_int(v, 1, 1000000, &o->iters) != 0)
+        return app_usage_error(prog, "--iters must be an integer in [1, 1000000], not '%s'", v);
+    } else if ((m = app_option(prog, argc, argv, &i, "--threads", &v)) != 0) {
+      if (m < 0)
+        return APP_USAGE;
+      if (app_parse_int(v, 1, 4096, &o->threads) != 0)
+        return app_usage_error(prog, "--threads must be an integer in [1, 4096], not '%s'", v);
+    } else if ((m = app_option(prog, argc, argv, &i, "--copy-mib", &v)) != 0) {
+      if (m < 0)
+        return APP_USAGE;
+      if (app_parse_int(v, 0, 512, &o->copy_mib) != 0)
+        return app_usage_error(prog, "--copy-mib must be an integer in [0, 512], not '%s'", v);
+    } else if ((m = app_option(prog, argc, argv, &i, "--x", &v)) != 0) {
+      if (m < 0)
+        return APP_USAGE;
+      o->x_path = v;
+    } else {
+      return app_usage_error(prog, "unknown option '%s'", arg);
+    }
+  }
+  if (o->path == NULL)
+    return app_usage_error(prog, "missing FILE");
+  return APP_OK;
+}
+
+static double get(const csr_vector *v, int64_t i) {
+  return v->value_type == CSR_F64 ? ((const double *)v->data)[i] : ((const float *)v->data)[i];
+}
+
+/* x from a Matrix Market n x 1 file: entries scattered (duplicates summed), pattern entries 1. */
+static int load_x(csr_context *ctx, const char *path, csr_value_type type, int64_t n,
+                  csr_vector *x) {
+  csr_read_options ro;
+  csr_read_options_init(&ro);
+  ro.value_type = type;
+  csr_coo *T = NULL;
+  csr_file_info info;
+  csr_status s = app_read_coo(ctx, prog, path, &ro, &T, &info, NULL);
+  if (s < 0) {
+    app_print_error(prog, path, ctx, s);
+    return app_exit_code(s);
+  }
+  if (T->cols != 1 || T->rows != n) {
+    fprintf(stderr, "%s: %s: x is %lld x %lld; it must be %lld x 1 (the columns of the matrix)\n",
+            prog, path, (long long)T->rows, (long long)T->cols, (long long)n);
+    csr_coo_free(&T);
+    return APP_BAD_INPUT;
+  }
+  for (int64_t k = 0; k < T->nnz; k++) {
+    int64_t i = T->row_indices[k];
+    double v = T->value_type == CSR_PATTERN ? 1.0
+               : T->value_type == CSR_F64   ? ((const double *)T->values)[k]
+                                            : ((const float *)T->values)[k];
+    if (type == CSR_F64)
+      ((double *)x->data)[i] += v;
+    else
+      ((float *)x->data)[i] += (float)v;
+  }
+  csr_coo_free(&T);
+  return APP_OK;
+}
+
+/* Sum and 2-norm of y in double, serially (the same on every backend); the norm is scaled so
+ * that large entries do not overflow. */
+static void checksum(const csr_vector *y, double *sum, double *nrm2) {
+  double s = 0.0, scale = 0.0, ssq = 1.0;
+  for (int64_t i = 0; i < y->n; i++) {
+    double v = get(y, i);
+    s += v;
+    if (v != 0.0) {
+      double a = fabs(v);
+      if (scale < a) {
+        ssq = 1.0 + ssq * (scale / a) * (scale / a);
+        scale = a;
+      } else {
+        ssq += (a / scale) * (a / scale);
+      }
+    }
+  }
+  *sum = s;
+  *nrm2 = scale * sqrt(ssq);
+}
+
+/* Row-wise comparison with the reference result. */
+typedef struct validation {
+  int done, passed;
+  int64_t failed_rows, worst_row;
+  double worst_ratio, eps; /* worst |y - yref| / tolerance */
+  int bitwise_equal;
+} validation;
+
+static void compare(const csr_matrix *A, const csr_vector *x, const csr_vector *y,
+                    const csr_vector *yref, validation *v) {
+  v->done = 1;
+  v->eps = y->value_type == CSR_F64 ? DBL_EPSILON : FLT_EPSILON;
+  v->failed_rows = 0;
+  v->worst_row = -1;
+  v->worst_ratio = 0.0;
+  v->bitwise_equal =
+      memcmp(y->data, yref->data, (size_t)y->n * (y->value_type == CSR_F64 ? 8 : 4)) == 0;
+  for (int64_t i = 0; i < A->rows; i++) {
+    double magnitude = 0.0;
+    int64_t lo = A->row_offsets[i], hi = A->row_offsets[i + 1];
+    for (int64_t k = lo; k < hi; k++) {
+      double a = A->value_type == CSR_PATTERN ? 1.0
+                 : A->value_type == CSR_F64   ? ((const double *)A->values)[k]
+                                              : ((const float *)A->values)[k];
+      magnitude += fabs(a * get(x, A->col_indices[k]));
+    }
+    double tol = 16.0 * v->eps * (double)(hi - lo + 2) * magnitude;
+    double a = get(y, i), b = get(yref, i), diff = fabs(a - b);
+    int ok = a == b || (isnan(a) && isnan(b)) || diff <= tol;
+    double ratio = a == b ? 0.0 : tol > 0.0 ? diff / tol : INFINITY;
+    if (isnan(ratio))
+      ratio = ok ? 0.0 : INFINITY;
+    if (!ok)
+      v->failed_rows++;
+    if (ratio > v->worst_ratio || (!ok && v->worst_row < 0)) {
+      v->worst_ratio = ratio;
+      v->worst_row = i;
+    }
+  }
+  v->passed = v->failed_rows == 0;
+}
+
+/* What the run measured. */
+typedef struct result {
+  csr_backend ran;
+  int threads;
+  double median_s, bytes, gbs, sum, nrm2;
+  int have_copy;
+  app_copy_result copy;
+} result;
+
+static const char *cuda_unavailable = "the CUDA backend is not available for SpMV yet";
+
+/* Times `iters` calls of y = A*x after the warm-up; on failure prints why, returns the exit code.
+ */
+static int time_spmv(csr_context *ctx, const options *o, const csr_matrix *A, const csr_vector *x,
+                     csr_vector *y, double *median_s) {
+  double *t = malloc((size_t)o->iters * sizeof *t);
+  if (t == NULL) {
+    fprintf(stderr, "%s: cannot allocate %lld timings\n", prog, o->iters);
+    return APP_RUNTIME;
+  }
+  for (long long r = -WARMUP; r < o->iters; r++) {
+    double t0 = app_now();
+    csr_status s = csr_spmv(ctx, 1.0, A, x, 0.0, y);
+    double seconds = app_now() - t0;
+    if (s < 0) {
+      free(t);
+      if (o->backend == CSR_BACKEND_CUDA && s == CSR_ERR_UNSUPPORTED) {
+        fprintf(stderr, "%s: %s (%s: %s)\n", prog, cuda_unavailable, csr_status_string(s),
+                csr_context_last_error(ctx));
+        return APP_RUNTIME;
+      }
+      app_print_error(prog, "csr_spmv", ctx, s);
+      return app_exit_code(s) == APP_BAD_INPUT ? APP_RUNTIME : app_exit_code(s);
+    }
+    if (r >= 0)
+      t[r] = seconds;
+  }
+  *median_s = app_median(t, (int)o->iters);
+  free(t);
+  return APP_OK;
+}
+
+/* The device path: A, x and y on the GPU, every launch synchronised (debug-sync) so that each
+ * call's time is its kernel's; y comes back to the host. The copy is device to device. */
+static int run_cuda(csr_context *ctx, const options *o, const csr_matrix *A, const csr_vector *x,
+                    csr_vector *y, result *r, size_t copy_bytes) {
+  if (!csr_cuda_device_present()) {
+    fprintf(stderr, "%s: the CUDA backend is not available: no CUDA device is present\n", prog);
+    return APP_RUNTIME;
+  }
+  csr_matrix *dA = NULL;
+  csr_vector *dx = NULL, *dy = NULL, *da = NULL, *db = NULL;
+  int rc = APP_RUNTIME;
+  csr_status s = csr_context_set_debug_sync(ctx, 1);
+  if (s >= 0)
+    s = csr_matrix_copy(ctx, A, &dA, CSR_DEVICE);
+  if (s >= 0)
+    s = csr_vector_clone(ctx, x, &dx, CSR_DEVICE);
+  if (s >= 0)
+    s = csr_vector_create(ctx, &dy, y->n, y->value_type, CSR_DEVICE);
+  if (s < 0) {
+    app_print_error(prog, "moving the operands to the GPU", ctx, s);
+    goto done;
+  }
+  if ((rc = time_spmv(ctx, o, dA, dx, dy, &r->median_s)) != APP_OK)
+    goto done;
+  r->ran = csr_context_last_backend(ctx);
+  r->threads = 0;
+  if ((s = csr_copy(ctx, dy, y)) < 0) {
+    app_print_error(prog, "copying y to the host", ctx, s);
+    rc = APP_RUNTIME;
+    goto done;
+  }
+  if (copy_bytes > 0) { /* device-to-device copy of two vectors of doubles */
+    int64_t n = (int64_t)(copy_bytes / 8);
+    double t[COPY_REPS];
+    s = csr_vector_create(ctx, &da, n, CSR_F64, CSR_DEVICE);
+    if (s >= 0)
+      s = csr_vector_create(ctx, &db, n, CSR_F64, CSR_DEVICE);
+    for (int k = -1; k < COPY_REPS && s >= 0; k++) {
+      double t0 = app_now();
+      s = csr_copy(ctx, da, db);
+      if (k >= 0)
+        t[k] = app_now() - t0;
+    }
+    if (s >= 0) {
+      r->have_copy = 1;
+      r->copy.median_s = app_median(t, COPY_REPS);
+      r->copy.array_bytes = (size_t)n * 8;
+      r->copy.gbs = 2.0 * (double)r->copy.array_bytes / r->copy.median_s / 1e9;
+      r->copy.threads = 0;
+      r->copy.reps = COPY_REPS;
+      r->copy.variant = "device-to-device";
+    } else {
+      fprintf(stderr, "%s: warning: device copy of 2 x %zu MiB failed: %s\n", prog,
+              copy_bytes / MIB, csr_status_string(s));
+    }
+  }
+  rc = APP_OK;
+done:
+  csr_vector_free(&da);
+  csr_vector_free(&db);
+  csr_vector_free(&dy);
+  csr_vector_free(&dx);
+  csr_matrix_free(&dA);
+  return rc;
+}
+
+static void print_text(const options *o, const csr_matrix *A, const result *r,
+                       const validation *v) {
+  printf("matrix    %s: %lld x %lld, %lld nnz, %s\n", o->path, (long long)A->rows,
+         (long long)A->cols, (long long)A->nnz,
+         A->value_type == CSR_PATTERN ? "pattern (no values)"
+         : A->value_type == CSR_F64   ? "f64 values"
+                                      : "f32 values");
+  printf("backend   %s (asked %s)", csr_backend_name(r->ran), csr_backend_name(o->backend));
+  if (r->ran == CSR_BACKEND_CUDA)
+    printf(", GPU, every launch synchronised\n");
+  else
+    printf(", %d thread%s\n", r->threads, r->threads == 1 ? "" : "s");
+  printf("spmv      %s: median %.6f ms of %lld calls (after %d warm-up): %.3f GB/s\n",
+         o->precision == CSR_F64 ? "f64" : "f32", r->median_s * 1e3, o->iters, WARMUP, r->gbs);
+  printf("          bytes per call %.0f = (4 + %d)*nnz + 8*(rows+1) + %d*(cols + rows)\n", r->bytes,
+         A->value_type == CSR_PATTERN ? 0 : (o->precision == CSR_F64 ? 8 : 4),
+         o->precision == CSR_F64 ? 8 : 4);
+  if (r->have_copy) {
+    if (r->ran == CSR_BACKEND_CUDA)
+      printf("copy      %.3f GB/s: device-to-device copy of 2 x %.0f MiB, median of %d\n",
+             r->copy.gbs, (double)r->copy.array_bytes / (double)MIB, r->copy.reps);
+    else
+      printf("copy      %.3f GB/s: b[i] = a[i], 2 arrays x %.0f MiB, %d thread%s, %s faster, "
+             "median of %d\n",
+             r->copy.gbs, (double)r->copy.array_bytes / (double)MIB, r->copy.threads,
+             r->copy.threads == 1 ? "" : "s", r->copy.variant, r->copy.reps);
+    printf("          spmv reaches %.1f%% of the copy bandwidth%s\n", 100.0 * r->gbs / r->copy.gbs,
+           r->gbs > r->copy.gbs ? " (above 100%: the SpMV data stays in cache between calls)" : "");
+  } else {
+    printf("copy      not measured\n");
+  }
+  printf("checksum  sum %.17g, nrm2 %.17g\n", r->sum, r->nrm2);
+  if (v->done) {
+    printf("validate  %s against ref: " TOLERANCE_TEXT ", eps = %s\n",
+           v->passed ? "passed" : "FAILED", o->precision == CSR_F64 ? "2^-52" : "2^-23");
+    if (v->passed && v->bitwise_equal)
+      printf("          every row bitwise equal to ref\n");
+    else if (v->passed)
+      printf("          worst row %lld at %.3g of its tolerance\n", (long long)v->worst_row,
+             v->worst_ratio);
+    else
+      printf("          %lld rows beyond it; worst row %lld at %.3g times its tolerance\n",
+             (long long)v->failed_rows, (long long)v->worst_row, v->worst_ratio);
+  }
+}
+
+static void print_json(const options *o, const csr_matrix *A, const result *r,
+                       const validation *v) {
+  app_json j;
+  app_json_begin(&j, stdout);
+  app_json_string(&j, "matrix", o->path);
+  app_json_int(&j, "rows", (long long)A->rows);
+  app_json_int(&j, "cols", (long long)A->cols);
+  app_json_int(&j, "nnz", (long long)A->nnz);
+  app_json_bool(&j, "pattern", A->value_type == CSR_PATTERN);
+  app_json_string(&j, "backend", csr_backend_name(r->ran));
+  app_json_string(&j, "backend_asked", csr_backend_name(o->backend));
+  if (r->ran == CSR_BACKEND_CUDA)
+    app_json_null(&j, "threads");
+  else
+    app_json_int(&j, "threads", r->threads);
+  app_json_string(&j, "precision", o->precision == CSR_F64 ? "f64" : "f32");
+  app_json_int(&j, "iters", o->iters);
+  app_json_int(&j, "warmup", WARMUP);
+  app_json_double(&j, "median_ms", r->median_s * 1e3);
+  app_json_double(&j, "bytes", r->bytes);
+  app_json_double(&j, "gbs", r->gbs);
+  if (r->have_copy) {
+    app_json_double(&j, "copy_gbs", r->copy.gbs);
+    app_json_double(&j, "copy_fraction", r->gbs / r->copy.gbs);
+    app_json_open(&j, "copy", '{');
+    app_json_int(&j, "array_bytes", (long long)r->copy.array_bytes);
+    app_json_int(&j, "arrays", 2);
+    app_json_int(&j, "threads", r->copy.threads);
+    app_json_string(&j, "variant", r->copy.variant);
+    app_json_int(&j, "reps", r->copy.reps);
+    app_json_double(&j, "median_ms", r->copy.median_s * 1e3);
+    app_json_close(&j, '}');
+  } else {
+    app_json_null(&j, "copy_gbs");
+    app_json_null(&j, "copy_fraction");
+    app_json_null(&j, "copy");
+  }
+  app_json_open(&j, "checksum", '{');
+  app_json_double(&j, "sum", r->sum);
+  app_json_double(&j, "nrm2", r->nrm2);
+  app_json_close(&j, '}');
+  app_json_bool(&j, "validated", v->done && v->passed);
+  if (v->done) {
+    app_json_open(&j, "validation", '{');
+    app_json_bool(&j, "passed", v->passed);
+    app_json_string(&j, "against", "ref");
+    app_json_string(&j, "tolerance", TOLERANCE_TEXT);
+    app_json_double(&j, "eps", v->eps);
+    app_json_int(&j, "failed_rows", (long long)v->failed_rows);
+    app_json_int(&j, "worst_row", (long long)v->worst_row);
+    app_json_double(&j, "worst_ratio", v->worst_ratio);
+    app_json_bool(&j, "bitwise_equal", v->bitwise_equal);
+    app_json_close(&j, '}');
+  } else {
+    app_json_null(&j, "validation");
+  }
+  app_json_end(&j);
+}
+
+int main(int argc, char **argv) {
+  options o;
+  int exit_now = 0;
+  int rc = parse(argc, argv, &o, &exit_now);
+  if (rc != APP_OK || exit_now)
+    return rc;
+
+  csr_context *ctx = NULL, *ref = NULL;
+  csr_matrix *A = NULL;
+  csr_vector *x = NULL, *y = NULL, *yref = NULL;
+  result r;
+  validation v;
+  memset(&r, 0, sizeof r);
+  memset(&v, 0, sizeof v);
+  csr_status s = csr_context_create(&ctx);
+  if (s < 0) {
+    fprintf(stderr, "%s: cannot create a context: %s\n", prog, csr_status_string(s));
+    return APP_RUNTIME;
+  }
+  if ((s = csr_context_set_backend(ctx, o.backend)) < 0) {
+    if (o.backend == CSR_BACKEND_CUDA)
+      fprintf(stderr, "%s: %s (this libcsr was built without CUDA: %s: %s)\n", prog,
+              cuda_unavailable, csr_status_string(s), csr_context_last_error(ctx));
+    else
+      app_print_error(prog, "--backend", ctx, s);
+    rc = APP_RUNTIME;
+    goto done;
+  }
+  if (o.threads > 0 && (s = csr_context_set_threads(ctx, (int)o.threads)) < 0) {
+    app_print_error(prog, "--threads", ctx, s);
+    rc = APP_RUNTIME;
+    goto done;
+  }
+
+  csr_read_options ro;
+  csr_read_options_init(&ro);
+  ro.value_type = o.precision;
+  s = app_read_csr(ctx, prog, o.path, &ro, &A, NULL, NULL);
+  if (s < 0) {
+    app_print_error(prog, o.path, ctx, s);
+    rc = app_exit_code(s);
+    goto done;
+  }
+  s = csr_vector_create(ctx, &x, A->cols, o.precision, CSR_HOST);
+  if (s >= 0)
+    s = csr_vector_create(ctx, &y, A->rows, o.precision, CSR_HOST);
+  if (s < 0) {
+    app_print_error(prog, "vectors", ctx, s);
+    rc = APP_RUNTIME;
+    goto done;
+  }
+  if (o.x_path) {
+    if ((rc = load_x(ctx, o.x_path, o.precision, A->cols, x)) != APP_OK)
+      goto done;
+  } else if ((s = csr_fill(ctx, 1.0, x)) < 0) {
+    app_print_error(prog, "csr_fill", ctx, s);
+    rc = APP_RUNTIME;
+    goto done;
+  }
+
+  int vbytes = o.precision == CSR_F64 ? 8 : 4, abytes = A->value_type == CSR_PATTERN ? 0 : vbytes;
+  r.bytes = (4.0 + abytes) * (double)A->nnz + 8.0 * (double)(A->rows + 1) +
+            (double)vbytes * (double)(A->cols + A->rows);
+  size_t copy_bytes = 0;
+  if (o.copy_mib > 0) {
+    copy_bytes = (size_t)o.copy_mib * MIB;
+  } else if (o.copy_mib < 0) {
+    double want = 2.0 * r.bytes;
+    copy_bytes = want < 256.0 * MIB ? 256 * MIB : want > 512.0 * MIB ? 512 * MIB : (size_t)want;
+    copy_bytes -= copy_bytes % 64;
+  }
+
+  if (o.backend == CSR_BACKEND_CUDA) {
+    if ((rc = run_cuda(ctx, &o, A, x, y, &r, copy_bytes)) != APP_OK)
+      goto done;
+  } else {
+    if ((rc = time_spmv(ctx, &o, A, x, y, &r.median_s)) != APP_OK)
+      goto done;
+    r.ran = csr_context_last_backend(ctx);
+    r.threads = r.ran == CSR_BACKEND_OMP ? app_omp_threads((int)o.threads) : 1;
+    if (copy_bytes > 0) {
+      if (app_copy_bandwidth(copy_bytes, r.threads, COPY_REPS, &r.copy) == 0)
+        r.have_copy = 1;
+      else
+        fprintf(stderr, "%s: warning: cannot allocate 2 x %zu MiB for the copy; not measured\n",
+                prog, copy_bytes / MIB);
+    }
+  }
+  r.gbs = r.median_s > 0.0 ? r.bytes / r.median_s / 1e9 : 0.0;
+  checksum(y, &r.sum, &r.nrm2);
+
+  if (o.validate) {
+    s = csr_context_create(&ref);
+    if (s >= 0)
+      s = csr_context_set_backend(ref, CSR_BACKEND_REF);
+    if (s >= 0)
+      s = csr_vector_create(ref, &yref, A->rows, o.precision, CSR_HOST);
+    if (s >= 0)
+      s = csr_spmv(ref, 1.0, A, x, 0.0, yref);
+    if (s < 0) {
+      app_print_error(prog, "reference SpMV", ref, s);
+      rc = APP_RUNTIME;
+      goto done;
+    }
+    compare(A, x, y, yref, &v);
+  }
+
+  if (o.json)
+    print_json(&o, A, &r, &v);
+  else
+    print_text(&o, A, &r, &v);
+  if (fflush(stdout) != 0 || ferror(stdout)) {
+    fprintf(stderr, "%s: writing the output failed\n", prog);
+    rc = APP_RUNTIME;
+  } else if (v.done && !v.passed) {
+    fprintf(stderr, "%s: validation failed: %lld rows beyond " TOLERANCE_TEXT "\n", prog,
+            (long long)v.failed_rows);
+    rc = APP_RUNTIME;
+  }
+done:
+  csr_vector_free(&yref);
+  csr_vector_free(&y);
+  csr_vector_free(&x);
+  csr_matrix_free(&A);
+  csr_context_free(&ref);
+  csr_context_free(&ctx);
+  return rc;
+}

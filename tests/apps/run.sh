@@ -1,0 +1,332 @@
+#!/usr/bin/env bash
+# Tests of the command-line apps (mminfo, mmconvert, spmv), one case per ctest test (label apps):
+#
+#   bash tests/apps/run.sh CASE APPS_DIR SOURCE_DIR
+#
+# CASE: help, usage, bad_input, mminfo, mmconvert, spmv_validate, spmv_x, spmv_copy, spmv_cuda.
+# APPS_DIR holds the built apps, SOURCE_DIR is the repository (matrices/ and include/csr.h).
+# Exit 0 pass, 1 fail, 77 skipped (python3 missing: it parses the JSON output).
+set -euo pipefail
+
+case_name=${1:?usage: run.sh CASE APPS_DIR SOURCE_DIR}
+apps=${2:?apps dir}
+src=${3:?source dir}
+matrices="$src/matrices"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+
+fail() {
+  echo "FAIL: $*" >&2
+  exit 1
+}
+
+# run EXPECTED_RC CMD...: runs CMD with stdout in $tmp/out and stderr in $tmp/err, checks the rc.
+run() {
+  local expected=$1
+  shift
+  local rc=0
+  "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+  if [[ "$rc" != "$expected" ]]; then
+    echo "--- stdout:" >&2
+    head -40 "$tmp/out" >&2
+    echo "--- stderr:" >&2
+    head -40 "$tmp/err" >&2
+    fail "exit $rc, expected $expected: $*"
+  fi
+}
+
+# contains FILE TEXT: FILE holds TEXT (fixed string).
+contains() {
+  grep -qF -- "$2" "$1" || {
+    cat "$1" >&2
+    fail "$1 lacks '$2'"
+  }
+}
+
+need_python() {
+  if ! command -v python3 >/dev/null 2>&1; then
+    echo "SKIP: python3 not found (it parses the JSON output)"
+    exit 77
+  fi
+}
+
+# json FILE EXPR: evaluates the Python expression EXPR on the JSON object j read from FILE.
+json() {
+  python3 -c 'import json, sys
+j = json.load(open(sys.argv[1]))
+v = eval(sys.argv[2])
+print(json.dumps(v, sort_keys=True) if isinstance(v, (dict, list)) else v)' "$1" "$2"
+}
+
+bundled=(1138_bus.mtx west0067.mtx karate.mtx bcsstk16.mtx.gz lp_share1b.mtx plskz362.mtx
+  empty_rows_11x12.mtx)
+
+case_help() {
+  local version
+  version=$(sed -n 's/^#define CSR_VERSION_STRING "\(.*\)"/\1/p' "$src/include/csr.h")
+  [[ -n "$version" ]] || fail "no CSR_VERSION_STRING in include/csr.h"
+  for app in mminfo mmconvert spmv; do
+    run 0 "$apps/$app" --help
+    contains "$tmp/out" "Usage: $app"
+    contains "$tmp/out" "Exit status: 0 success, 1 usage error, 2 bad input"
+    contains "$tmp/out" "The model:"
+    run 0 "$apps/$app" --version
+    contains "$tmp/out" "$app (libcsr) $version"
+  done
+  run 0 "$apps/spmv" --help
+  contains "$tmp/out" "|y - yref| <= 16*eps*(row length + 2)*sum_j |a_ij*x_j|"
+  echo "help: ok"
+}
+
+case_usage() {
+  local m="$matrices/karate.mtx"
+  run 1 "$apps/mminfo"
+  contains "$tmp/err" "missing FILE"
+  run 1 "$apps/mminfo" "$m" "$m"
+  run 1 "$apps/mminfo" --frobnicate "$m"
+  contains "$tmp/err" "unknown option '--frobnicate'"
+  run 1 "$apps/mmconvert"
+  run 1 "$apps/mmconvert" "$m"
+  run 1 "$apps/mmconvert" "$m" "$tmp/a.mtx" "$tmp/b.mtx"
+  run 1 "$apps/mmconvert" "$m" "$tmp/a.el" --symmetric
+  contains "$tmp/err" "--symmetric needs Matrix Market output"
+  [[ ! -e "$tmp/a.el" ]] || fail "a usage error wrote a file"
+  run 1 "$apps/spmv"
+  run 1 "$apps/spmv" "$m" "$m"
+  run 1 "$apps/spmv" "$m" --backend gpu
+  run 1 "$apps/spmv" "$m" --precision f16
+  run 1 "$apps/spmv" "$m" --iters 0
+  run 1 "$apps/spmv" "$m" --iters 12x
+  run 1 "$apps/spmv" "$m" --threads -2
+  run 1 "$apps/spmv" "$m" --copy-mib 4096
+  run 1 "$apps/spmv" "$m" --iters
+  contains "$tmp/err" "option --iters needs a value"
+  run 1 "$apps/spmv" "$m" --frobnicate
+  echo "usage: ok"
+}
+
+case_bad_input() {
+  local missing="$tmp/no such dir/missing.mtx"
+  for app in mminfo spmv; do
+    run 2 "$apps/$app" "$missing"
+    contains "$tmp/err" "$missing"
+    contains "$tmp/err" "CSR_ERR_IO"
+  done
+  run 2 "$apps/mmconvert" "$missing" "$tmp/out.mtx"
+  contains "$tmp/err" "$missing"
+
+  printf '%%%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 1.5\n2 x 2\n' >"$tmp/bad.mtx"
+  for app in mminfo spmv; do
+    run 2 "$apps/$app" "$tmp/bad.mtx"
+    contains "$tmp/err" "$tmp/bad.mtx:4"
+    contains "$tmp/err" "CSR_ERR_PARSE"
+  done
+  run 2 "$apps/mmconvert" "$tmp/bad.mtx" "$tmp/out.mtx"
+  contains "$tmp/err" "$tmp/bad.mtx:4"
+
+  printf '%%%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1 2\n' >"$tmp/complex.mtx"
+  run 2 "$apps/mminfo" "$tmp/complex.mtx"
+  contains "$tmp/err" "$tmp/complex.mtx"
+  contains "$tmp/err" "CSR_ERR_UNSUPPORTED"
+
+  printf '0 1\n1 2 3.5\n' >"$tmp/ragged.el"
+  run 2 "$apps/mminfo" "$tmp/ragged.el"
+  contains "$tmp/err" "$tmp/ragged.el:2"
+
+  # Not symmetric: the library refuses, the app passes its message on.
+  run 2 "$apps/mmconvert" "$matrices/west0067.mtx" "$tmp/w.mtx" --symmetric
+  contains "$tmp/err" "not symmetric"
+  [[ ! -e "$tmp/w.mtx" ]] || fail "a refused --symmetric left $tmp/w.mtx behind"
+
+  # x of the wrong length.
+  printf '%%%%MatrixMarket matrix array real general\n3 1\n1\n2\n3\n' >"$tmp/x3.mtx"
+  run 2 "$apps/spmv" "$matrices/west0067.mtx" --x "$tmp/x3.mtx" --iters 1 --copy-mib 0
+  contains "$tmp/err" "$tmp/x3.mtx"
+  contains "$tmp/err" "must be 67 x 1"
+  echo "bad_input: ok"
+}
+
+case_mminfo() {
+  need_python
+  run 0 "$apps/mminfo" "$matrices/karate.mtx" --json
+  json "$tmp/out" 'j' >/dev/null || fail "mminfo --json does not parse"
+  python3 -c 'import json,sys; json.load(sys.stdin)' <"$tmp/out" || fail "not JSON"
+  [[ $(json "$tmp/out" 'j["rows"]') == 34 ]] || fail "karate rows"
+  [[ $(json "$tmp/out" 'j["cols"]') == 34 ]] || fail "karate cols"
+  [[ $(json "$tmp/out" 'j["nnz"]') == 156 ]] || fail "karate nnz"
+  [[ $(json "$tmp/out" 'j["max_row"]') == 17 ]] || fail "karate max_row"
+  [[ $(json "$tmp/out" 'j["stored_entries"]') == 78 ]] || fail "karate stored entries"
+  [[ $(json "$tmp/out" 'j["field"]') == pattern ]] || fail "karate field"
+  [[ $(json "$tmp/out" 'j["symmetry"]') == symmetric ]] || fail "karate symmetry"
+  [[ $(json "$tmp/out" 'abs(j["mean_row"] - 156 / 34) < 1e-12') == True ]] || fail "mean_row"
+  [[ $(json "$tmp/out" 'sum(b["rows"] for b in j["histogram"])') == 34 ]] || fail "histogram"
+  [[ $(json "$tmp/out" 'j["csr_bytes"]') == $((8 * 35 + 4 * 156)) ]] || fail "csr_bytes"
+
+  run 0 "$apps/mminfo" "$matrices/bcsstk16.mtx.gz" --json
+  [[ $(json "$tmp/out" 'j["gzip"]') == True ]] || fail "bcsstk16 gzip"
+  [[ $(json "$tmp/out" 'j["nnz"]') == 290378 ]] || fail "bcsstk16 nnz"
+  [[ $(json "$tmp/out" 'j["csr_bytes"]') == $((8 * 4885 + 12 * 290378)) ]] || fail "csr_bytes"
+
+  run 0 "$apps/mminfo" "$matrices/empty_rows_11x12.mtx" --json
+  [[ $(json "$tmp/out" 'j["empty_rows"]') == 6 ]] || fail "empty rows"
+  [[ $(json "$tmp/out" 'j["field"]') == integer ]] || fail "integer field"
+
+  # Text: banner, sizes and one bar per non-empty bin, the longest bar 50 columns.
+  run 0 "$apps/mminfo" "$matrices/1138_bus.mtx"
+  contains "$tmp/out" "matrix market, coordinate, real symmetric"
+  contains "$tmp/out" "1138 x 1138"
+  contains "$tmp/out" "2596 stored, 4054 after symmetric expansion"
+  contains "$tmp/out" "longest 18"
+  [[ $(grep -c '|#' "$tmp/out") == 4 ]] || fail "expected 4 histogram bars"
+  grep -qE '\|#{50}$' "$tmp/out" || fail "no 50-column bar"
+
+  for m in "${bundled[@]}"; do
+    run 0 "$apps/mminfo" "$matrices/$m" --json
+    json "$tmp/out" 'j["nnz"]' >/dev/null || fail "mminfo --json $m does not parse"
+  done
+  echo "mminfo: ok"
+}
+
+# Fields of mminfo --json and the spmv checksum that a conversion must preserve.
+fingerprint() {
+  "$apps/mminfo" "$1" --json >"$tmp/fp.json"
+  json "$tmp/fp.json" '[j[k] for k in ("rows", "cols", "nnz", "max_row", "mean_row",
+    "variance_row", "empty_rows", "histogram")]'
+  "$apps/spmv" "$1" --json --iters 1 --copy-mib 0 --backend ref >"$tmp/fp.json"
+  json "$tmp/fp.json" 'j["checksum"]'
+}
+
+case_mmconvert() {
+  need_python
+  local m base
+  for m in karate.mtx 1138_bus.mtx west0067.mtx bcsstk16.mtx.gz; do
+    base="$tmp/${m%%.*}"
+    run 0 "$apps/mmconvert" "$matrices/$m" "$base.a.mtx.gz"
+    contains "$tmp/err" "mmconvert: $matrices/$m"
+    [[ $(od -An -tx1 -N2 "$base.a.mtx.gz" | tr -d ' ') == 1f8b ]] || fail "$base.a.mtx.gz not gzip"
+    run 0 "$apps/mmconvert" "$base.a.mtx.gz" "$base.b.el"
+    run 0 "$apps/mmconvert" "$base.b.el" "$base.c.txt.gz"
+    run 0 "$apps/mmconvert" "$base.c.txt.gz" "$base.d.mtx"
+    [[ "$(fingerprint "$matrices/$m")" == "$(fingerprint "$base.d.mtx")" ]] ||
+      fail "$m: mminfo/spmv fingerprint changed through mtx -> mtx.gz -> edge lists -> mtx"
+    # The same writer on the original: the files must be identical.
+    run 0 "$apps/mmconvert" "$matrices/$m" "$base.ref.mtx"
+    cmp "$base.ref.mtx" "$base.d.mtx" || fail "$m: round trip differs from a direct conversion"
+  done
+
+  # Symmetric output: one triangle, reads back as the same matrix.
+  run 0 "$apps/mmconvert" "$matrices/1138_bus.mtx" "$tmp/s.mtx.gz" --symmetric
+  "$apps/mminfo" "$tmp/s.mtx.gz" --json >"$tmp/s.json"
+  local got
+  got=$(json "$tmp/s.json" 'j["symmetry"], j["stored_entries"], j["nnz"]')
+  [[ "$got" == "('symmetric', 2596, 4054)" ]] || fail "symmetric output: $got"
+  [[ "$(fingerprint "$matrices/1138_bus.mtx")" == "$(fingerprint "$tmp/s.mtx.gz")" ]] ||
+    fail "--symmetric changed the matrix"
+
+  # Pattern output: no values; the pattern of a symmetric matrix stays symmetric.
+  run 0 "$apps/mmconvert" "$matrices/west0067.mtx" "$tmp/p.mtx" --pattern
+  head -1 "$tmp/p.mtx" | grep -qF "coordinate pattern general" || fail "--pattern banner"
+  "$apps/mminfo" "$tmp/p.mtx" --json >"$tmp/p.json"
+  [[ $(json "$tmp/p.json" 'j["field"], j["nnz"]') == "('pattern', 294)" ]] || fail "--pattern"
+  run 0 "$apps/mmconvert" "$matrices/1138_bus.mtx" "$tmp/ps.el" --pattern
+  [[ $(awk 'NF != 2' "$tmp/ps.el" | wc -l) == 0 ]] || fail "--pattern edge list has weights"
+  run 0 "$apps/mmconvert" "$matrices/1138_bus.mtx" "$tmp/ps.mtx" --pattern --symmetric
+  head -1 "$tmp/ps.mtx" | grep -qF "coordinate pattern symmetric" || fail "pattern symmetric"
+
+  # Integer files stay integer; rectangular shapes are kept in Matrix Market and warned about
+  # in edge lists (which record no size).
+  run 0 "$apps/mmconvert" "$matrices/empty_rows_11x12.mtx" "$tmp/i.mtx"
+  head -1 "$tmp/i.mtx" | grep -qF "coordinate integer general" || fail "integer field lost"
+  run 0 "$apps/mmconvert" "$matrices/lp_share1b.mtx" "$tmp/l.el"
+  contains "$tmp/err" "warning: an edge list records no size"
+  contains "$tmp/err" "253 x 253, not 117 x 253"
+  echo "mmconvert: ok"
+}
+
+case_spmv_validate() {
+  need_python
+  local backends=(ref)
+  "$apps/spmv" --version | grep -qE "^backends compiled in:.*\bomp\b" && backends+=(omp)
+  local m b p got
+  for m in "${bundled[@]}"; do
+    for b in "${backends[@]}"; do
+      for p in f64 f32; do
+        run 0 "$apps/spmv" "$matrices/$m" --backend "$b" --precision "$p" --validate --iters 3 \
+          --copy-mib 0 --json
+        got=$(json "$tmp/out" 'j["validated"], j["backend"], j["precision"]')
+        [[ "$got" == "(True, '$b', '$p')" ]] || fail "$m $b $p: $got"
+      done
+    done
+    # Text output states the tolerance.
+    run 0 "$apps/spmv" "$matrices/$m" --validate --iters 2 --copy-mib 0
+    contains "$tmp/out" "validate  passed against ref: |y - yref| <= 16*eps*(row length + 2)"
+  done
+  # f64 checksums are the same on every backend (rows summed in stored order in double).
+  run 0 "$apps/spmv" "$matrices/bcsstk16.mtx.gz" --backend ref --iters 1 --copy-mib 0 --json
+  json "$tmp/out" 'j["checksum"]' >"$tmp/c.ref"
+  run 0 "$apps/spmv" "$matrices/bcsstk16.mtx.gz" --iters 1 --copy-mib 0 --json --threads 2
+  json "$tmp/out" 'j["checksum"]' >"$tmp/c.auto"
+  cmp "$tmp/c.ref" "$tmp/c.auto" || fail "checksums differ between ref and auto"
+  echo "spmv_validate: ok (${backends[*]})"
+}
+
+case_spmv_x() {
+  need_python
+  local m="$matrices/west0067.mtx"
+  # x of ones from an array file gives the default checksum.
+  {
+    echo '%%MatrixMarket matrix array real general'
+    echo '67 1'
+    printf '1\n%.0s' {1..67}
+  } >"$tmp/ones.mtx"
+  run 0 "$apps/spmv" "$m" --iters 1 --copy-mib 0 --json
+  json "$tmp/out" 'j["checksum"]' >"$tmp/c1"
+  run 0 "$apps/spmv" "$m" --x "$tmp/ones.mtx" --iters 1 --copy-mib 0 --json
+  json "$tmp/out" 'j["checksum"]' >"$tmp/c2"
+  cmp "$tmp/c1" "$tmp/c2" || fail "x of ones from a file differs from the default"
+  # x = e_5 (coordinate n x 1) picks column 5: its sum is the sum of that column.
+  printf '%%%%MatrixMarket matrix coordinate real general\n67 1 1\n5 1 1\n' >"$tmp/e5.mtx"
+  run 0 "$apps/spmv" "$m" --x "$tmp/e5.mtx" --iters 1 --copy-mib 0 --json --validate
+  local want
+  want=$(awk '!/^%/ && ++n > 1 && $2 == 5 { s += $3 } END { printf "%.12g", s }' "$m")
+  [[ $(json "$tmp/out" '"%.12g" % j["checksum"]["sum"]') == "$want" ]] ||
+    fail "A*e5 sum $(json "$tmp/out" 'j["checksum"]["sum"]'), expected $want"
+  echo "spmv_x: ok"
+}
+
+case_spmv_copy() {
+  need_python
+  run 0 "$apps/spmv" "$matrices/1138_bus.mtx" --iters 5 --json --threads 1
+  [[ $(json "$tmp/out" 'j["copy"]["array_bytes"] == 2**28 and j["copy"]["threads"] == 1') == True ]] ||
+    fail "copy: $(json "$tmp/out" 'j["copy"]')"
+  [[ $(json "$tmp/out" 'j["copy_gbs"] > 0 and j["gbs"] > 0 and j["median_ms"] > 0') == True ]] ||
+    fail "non-positive timings"
+  [[ $(json "$tmp/out" 'abs(j["copy_fraction"] - j["gbs"] / j["copy_gbs"]) < 1e-9') == True ]] ||
+    fail "copy_fraction"
+  [[ $(json "$tmp/out" 'j["bytes"]') == $((12 * 4054 + 8 * 1139 + 8 * 2276)) ]] || fail "bytes"
+  run 0 "$apps/spmv" "$matrices/karate.mtx" --iters 2 --copy-mib 1 --json --precision f32
+  [[ $(json "$tmp/out" 'j["bytes"]') == $((4 * 156 + 8 * 35 + 4 * 68)) ]] || fail "pattern bytes"
+  echo "spmv_copy: ok"
+}
+
+case_spmv_cuda() {
+  local rc=0 gpu=0
+  if "$apps/spmv" --version | grep -qE "^backends compiled in:.*\bcuda\b" &&
+    command -v nvidia-smi >/dev/null 2>&1 &&
+    nvidia-smi -L >/dev/null 2>&1; then
+    gpu=1
+  fi
+  "$apps/spmv" "$matrices/karate.mtx" --backend cuda --iters 2 --copy-mib 0 --validate \
+    >"$tmp/out" 2>"$tmp/err" || rc=$?
+  if [[ $gpu == 1 && $rc == 0 ]]; then # the GPU SpMV exists: it must validate
+    contains "$tmp/out" "backend   cuda"
+    contains "$tmp/out" "validate  passed"
+  else
+    [[ $rc == 3 ]] || fail "--backend cuda: exit $rc, expected 3: $(cat "$tmp/err")"
+    contains "$tmp/err" "the CUDA backend is not available"
+    [[ ! -s "$tmp/out" ]] || fail "--backend cuda printed results without running on the GPU"
+  fi
+  echo "spmv_cuda: ok (gpu=$gpu, exit $rc)"
+}
+
+"case_$case_name"
