@@ -149,3 +149,7 @@ int csri_omp_threads(const csr_context *ctx) {
   return 1;
 #endif
 }
+
+int csri_host_threads(const csr_context *ctx) {
+  return csri_host_backend(ctx) == CSR_BACKEND_OMP ? csri_omp_threads(ctx) : 1;
+}

@@ -117,7 +117,8 @@ csr_status csri_edge_list_read(csr_context *ctx, csri_source *src, csri_entries 
   CSRI_TRY(csri_parse_lines(ctx, &f, src, text, size, &line));
   int64_t top = -1;
   const int32_t *r = out->rows, *c = out->cols;
-  int threads = csri_host_backend(ctx) == CSR_BACKEND_OMP ? csri_omp_threads(ctx) : 1;
+  int threads = csri_host_threads(ctx);
+  (void)threads; /* used by the OpenMP pragma only */
 #pragma omp parallel for reduction(max : top) num_threads(threads) if (out->count > 100000)
   for (int64_t k = 0; k < out->count; k++) {
     int64_t m = r[k] > c[k] ? r[k] : c[k];

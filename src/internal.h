@@ -98,6 +98,9 @@ csr_backend csri_host_backend(const csr_context *ctx);
 void csri_set_last_backend(csr_context *ctx, csr_backend backend);
 /* Threads for an OpenMP region: the context's count or the OpenMP default. */
 int csri_omp_threads(const csr_context *ctx);
+/* Threads for host work that is not split into ref/omp backends (the readers, the writers):
+ * csri_omp_threads when the host backend is OpenMP, else 1. */
+int csri_host_threads(const csr_context *ctx);
 
 /* --- CUDA backend entry points (cuda/memory.cu, or src/cuda_stub.c when not built) ----------- */
 

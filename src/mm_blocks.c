@@ -115,6 +115,7 @@ static csr_status parse_block(csr_context *ctx, const csri_line_format *f, const
   /* Small blocks in one piece: a parallel region costs more than it saves below ~1 MB. */
   int n = cut_pieces(text, size, pieces, size < ((size_t)1 << 20) ? 1 : max_pieces);
   csri_entries *out = f->out;
+  (void)threads; /* used by the OpenMP pragmas only */
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (n > 1)
   for (int i = 0; i < n; i++)
     count_piece(f, &pieces[i]);
@@ -138,7 +139,7 @@ static csr_status parse_block(csr_context *ctx, const csri_line_format *f, const
 
 csr_status csri_parse_lines(csr_context *ctx, const csri_line_format *f, csri_source *src,
                             const char *text, size_t size, int64_t *line) {
-  int threads = csri_host_backend(ctx) == CSR_BACKEND_OMP ? csri_omp_threads(ctx) : 1;
+  int threads = csri_host_threads(ctx);
   int max_pieces = threads > 1 ? 8 * threads : 1; /* several per thread: lines vary in length */
   csri_piece *pieces = csri_malloc((size_t)max_pieces * sizeof *pieces);
   if (pieces == NULL)

@@ -27,7 +27,7 @@ static void mirror(csri_entries *e, int64_t begin, int64_t end, int64_t at, doub
 }
 
 csr_status csri_entries_expand(csr_context *ctx, csri_entries *e, csr_mm_symmetry symmetry) {
-  int chunks = csri_host_backend(ctx) == CSR_BACKEND_OMP ? csri_omp_threads(ctx) : 1;
+  int chunks = csri_host_threads(ctx);
   int64_t n = e->count;
   if (n < 100000)
     chunks = 1;

@@ -70,6 +70,7 @@ static int deflate_member(const char *text, size_t size, int level, unsigned cha
 
 static csr_status write_gzip(csr_context *ctx, csri_sink *s, char *const *chunk, const size_t *size,
                              int count, int threads) {
+  (void)threads; /* used by the OpenMP pragma only */
   unsigned char **packed = csri_calloc((size_t)count, sizeof *packed);
   size_t *packed_size = csri_calloc((size_t)count, sizeof *packed_size);
   int failed = packed == NULL || packed_size == NULL;

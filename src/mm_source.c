@@ -1,5 +1,8 @@
 /* Input as blocks of whole lines: raw bytes (file, stdin, memory, or inflated gzip) are gathered
  * into one buffer, cut after the last line break, and the partial line carried to the next. */
+/* madvise (MADV_DONTNEED really drops pages; posix_madvise's does not in glibc). */
+#define _DEFAULT_SOURCE 1
+
 #include "mm_source.h"
 #include "mm_inflate.h"
 
@@ -7,6 +10,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -16,7 +20,10 @@ struct csri_source {
   const char *mem; /* memory input (uncompressed) */
   size_t mem_size, mem_pos;
   csri_inflater *inflater;
-  char *buf; /* [start, len): bytes not yet handed out */
+  void *map; /* a mapped regular file (munmap'd on close) */
+  size_t map_size;
+  int slices; /* plain text in memory (mapped or given): blocks are slices of it, no copy */
+  char *buf;  /* [start, len): bytes not yet handed out */
   size_t cap, len, start;
   int eof;
   int64_t bytes;
@@ -37,6 +44,8 @@ void csri_source_close(csri_source **src) {
   if (s == NULL)
     return;
   csri_inflater_stop(&s->inflater);
+  if (s->map)
+    munmap(s->map, s->map_size);
   if (s->owns_fd && s->fd >= 0)
     close(s->fd);
   csri_free(s->buf);
@@ -108,6 +117,29 @@ static csr_status detect_compression(csr_context *ctx, csri_source *s, size_t bl
   return CSR_SUCCESS;
 }
 
+/* A plain regular file is mapped and read in place: no copy through a buffer, and the pages are
+ * faulted in by the parallel passes rather than by one read() call. Anything that cannot be
+ * mapped (a pipe, a failure) keeps using read(). The first bytes were already consumed by the
+ * compression check, so the mapping starts the text over from offset 0. */
+static void map_file(csri_source *s) {
+  struct stat st;
+  if (fstat(s->fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+      (uint64_t)st.st_size > SIZE_MAX)
+    return;
+  void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, s->fd, 0);
+  if (map == MAP_FAILED)
+    return;
+  madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL);
+  s->map = map;
+  s->map_size = (size_t)st.st_size;
+  s->mem = map;
+  s->mem_size = s->map_size;
+  s->mem_pos = 0;
+  s->slices = 1;
+  s->len = s->start = 0;
+  s->eof = 0;
+}
+
 static csr_status open_common(csr_context *ctx, const char *name, size_t block, csri_source **src,
                               csri_source **out) {
   *src = NULL;
@@ -150,6 +182,8 @@ csr_status csri_source_open_path(csr_context *ctx, const char *path, size_t bloc
     }
   }
   csr_status status = detect_compression(ctx, s, s->cap);
+  if (status == CSR_SUCCESS && !s->inflater && !stdin_input)
+    map_file(s);
   if (status != CSR_SUCCESS) {
     csri_source_close(&s);
     return status;
@@ -165,6 +199,7 @@ csr_status csri_source_open_buffer(csr_context *ctx, const char *data, size_t si
   s->mem = data;
   s->mem_size = data ? size : 0;
   csr_status status = detect_compression(ctx, s, s->cap);
+  s->slices = !s->inflater; /* plain text in memory: hand out slices of it */
   if (status != CSR_SUCCESS) {
     csri_source_close(&s);
     return status;
@@ -176,6 +211,8 @@ csr_status csri_source_open_buffer(csr_context *ctx, const char *data, size_t si
 /* Position after the last line break of buf[0, len): the last '\n', or else the last '\r' that
  * is not the final byte (it might be the first half of a CRLF). 0 when there is none. */
 static size_t last_line_end(const char *buf, size_t len) {
+  if (len == 0)
+    return 0;
   for (size_t i = len; i > 0; i--)
     if (buf[i - 1] == '\n')
       return i;
@@ -185,7 +222,31 @@ static size_t last_line_end(const char *buf, size_t len) {
   return 0;
 }
 
+/* Slice mode: the next block is [mem_pos, cut) of the text itself, cut after a line break. */
+static void next_slice(csri_source *s, const char **text, size_t *size) {
+  size_t pos = s->mem_pos, rest = s->mem_size - pos, cut = rest;
+  if (rest > s->cap) {
+    cut = last_line_end(s->mem + pos, s->cap);
+    if (cut == 0) { /* a line longer than a block: the block runs to its end */
+      cut = s->cap;
+      while (cut < rest && s->mem[pos + cut - 1] != '\n' &&
+             !(s->mem[pos + cut - 1] == '\r' && s->mem[pos + cut] != '\n'))
+        cut++;
+    }
+  }
+  if (s->map && pos > 0) /* pages behind us are done with: keep the resident set small */
+    madvise(s->map, pos & ~(size_t)4095, MADV_DONTNEED);
+  *text = s->mem + pos;
+  *size = cut;
+  s->mem_pos += cut;
+  s->bytes += (int64_t)cut;
+}
+
 csr_status csri_source_next(csr_context *ctx, csri_source *s, const char **text, size_t *size) {
+  if (s->slices) {
+    next_slice(s, text, size);
+    return CSR_SUCCESS;
+  }
   memmove(s->buf, s->buf + s->start, s->len - s->start);
   s->len -= s->start;
   s->start = 0;

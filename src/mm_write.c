@@ -73,7 +73,7 @@ static size_t format_range(const job *w, int64_t begin, int64_t end, char *buf) 
 
 /* Writes all entries in rounds of 2 chunks per thread. */
 static csr_status write_entries(csr_context *ctx, csri_sink *sink, const job *w, int64_t nnz) {
-  int threads = csri_host_backend(ctx) == CSR_BACKEND_OMP ? csri_omp_threads(ctx) : 1;
+  int threads = csri_host_threads(ctx);
   int slots = 2 * threads;
   char **buf = csri_calloc((size_t)slots, sizeof *buf);
   size_t *size = csri_calloc((size_t)slots, sizeof *size);
