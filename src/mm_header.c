@@ -209,7 +209,7 @@ csr_status csri_mm_read_header(csr_context *ctx, csri_cursor *cur, csri_mm_heade
   if (b == NULL)
     return CSRI_FAIL(ctx, CSR_ERR_PARSE,
                      "%s:%lld: expected the banner '%%%%MatrixMarket ...', found an empty file",
-                     path, (long long)cur->line);
+                     path, (long long)(cur->line > 0 ? cur->line : 1)); /* lines count from 1 */
   /* "%%MatrixMarket", also "%MatrixMarket", in any case. */
   const char *w = b + (e - b > 1 && b[1] == '%' ? 2 : 1);
   if (*b != '%' || e - w < 12 || strncasecmp(w, "MatrixMarket", 12) != 0 ||
