@@ -21,6 +21,7 @@ packages=(
   clang              # sanitizer and fuzzer builds
   libclang-rt-14-dev # clang's ASan/UBSan/libFuzzer runtimes (clang 14 is Debian 12's)
   clang-format       # the code-style check of .ci/run (.clang-format is written for version 14)
+  python3            # the app tests parse --json output
 )
 
 if [[ "${CSR_SKIP_SETUP_DEPS:-0}" == 1 ]]; then
