@@ -28,3 +28,22 @@ if(CSR_BUILD_APPS)
     set_tests_properties(apps_${case} PROPERTIES LABELS apps SKIP_RETURN_CODE 77 TIMEOUT 300)
   endforeach()
 endif()
+
+# mmio_example: a program in the style of NIST's example_read.c (tests/mmio_example/), written
+# for mmio.h and built unchanged against libcsr (its mmio.h is a one-line shim for csr_mmio.h),
+# run on the bundled sample.mtx with both of its reading styles (fscanf loop, and
+# mm_read_mtx_crd_data); its output must equal sample.expected, which make_expected.py made by
+# reading the file by hand in Python.
+add_executable(mmio_example mmio_example/example_read.c)
+target_include_directories(mmio_example PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/mmio_example)
+target_link_libraries(mmio_example PRIVATE csr_static)
+target_compile_options(mmio_example PRIVATE ${csr_c_warnings})
+foreach(mode fscanf data)
+  add_test(NAME mmio_example_${mode}
+    COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:mmio_example> -DMODE=${mode}
+            -DINPUT=${CMAKE_CURRENT_SOURCE_DIR}/mmio_example/sample.mtx
+            -DEXPECTED=${CMAKE_CURRENT_SOURCE_DIR}/mmio_example/sample.expected
+            -DOUTPUT=${CMAKE_CURRENT_BINARY_DIR}/mmio_example_${mode}.out
+            -P ${CMAKE_CURRENT_SOURCE_DIR}/mmio_example/run.cmake)
+  set_tests_properties(mmio_example_${mode} PROPERTIES LABELS unit)
+endforeach()
