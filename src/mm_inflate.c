@@ -156,7 +156,8 @@ csr_status csri_inflater_start(csr_context *ctx, const unsigned char *prefix, si
   }
   if (prefix_size > sizeof f->prefix_copy)
     prefix_size = sizeof f->prefix_copy;
-  memcpy(f->prefix_copy, prefix, prefix_size);
+  if (prefix_size > 0) /* memcpy's source must not be NULL even for 0 bytes */
+    memcpy(f->prefix_copy, prefix, prefix_size);
   f->prefix = f->prefix_copy;
   f->prefix_size = prefix_size;
   f->fd = fd;

@@ -75,6 +75,12 @@ static csr_status raw_read(csr_context *ctx, csri_source *s, char *dst, size_t m
   }
 }
 
+static csr_status ensure_buffer(csr_context *ctx, csri_source *s) {
+  if (s->buf == NULL && (s->buf = csri_malloc(s->cap)) == NULL)
+    return CSRI_FAIL(ctx, CSR_ERR_OUT_OF_MEMORY, "read buffer of %zu bytes failed", s->cap);
+  return CSR_SUCCESS;
+}
+
 /* Looks at the first bytes: gzip starts the inflater, other compressors are refused. The bytes
  * peeked at are handed on (to the inflater, or kept as the start of the text). */
 static csr_status detect_compression(csr_context *ctx, csri_source *s, size_t block) {
@@ -110,6 +116,7 @@ static csr_status detect_compression(csr_context *ctx, csri_source *s, size_t bl
                                s->name, &s->inflater);
   }
   if (s->fd >= 0) { /* plain text from a descriptor: the peeked bytes begin the text */
+    CSRI_TRY(ensure_buffer(ctx, s));
     memcpy(s->buf, head, have);
     s->len = have;
     s->eof = have < sizeof head;
@@ -138,6 +145,8 @@ static void map_file(csri_source *s) {
   s->slices = 1;
   s->len = s->start = 0;
   s->eof = 0;
+  csri_free(s->buf); /* held only the peeked bytes, which the mapping starts with */
+  s->buf = NULL;
 }
 
 static csr_status open_common(csr_context *ctx, const char *name, size_t block, csri_source **src,
@@ -151,12 +160,7 @@ static csr_status open_common(csr_context *ctx, const char *name, size_t block, 
   s->cap = block ? block : CSRI_DEFAULT_BLOCK_BYTES;
   if (s->cap < 16)
     s->cap = 16;
-  s->buf = csri_malloc(s->cap);
-  if (s->buf == NULL) {
-    csri_source_close(&s);
-    return CSRI_FAIL(ctx, CSR_ERR_OUT_OF_MEMORY, "read buffer of %zu bytes failed", block);
-  }
-  *out = s;
+  *out = s; /* the buffer comes with the first read that needs one: slices never do */
   return CSR_SUCCESS;
 }
 
@@ -247,6 +251,7 @@ csr_status csri_source_next(csr_context *ctx, csri_source *s, const char **text,
     next_slice(s, text, size);
     return CSR_SUCCESS;
   }
+  CSRI_TRY(ensure_buffer(ctx, s));
   memmove(s->buf, s->buf + s->start, s->len - s->start);
   s->len -= s->start;
   s->start = 0;
