@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""Matrix Market read/write: libcsr against fast_matrix_market (PyPI), same files, same run.
+
+Generates the files (a ~11M-entry real general file, an integer file, cnr-2000 unpacked, and a
+gzip file), then for 1 and 2 threads times fast_matrix_market's read_coo / mmwrite and libcsr's
+csr_read_coo / csr_write_coo_mm (bench/mm_read.c), interleaved, median of --reps after a warm-up.
+Prints a markdown table and writes a CSV.
+
+    python3 bench/mm_read.py --build build --data /tmp/libcsr-mmbench --csv mm_read.csv
+"""
+import argparse
+import gzip
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import time
+
+import fast_matrix_market as fmm
+import numpy as np
+import scipy.sparse as sp
+
+
+def make_files(data, shared):
+    os.makedirs(data, exist_ok=True)
+    rng = np.random.default_rng(42)
+    files = {}
+    n = 3_000_000
+    path = os.path.join(data, "real_general.mtx")  # ~11.2M entries, ~400 MB
+    if not os.path.exists(path):
+        r, c = rng.integers(0, n, 11_200_000), rng.integers(0, n, 11_200_000)
+        v = rng.standard_normal(11_200_000)
+        v[v == 0] = 0.5  # never zero
+        fmm.mmwrite(path, sp.coo_matrix((v, (r, c)), shape=(n, n)), parallelism=2)
+    files["real general 11.2M"] = path
+    path = os.path.join(data, "integer_general.mtx")
+    if not os.path.exists(path):
+        r, c = rng.integers(0, n, 5_000_000), rng.integers(0, n, 5_000_000)
+        v = rng.integers(-1_000_000, 1_000_000, 5_000_000)
+        v[v == 0] = 7
+        fmm.mmwrite(path, sp.coo_matrix((v, (r, c)), shape=(n, n)), parallelism=2)
+    files["integer general 5M"] = path
+    path = os.path.join(data, "cnr-2000.mtx")
+    if not os.path.exists(path):
+        with gzip.open(os.path.join(shared, "matrices", "cnr-2000.mtx.gz"), "rb") as src, open(path, "wb") as dst:
+            shutil.copyfileobj(src, dst)
+    files["cnr-2000 (pattern)"] = path
+    path = os.path.join(data, "cnr-2000.mtx.gz")
+    if not os.path.exists(path):
+        shutil.copy(os.path.join(shared, "matrices", "cnr-2000.mtx.gz"), path)
+    files["cnr-2000 gzip"] = path
+    return files
+
+
+def time_fmm_read(path, threads, reps):
+    times = []
+    for _ in range(reps + 1):
+        t0 = time.perf_counter()
+        fmm.read_coo(path, parallelism=threads)
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times[1:])
+
+
+def time_fmm_write(path, out, threads, reps):
+    m = fmm.read_coo(path, parallelism=threads)
+    coo = sp.coo_matrix((m[0], (m[1][0], m[1][1])), shape=m[2])
+    times = []
+    for _ in range(reps + 1):
+        t0 = time.perf_counter()
+        fmm.mmwrite(out, coo, parallelism=threads)
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times[1:]), os.path.getsize(out)
+
+
+def run_ours(build, path, threads, reps, write_to):
+    cmd = [os.path.join(build, "bench", "mm_read"), path, "--threads", str(threads), "--reps", str(reps)]
+    if write_to:
+        cmd += ["--write", write_to]
+    return json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--data", default="/tmp/libcsr-mmbench")
+    ap.add_argument("--shared", default=os.path.join(os.path.dirname(__file__), "..", "..", "shared"))
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--csv", default="mm_read.csv")
+    args = ap.parse_args()
+    files = make_files(args.data, args.shared)
+    rows = []
+    print(f"fast_matrix_market {fmm.__version__}; median of {args.reps} after a warm-up; MB = text bytes")
+    print("| file | MB | threads | fmm read s | ours read s | read ratio | fmm write s | ours write s | write ratio | our peak RSS / (COO + file) |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for name, path in files.items():
+        for threads in (1, 2):
+            writing = not path.endswith(".gz")
+            ours = run_ours(args.build, path, threads, args.reps, os.path.join(args.data, "ours_out.mtx") if writing else None)
+            fr = time_fmm_read(path, threads, args.reps)
+            fw, _ = time_fmm_write(path, os.path.join(args.data, "fmm_out.mtx"), threads, args.reps) if writing else (None, 0)
+            row = dict(file=name, mb=ours["text_mb"], threads=threads, fmm_read_s=fr, ours_read_s=ours["read_s"],
+                       read_ratio=fr / ours["read_s"], fmm_write_s=fw, ours_write_s=ours.get("write_s"),
+                       write_ratio=(fw / ours["write_s"]) if fw else None, peak=ours["peak_over_coo_plus_file"])
+            rows.append(row)
+            w = f"{fw:.3f} | {ours['write_s']:.3f} | {fw / ours['write_s']:.2f}x" if fw else "- | - | -"
+            print(f"| {name} | {row['mb']:.0f} | {threads} | {fr:.3f} | {ours['read_s']:.3f} | {row['read_ratio']:.2f}x | {w} | {row['peak']:.2f} |", flush=True)
+    with open(args.csv, "w") as f:
+        keys = list(rows[0].keys())
+        f.write(",".join(keys) + "\n")
+        for r in rows:
+            f.write(",".join("" if r[k] is None else str(r[k]) for k in keys) + "\n")
+
+
+if __name__ == "__main__":
+    main()
