@@ -96,7 +96,8 @@ static csr_status detect_compression(csr_context *ctx, csri_source *s, size_t bl
     }
   } else {
     have = s->mem_size < sizeof head ? s->mem_size : sizeof head;
-    memcpy(head, s->mem, have);
+    if (have > 0) /* an empty buffer may be NULL */
+      memcpy(head, s->mem, have);
   }
   if (have >= 3 && head[0] == 'B' && head[1] == 'Z' && head[2] == 'h')
     return CSRI_FAIL(ctx, CSR_ERR_UNSUPPORTED,
@@ -228,6 +229,11 @@ static size_t last_line_end(const char *buf, size_t len) {
 
 /* Slice mode: the next block is [mem_pos, cut) of the text itself, cut after a line break. */
 static void next_slice(csri_source *s, const char **text, size_t *size) {
+  if (s->mem_pos == s->mem_size) { /* the end (also of an empty, possibly NULL, buffer) */
+    *text = "";
+    *size = 0;
+    return;
+  }
   size_t pos = s->mem_pos, rest = s->mem_size - pos, cut = rest;
   if (rest > s->cap) {
     cut = last_line_end(s->mem + pos, s->cap);
