@@ -87,6 +87,7 @@ def main():
     ap.add_argument("--shared", default=os.path.join(os.path.dirname(__file__), "..", "..", "shared"))
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--csv", default="mm_read.csv")
+    ap.add_argument("--no-write", action="store_true", help="time reading only")
     args = ap.parse_args()
     files = make_files(args.data, args.shared)
     rows = []
@@ -95,7 +96,7 @@ def main():
     print("|---|---|---|---|---|---|---|---|---|---|")
     for name, path in files.items():
         for threads in (1, 2):
-            writing = not path.endswith(".gz")
+            writing = not path.endswith(".gz") and not args.no_write
             ours = run_ours(args.build, path, threads, args.reps, os.path.join(args.data, "ours_out.mtx") if writing else None)
             fr = time_fmm_read(path, threads, args.reps)
             fw, _ = time_fmm_write(path, os.path.join(args.data, "fmm_out.mtx"), threads, args.reps) if writing else (None, 0)

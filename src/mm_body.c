@@ -1,6 +1,9 @@
 /* Matrix Market data lines -> entries: "i j v" (coordinate), "i v" (vector), "v" (array). */
 #include "mm_blocks.h"
+#include "mm_digits.h"
 #include "mm_number.h"
+
+#include <string.h>
 
 /* The error of a bad index, out of line so the hot path keeps no state for it. */
 #if defined(__GNUC__)
@@ -29,6 +32,23 @@ static inline const char *read_index(const csri_line_format *f, csri_piece *pc, 
                                      int64_t limit, int32_t *index) {
   const char *q = p, *stop = end - p > 10 ? p + 10 : end;
   uint64_t v = 0;
+#if CSRI_SWAR
+  if (end - p >= 8) { /* up to 7 digits and what follows them in one 8-byte word */
+    uint64_t w, digits;
+    memcpy(&w, p, 8);
+    digits = w - UINT64_C(0x3030303030303030);
+    /* High bit of each byte that is not '0'..'9'; the lowest such byte ends the number (bytes
+     * below it are digits, so no borrow or carry reaches it from them). */
+    uint64_t other =
+        ((digits + UINT64_C(0x7676767676767676)) | digits) & UINT64_C(0x8080808080808080);
+    int n = other ? csri_trailing_zeros(other) >> 3 : 8;
+    if (n > 0 && n < 8) { /* move the n digits to the top: the zero bytes below are leading 0s */
+      v = csri_eight_digits(digits << (8 * (8 - n)));
+      q = p + n;
+      stop = q; /* done: skip the loop */
+    }
+  }
+#endif
   for (; q < stop; q++) {
     unsigned d = (unsigned)(unsigned char)*q - '0';
     if (d > 9)
