@@ -63,8 +63,8 @@ def time_fmm_read(path, threads, reps):
 
 
 def time_fmm_write(path, out, threads, reps):
-    m = fmm.read_coo(path, parallelism=threads)
-    coo = sp.coo_matrix((m[0], (m[1][0], m[1][1])), shape=m[2])
+    (data, (i, j)), shape = fmm.read_coo(path, parallelism=threads)
+    coo = sp.coo_matrix((data, (i, j)), shape=shape)
     times = []
     for _ in range(reps + 1):
         t0 = time.perf_counter()

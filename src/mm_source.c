@@ -22,8 +22,9 @@ struct csri_source {
   csri_inflater *inflater;
   void *map; /* a mapped regular file (munmap'd on close) */
   size_t map_size;
-  int slices; /* plain text in memory (mapped or given): blocks are slices of it, no copy */
-  char *buf;  /* [start, len): bytes not yet handed out */
+  int slices;        /* plain text in memory (mapped or given): blocks are slices of it, no copy */
+  int default_block; /* the caller left the block size to us */
+  char *buf;         /* [start, len): bytes not yet handed out */
   size_t cap, len, start;
   int eof;
   int64_t bytes;
@@ -111,6 +112,8 @@ static csr_status detect_compression(csr_context *ctx, csri_source *s, size_t bl
     return CSRI_FAIL(ctx, CSR_ERR_UNSUPPORTED, "%s: xz/zstd compression is not supported (gzip is)",
                      s->name);
   if (have >= 2 && head[0] == 0x1f && head[1] == 0x8b) {
+    if (s->default_block)
+      block = s->cap = CSRI_GZIP_BLOCK_BYTES;
     if (s->fd >= 0)
       return csri_inflater_start(ctx, head, have, s->fd, NULL, 0, block, s->name, &s->inflater);
     return csri_inflater_start(ctx, NULL, 0, -1, (const unsigned char *)s->mem, s->mem_size, block,
@@ -159,6 +162,7 @@ static csr_status open_common(csr_context *ctx, const char *name, size_t block, 
   snprintf(s->name, sizeof s->name, "%s", name);
   s->fd = -1;
   s->cap = block ? block : CSRI_DEFAULT_BLOCK_BYTES;
+  s->default_block = block == 0;
   if (s->cap < 16)
     s->cap = 16;
   *out = s; /* the buffer comes with the first read that needs one: slices never do */

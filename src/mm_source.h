@@ -12,6 +12,9 @@ typedef struct csri_source csri_source;
 /* Default block: large enough that per-block costs (a parallel region, a pass over offsets)
  * vanish, small enough that the text in memory stays a fraction of the COO it becomes. */
 #define CSRI_DEFAULT_BLOCK_BYTES ((size_t)32 << 20)
+/* gzip holds three blocks (two being inflated into, one being parsed) beside a COO that is
+ * often smaller than the compressed file's text: smaller blocks keep the peak near the COO. */
+#define CSRI_GZIP_BLOCK_BYTES ((size_t)4 << 20)
 
 /* Opens path ("-" = standard input). Recognises gzip by its magic bytes (inflated in a thread)
  * and refuses bzip2 with CSR_ERR_UNSUPPORTED. block_bytes 0 = default. */
