@@ -40,18 +40,42 @@ static csr_status is_symmetric(csr_context *ctx, const csr_matrix *A, int *symme
   return s;
 }
 
+/* Appends each line of comment as "<mark> line\n" at out + n; returns the new length. */
+static int comment_lines(char *out, size_t size, int n, char mark, const char *comment) {
+  for (const char *c = comment; c && *c && n >= 0 && (size_t)n < size;) {
+    const char *nl = strchr(c, '\n');
+    int len = nl ? (int)(nl - c) : (int)strlen(c);
+    n += snprintf(out + n, size - (size_t)n, "%c %.*s\n", mark, len, c);
+    c += len + (nl != NULL);
+  }
+  return n;
+}
+
 static void header_text(char *out, size_t size, const char *field, const char *symmetry,
                         const char *comment, int64_t rows, int64_t cols, int64_t entries) {
   int n = snprintf(out, size, "%%%%MatrixMarket matrix coordinate %s %s\n", field, symmetry);
-  for (const char *c = comment; c && *c && n > 0 && (size_t)n < size;) { /* "% " each line */
-    const char *nl = strchr(c, '\n');
-    int len = nl ? (int)(nl - c) : (int)strlen(c);
-    n += snprintf(out + n, size - (size_t)n, "%% %.*s\n", len, c);
-    c += len + (nl != NULL);
-  }
+  n = comment_lines(out, size, n, '%', comment);
   if (n > 0 && (size_t)n < size)
     snprintf(out + n, size - (size_t)n, "%lld %lld %lld\n", (long long)rows, (long long)cols,
              (long long)entries);
+}
+
+/* The options every writer starts from (defaults when NULL), and its operand on the host. */
+static csr_status writer_setup(csr_context *ctx, const csr_write_options *options,
+                               csr_location location, const char *who, csr_write_options *o) {
+  csr_write_options_init(o);
+  if (options)
+    *o = *options;
+  if (location != CSR_HOST)
+    return CSRI_FAIL(ctx, CSR_ERR_LOCATION_MISMATCH, "%s needs host operands", who);
+  return CSR_SUCCESS;
+}
+
+/* How values are written for the field named in the banner. */
+static csri_value_style style_of(const char *field) {
+  return field[0] == 'p'   ? CSRI_VALUES_NONE
+         : field[0] == 'i' ? CSRI_VALUES_INTEGER
+                           : CSRI_VALUES_REAL;
 }
 
 csr_status csr_write_mm(csr_context *ctx, const char *path, const csr_matrix *A,
@@ -59,11 +83,7 @@ csr_status csr_write_mm(csr_context *ctx, const char *path, const csr_matrix *A,
   CSRI_CHECK_NULL(ctx, path);
   CSRI_CHECK_NULL(ctx, A);
   csr_write_options o;
-  csr_write_options_init(&o);
-  if (options)
-    o = *options;
-  if (A->location != CSR_HOST)
-    return CSRI_FAIL(ctx, CSR_ERR_LOCATION_MISMATCH, "csr_write_mm needs a host matrix");
+  CSRI_TRY(writer_setup(ctx, options, A->location, "csr_write_mm", &o));
   CSRI_TRY(csr_matrix_validate(ctx, A));
   if (o.integer && !o.pattern && A->value_type != CSR_PATTERN)
     CSRI_TRY(check_integral(ctx, A->values, A->value_type, A->nnz));
@@ -100,11 +120,7 @@ csr_status csr_write_mm(csr_context *ctx, const char *path, const csr_matrix *A,
   char header[4096];
   header_text(header, sizeof header, field, o.symmetric ? "symmetric" : "general", o.comment,
               M->rows, M->cols, entries);
-  csri_write_job w = {M, NULL,
-                      field[0] == 'p'   ? CSRI_VALUES_NONE
-                      : field[0] == 'i' ? CSRI_VALUES_INTEGER
-                                        : CSRI_VALUES_REAL,
-                      o.symmetric, 1};
+  csri_write_job w = {M, NULL, style_of(field), o.symmetric, 1};
   csr_status s = csri_write_text(ctx, path, &o, header, &w, M->nnz);
   csr_matrix_free(&B);
   return s;
@@ -115,11 +131,7 @@ csr_status csr_write_coo_mm(csr_context *ctx, const char *path, const csr_coo *T
   CSRI_CHECK_NULL(ctx, path);
   CSRI_CHECK_NULL(ctx, T);
   csr_write_options o;
-  csr_write_options_init(&o);
-  if (options)
-    o = *options;
-  if (T->location != CSR_HOST)
-    return CSRI_FAIL(ctx, CSR_ERR_LOCATION_MISMATCH, "csr_write_coo_mm needs host triples");
+  CSRI_TRY(writer_setup(ctx, options, T->location, "csr_write_coo_mm", &o));
   if (o.symmetric)
     return CSRI_FAIL(ctx, CSR_ERR_UNSUPPORTED,
                      "symmetric output of triples: convert to CSR and use csr_write_mm");
@@ -137,11 +149,7 @@ csr_status csr_write_coo_mm(csr_context *ctx, const char *path, const csr_coo *T
                                                                 : "real";
   char header[4096];
   header_text(header, sizeof header, field, "general", o.comment, T->rows, T->cols, T->nnz);
-  csri_write_job w = {NULL, T,
-                      field[0] == 'p'   ? CSRI_VALUES_NONE
-                      : field[0] == 'i' ? CSRI_VALUES_INTEGER
-                                        : CSRI_VALUES_REAL,
-                      0, 1};
+  csri_write_job w = {NULL, T, style_of(field), 0, 1};
   return csri_write_text(ctx, path, &o, header, &w, T->nnz);
 }
 
@@ -150,20 +158,10 @@ csr_status csr_write_edge_list(csr_context *ctx, const char *path, const csr_mat
   CSRI_CHECK_NULL(ctx, path);
   CSRI_CHECK_NULL(ctx, A);
   csr_write_options o;
-  csr_write_options_init(&o);
-  if (options)
-    o = *options;
-  if (A->location != CSR_HOST)
-    return CSRI_FAIL(ctx, CSR_ERR_LOCATION_MISMATCH, "csr_write_edge_list needs a host matrix");
+  CSRI_TRY(writer_setup(ctx, options, A->location, "csr_write_edge_list", &o));
   CSRI_TRY(csr_matrix_validate(ctx, A));
   char header[4096] = "";
-  int n = 0;
-  for (const char *c = o.comment; c && *c && (size_t)n < sizeof header;) { /* "# " each line */
-    const char *nl = strchr(c, '\n');
-    int len = nl ? (int)(nl - c) : (int)strlen(c);
-    n += snprintf(header + n, sizeof header - (size_t)n, "# %.*s\n", len, c);
-    c += len + (nl != NULL);
-  }
+  comment_lines(header, sizeof header, 0, '#', o.comment);
   csri_write_job w = {
       A, NULL, o.pattern || A->value_type == CSR_PATTERN ? CSRI_VALUES_NONE : CSRI_VALUES_REAL, 0,
       0};
