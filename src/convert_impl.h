@@ -70,6 +70,17 @@ int64_t csri_to_dense_rows(const csr_matrix *A, csr_dense *D, int64_t r0, int64_
 int64_t csri_expand_check_rows(const csr_matrix *A, csr_symmetry symmetry, int64_t r0, int64_t r1,
                                int64_t *diagonal);
 csr_status csri_expand_error(csr_context *ctx, const csr_matrix *A, int64_t k);
+/* Work arrays and result of an expansion with `diag` diagonal entries: 2*nnz (row, col) keys,
+ * and m = 2*nnz - diag source positions and output entries. */
+typedef struct csri_expand_work {
+  int32_t *rkey, *ckey;
+  int64_t *src;
+  csr_matrix *out;
+} csri_expand_work;
+/* Allocates everything (all NULL on failure); csri_expand_free releases what is left. */
+csr_status csri_expand_alloc(csr_context *ctx, const csr_matrix *A, int64_t diag,
+                             csri_expand_work *w);
+void csri_expand_free(csri_expand_work *w);
 /* Item 2k is entry k at (i, j), item 2k+1 its mirror (j, i), or rkey -1 for a diagonal entry. */
 void csri_expand_keys_rows(const csr_matrix *A, int64_t r0, int64_t r1, int32_t *rkey,
                            int32_t *ckey);

@@ -1,6 +1,8 @@
 /* Full = A + op(A)^T without doubling the diagonal: mirror off-diagonal entries, sort rows. */
 #include "convert_impl.h"
 
+#include <string.h>
+
 int64_t csri_expand_check_rows(const csr_matrix *A, csr_symmetry symmetry, int64_t r0, int64_t r1,
                                int64_t *diagonal) {
   int64_t diag = 0;
@@ -54,39 +56,50 @@ int csri_sorted_rows_have_duplicates(const csr_matrix *M, int64_t r0, int64_t r1
   return 0;
 }
 
+csr_status csri_expand_alloc(csr_context *ctx, const csr_matrix *A, int64_t diag,
+                             csri_expand_work *w) {
+  int64_t items = 2 * A->nnz, m = items - diag;
+  memset(w, 0, sizeof *w);
+  csr_status st = csri_array_alloc(ctx, (void **)&w->rkey, items, sizeof *w->rkey, CSR_HOST, 0);
+  if (st >= 0)
+    st = csri_array_alloc(ctx, (void **)&w->ckey, items, sizeof *w->ckey, CSR_HOST, 0);
+  if (st >= 0)
+    st = csri_array_alloc(ctx, (void **)&w->src, m, sizeof *w->src, CSR_HOST, 0);
+  if (st >= 0)
+    st = csr_matrix_create(ctx, &w->out, A->rows, A->cols, m, A->value_type, CSR_HOST);
+  if (st < 0)
+    csri_expand_free(w);
+  return st;
+}
+
+void csri_expand_free(csri_expand_work *w) {
+  csr_matrix_free(&w->out);
+  csri_array_free(w->rkey, CSR_HOST);
+  csri_array_free(w->ckey, CSR_HOST);
+  csri_array_free(w->src, CSR_HOST);
+  w->rkey = w->ckey = NULL;
+  w->src = NULL;
+}
+
 csr_status csri_ref_symmetric_expand(csr_context *ctx, const csr_matrix *A, csr_symmetry symmetry,
                                      csr_matrix **full) {
   int64_t diag = 0, k = csri_expand_check_rows(A, symmetry, 0, A->rows, &diag);
   if (k >= 0)
     return csri_expand_error(ctx, A, k);
-  int64_t items = 2 * A->nnz, m = items - diag, *src = NULL;
-  int32_t *rkey = NULL, *ckey = NULL;
-  csr_matrix *out = NULL;
-  csr_status st = csri_array_alloc(ctx, (void **)&rkey, items, sizeof *rkey, CSR_HOST, 0);
-  if (st >= 0)
-    st = csri_array_alloc(ctx, (void **)&ckey, items, sizeof *ckey, CSR_HOST, 0);
-  if (st >= 0)
-    st = csri_array_alloc(ctx, (void **)&src, m, sizeof *src, CSR_HOST, 0);
-  if (st >= 0)
-    st = csr_matrix_create(ctx, &out, A->rows, A->cols, m, A->value_type, CSR_HOST);
-  if (st < 0)
-    goto cleanup;
-  csri_expand_keys_rows(A, 0, A->rows, rkey, ckey);
+  csri_expand_work w;
+  CSRI_TRY(csri_expand_alloc(ctx, A, diag, &w));
+  csri_expand_keys_rows(A, 0, A->rows, w.rkey, w.ckey);
   /* Each row by (column, item): direct entry 2k and mirror 2k+1 in A's stored order. */
-  st =
-      csri_ref_group_sort(ctx, items, rkey, ckey, A->rows, out->row_offsets, out->col_indices, src);
-  if (st < 0)
-    goto cleanup;
-  csri_expand_gather(A, symmetry, src, 0, m, out->values);
-  out->flags = CSR_FLAG_SORTED;
-  if (!csri_sorted_rows_have_duplicates(out, 0, out->rows))
-    out->flags |= CSR_FLAG_NO_DUPLICATES;
-  *full = out;
-  out = NULL;
-cleanup:
-  csr_matrix_free(&out);
-  csri_array_free(rkey, CSR_HOST);
-  csri_array_free(ckey, CSR_HOST);
-  csri_array_free(src, CSR_HOST);
+  csr_status st = csri_ref_group_sort(ctx, 2 * A->nnz, w.rkey, w.ckey, A->rows, w.out->row_offsets,
+                                      w.out->col_indices, w.src);
+  if (st >= 0) {
+    csri_expand_gather(A, symmetry, w.src, 0, w.out->nnz, w.out->values);
+    w.out->flags = CSR_FLAG_SORTED;
+    if (!csri_sorted_rows_have_duplicates(w.out, 0, w.out->rows))
+      w.out->flags |= CSR_FLAG_NO_DUPLICATES;
+    *full = w.out;
+    w.out = NULL;
+  }
+  csri_expand_free(&w);
   return st < 0 ? st : CSR_SUCCESS;
 }
