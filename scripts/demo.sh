@@ -28,7 +28,7 @@ echo "== $apps/mminfo $matrix"
 "$apps/mminfo" "$matrix"
 
 gpu=0
-if "$apps/spmv" --version | grep -qE "^backends compiled in:.*\bcuda\b" &&
+if "$apps/spmv" --version | grep -E "^backends compiled in:.*\bcuda\b" >/dev/null &&
   command -v nvidia-smi >/dev/null 2>&1 &&
   nvidia-smi -L >/dev/null 2>&1; then
   gpu=1

@@ -38,7 +38,7 @@ fi
 # for packages removed with their config files left behind).
 missing=()
 for pkg in "${packages[@]}"; do
-  if ! dpkg -s "$pkg" 2>/dev/null | grep -q '^Status: install ok installed$'; then
+  if ! dpkg -s "$pkg" 2>/dev/null | grep '^Status: install ok installed$' >/dev/null; then
     missing+=("$pkg")
   fi
 done

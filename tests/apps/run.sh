@@ -246,7 +246,7 @@ case_mmconvert() {
 case_spmv_validate() {
   need_python
   local backends=(ref)
-  "$apps/spmv" --version | grep -qE "^backends compiled in:.*\bomp\b" && backends+=(omp)
+  "$apps/spmv" --version | grep -E "^backends compiled in:.*\bomp\b" >/dev/null && backends+=(omp)
   local m b p got
   for m in "${bundled[@]}"; do
     for b in "${backends[@]}"; do
@@ -311,7 +311,7 @@ case_spmv_copy() {
 
 case_spmv_cuda() {
   local rc=0 gpu=0
-  if "$apps/spmv" --version | grep -qE "^backends compiled in:.*\bcuda\b" &&
+  if "$apps/spmv" --version | grep -E "^backends compiled in:.*\bcuda\b" >/dev/null &&
     command -v nvidia-smi >/dev/null 2>&1 &&
     nvidia-smi -L >/dev/null 2>&1; then
     gpu=1

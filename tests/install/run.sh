@@ -108,8 +108,9 @@ echo "pkg-config: cflags '$cflags' libs '$libs' static libs '$static_libs'"
 # shellcheck disable=SC2086 # pkg-config output is a list of words
 quiet "$work/pc-shared.log" "$cc" -o "$work/hello_pc" "$source_dir/hello.c" $cflags $libs
 check_run "pkg-config csr (shared)" env "LD_LIBRARY_PATH=$libdir" "$work/hello_pc"
-# It must have picked up the installed libcsr.so.
-if ! env "LD_LIBRARY_PATH=$libdir" ldd "$work/hello_pc" | grep -q "libcsr.so.* => $libdir/"; then
+# It must have picked up the installed libcsr.so. (grep without -q reads all of ldd's output:
+# under pipefail, -q would quit early and ldd's SIGPIPE would fail the pipeline.)
+if ! env "LD_LIBRARY_PATH=$libdir" ldd "$work/hello_pc" | grep "libcsr.so.* => $libdir/" >/dev/null; then
   echo "FAILED: hello_pc does not load libcsr from $libdir:" >&2
   env "LD_LIBRARY_PATH=$libdir" ldd "$work/hello_pc" >&2
   exit 1
@@ -122,7 +123,7 @@ static_libs="$(printf '%s\n' "$static_libs" | sed -E 's/(^| )-lcsr( |$)/\1-l:lib
 # shellcheck disable=SC2086
 quiet "$work/pc-static.log" "$cc" -o "$work/hello_pc_static" "$source_dir/hello.c" $cflags \
   $static_libs
-if readelf -d "$work/hello_pc_static" | grep -q 'NEEDED.*libcsr'; then
+if readelf -d "$work/hello_pc_static" | grep 'NEEDED.*libcsr' >/dev/null; then
   echo "FAILED: hello_pc_static still needs a shared libcsr" >&2
   exit 1
 fi
