@@ -112,8 +112,13 @@ csr_status csri_edge_list_read(csr_context *ctx, csri_source *src, csri_entries 
   }
   *weighted = e.columns == 3;
   out->value_type = *weighted ? out->value_type : CSR_PATTERN;
-  csri_line_format f = {csri_source_name(src), "#%", out, INT64_MAX, NULL, edge_line, &e};
+  csri_line_format f = {csri_source_name(src), "#%", out, INT64_MAX, 4, NULL, edge_line, &e};
   CSRI_TRY(csri_entries_reserve(ctx, out, 0, INT64_MAX));
+  /* All the room at once for a plain file ("0 1\n" is the shortest edge); a gzip file's bound
+   * is too loose to reserve with no count to cap it, so it grows as it goes. */
+  int64_t bound = csri_source_is_gzip(src) ? -1 : csri_source_text_bound(src);
+  if (bound >= 0)
+    csri_entries_reserve_hint(out, (bound + 1) / f.min_line_bytes);
   CSRI_TRY(csri_parse_lines(ctx, &f, src, text, size, &line));
   int64_t top = -1;
   const int32_t *r = out->rows, *c = out->cols;

@@ -28,13 +28,24 @@ void csri_entries_free(csri_entries *out) {
   out->capacity = out->count = 0;
 }
 
-static csr_status grow(csr_context *ctx, void **array, int64_t capacity, size_t elem) {
-  void *grown = csri_realloc(*array, (size_t)capacity * elem);
-  if (grown == NULL)
-    return CSRI_FAIL(ctx, CSR_ERR_OUT_OF_MEMORY, "room for %lld entries (%zu bytes each)",
-                     (long long)capacity, elem);
-  *array = grown;
-  return CSR_SUCCESS;
+/* Resizes the three arrays to `capacity` entries; 0 when an allocation fails (those resized so
+ * far keep their new size, which is harmless: capacity is only raised once all three succeed). */
+static int resize(csri_entries *out, int64_t capacity) {
+  if ((uint64_t)capacity > SIZE_MAX / 8)
+    return 0;
+  size_t value_size = out->value_type == CSR_PATTERN ? 0 : csri_value_size(out->value_type);
+  void **arrays[3] = {(void **)&out->rows, (void **)&out->cols, &out->values};
+  size_t sizes[3] = {sizeof(int32_t), sizeof(int32_t), value_size};
+  for (int i = 0; i < 3; i++) {
+    if (sizes[i] == 0)
+      continue;
+    void *grown = csri_realloc(*arrays[i], (size_t)capacity * sizes[i]);
+    if (grown == NULL)
+      return 0;
+    *arrays[i] = grown;
+  }
+  out->capacity = capacity;
+  return 1;
 }
 
 csr_status csri_entries_reserve(csr_context *ctx, csri_entries *out, int64_t need, int64_t limit) {
@@ -49,12 +60,15 @@ csr_status csri_entries_reserve(csr_context *ctx, csri_entries *out, int64_t nee
     capacity = limit;
   if ((uint64_t)capacity > SIZE_MAX / 8)
     return CSRI_FAIL(ctx, CSR_ERR_OVERFLOW, "%lld entries overflow size_t", (long long)capacity);
-  CSRI_TRY(grow(ctx, (void **)&out->rows, capacity, sizeof(int32_t)));
-  CSRI_TRY(grow(ctx, (void **)&out->cols, capacity, sizeof(int32_t)));
-  if (out->value_type != CSR_PATTERN)
-    CSRI_TRY(grow(ctx, &out->values, capacity, csri_value_size(out->value_type)));
-  out->capacity = capacity;
+  if (!resize(out, capacity))
+    return CSRI_FAIL(ctx, CSR_ERR_OUT_OF_MEMORY, "room for %lld entries failed",
+                     (long long)capacity);
   return CSR_SUCCESS;
+}
+
+void csri_entries_reserve_hint(csri_entries *out, int64_t hint) {
+  if (hint > out->capacity)
+    (void)resize(out, hint);
 }
 
 /* Comment lines start with one of at most two characters ('%', and '#' for edge lists); a
@@ -69,7 +83,8 @@ static void count_piece(const csri_line_format *f, csri_piece *pc) {
   csri_count_lines(pc->begin, pc->end, c0, c1 ? c1 : c0, &pc->lines, &pc->data);
 }
 
-/* Pass 2: the data lines of a piece as entries first_entry, first_entry + 1, ... */
+/* Pass 2: the data lines of a piece as entries first_entry, first_entry + 1, ...; records the
+ * lines and entries it saw (pass 1's counts, or the only count when pass 1 was skipped). */
 static void parse_piece(const csri_line_format *f, csri_piece *pc) {
   const char *p = pc->begin, *end = pc->end;
   int64_t line = pc->first_line, k = pc->first_entry;
@@ -78,10 +93,14 @@ static void parse_piece(const csri_line_format *f, csri_piece *pc) {
   for (; p < end; line++) {
     p = csri_skip_blanks(p, end);
     if (p < end && !csri_is_eol(*p) && !is_comment(f, *p)) {
-      if (k >= f->limit) {
-        csri_piece_fail(f, pc, CSR_ERR_PARSE, line,
-                        "expected %lld entries (the size line's count), found more",
-                        (long long)f->limit);
+      if (k >= pc->room) {
+        if (k >= f->limit)
+          csri_piece_fail(f, pc, CSR_ERR_PARSE, line,
+                          "expected %lld entries (the size line's count), found more",
+                          (long long)f->limit);
+        else /* a data line shorter than min_line_bytes: the line format is wrong */
+          csri_piece_fail(f, pc, CSR_ERR_PARSE, line,
+                          "internal: more entries than the block holds");
         return;
       }
       if (!(p = f->parse_line(f, pc, line, p, end, k++)))
@@ -89,6 +108,8 @@ static void parse_piece(const csri_line_format *f, csri_piece *pc) {
     }
     p = csri_next_line(csri_line_end(p, end), end);
   }
+  pc->lines = line - pc->first_line;
+  pc->data = k - pc->first_entry;
 }
 
 /* Cuts [text, text + size) into at most `want` pieces starting at line starts. */
@@ -109,11 +130,31 @@ static int cut_pieces(const char *text, size_t size, csri_piece *pieces, int wan
   return n;
 }
 
+/* The block as one piece, parsed once: no counting pass, into room for the most entries the
+ * block can hold (untouched room costs address space only, and is trimmed at the end). */
+static csr_status parse_single(csr_context *ctx, const csri_line_format *f, csri_piece *pc,
+                               int64_t *line) {
+  csri_entries *out = f->out;
+  int64_t most = ((int64_t)(pc->end - pc->begin) + 1) / f->min_line_bytes;
+  CSRI_TRY(csri_entries_reserve(ctx, out, out->count + most, f->limit));
+  pc->first_line = *line;
+  pc->first_entry = out->count;
+  pc->room = out->capacity < f->limit ? out->capacity : f->limit;
+  parse_piece(f, pc);
+  if (pc->status != CSR_SUCCESS)
+    return CSRI_FAIL(ctx, pc->status, "%s", pc->message);
+  *line += pc->lines;
+  out->count += pc->data;
+  return CSR_SUCCESS;
+}
+
 static csr_status parse_block(csr_context *ctx, const csri_line_format *f, const char *text,
                               size_t size, int64_t *line, csri_piece *pieces, int max_pieces,
                               int threads) {
   /* Small blocks in one piece: a parallel region costs more than it saves below ~1 MB. */
   int n = cut_pieces(text, size, pieces, size < ((size_t)1 << 20) ? 1 : max_pieces);
+  if (n == 1)
+    return parse_single(ctx, f, &pieces[0], line);
   csri_entries *out = f->out;
   (void)threads; /* used by the OpenMP pragmas only */
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (n > 1)
@@ -123,6 +164,7 @@ static csr_status parse_block(csr_context *ctx, const csri_line_format *f, const
   for (int i = 0; i < n; i++) {
     pieces[i].first_line = *line;
     pieces[i].first_entry = count;
+    pieces[i].room = f->limit; /* the reservation below covers every counted entry up to it */
     *line += pieces[i].lines;
     count += pieces[i].data;
   }
@@ -140,6 +182,9 @@ static csr_status parse_block(csr_context *ctx, const csri_line_format *f, const
 csr_status csri_parse_lines(csr_context *ctx, const csri_line_format *f, csri_source *src,
                             const char *text, size_t size, int64_t *line) {
   int threads = csri_host_threads(ctx);
+  if (csri_source_is_gzip(src) && threads > 1)
+    threads--; /* the inflater thread is one of the threads asked for: no more runnable threads
+                  than that, or the parser and the inflater take turns on the same cores */
   int max_pieces = threads > 1 ? 8 * threads : 1; /* several per thread: lines vary in length */
   csri_piece *pieces = csri_malloc((size_t)max_pieces * sizeof *pieces);
   if (pieces == NULL)

@@ -1,7 +1,9 @@
 /* Line-oriented parsing of text blocks in parallel, shared by the Matrix Market body and the edge
  * list: each block is cut into line-aligned pieces; pass 1 counts lines and data lines per piece;
  * prefix sums give each piece its first line number and first entry; pass 2 parses the pieces
- * into their places. The earliest error in file order is the one reported. Internal. */
+ * into their places. A block parsed as one piece (one thread, or a small block) skips pass 1:
+ * lines and entries are counted while parsing, into room for the most data lines the block can
+ * hold. The earliest error in file order is the one reported. Internal. */
 #ifndef CSR_MM_BLOCKS_H
 #define CSR_MM_BLOCKS_H
 
@@ -11,6 +13,7 @@ typedef struct csri_piece {
   const char *begin, *end;
   int64_t lines, data;             /* pass 1 */
   int64_t first_line, first_entry; /* prefix sums */
+  int64_t room;                    /* entries [first_entry, room) may be written */
   int64_t state[3];                /* for the line parser (array position, max id, columns) */
   csr_status status;               /* pass 2: the first error in this piece */
   char message[240];
@@ -22,6 +25,9 @@ struct csri_line_format {
   const char *comments; /* characters that start a comment line */
   csri_entries *out;
   int64_t limit; /* entries allowed (the size line's count); more is an error */
+  /* Bytes of the shortest data line, its terminator included (the last line may lack one):
+   * a block of b bytes holds at most (b + 1) / min_line_bytes entries. */
+  int64_t min_line_bytes;
   /* Called before a piece is parsed (may set pc->state from pc->first_entry). */
   void (*begin_piece)(const csri_line_format *f, csri_piece *pc);
   /* Parses the data line at p (leading blanks skipped) as entry k; returns the end of its
@@ -49,6 +55,9 @@ csr_status csri_parse_lines(csr_context *ctx, const csri_line_format *f, csri_so
 csr_status csri_entries_reserve(csr_context *ctx, csri_entries *out, int64_t need, int64_t limit);
 /* Appends the mirror of every off-diagonal entry (negated for skew); deterministic order. */
 csr_status csri_entries_expand(csr_context *ctx, csri_entries *e, csr_mm_symmetry symmetry);
+/* Tries to make room for `hint` entries at once (an upper bound on what the input can hold, so
+ * that no later growth copies the arrays); a failure is not an error: growth goes on as needed. */
+void csri_entries_reserve_hint(csri_entries *out, int64_t hint);
 /* Releases the arrays. */
 void csri_entries_free(csri_entries *out);
 

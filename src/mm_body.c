@@ -171,16 +171,25 @@ static const char *array_line(const csri_line_format *f, csri_piece *pc, int64_t
 
 csr_status csri_mm_read_body(csr_context *ctx, csri_cursor *cur, const csri_mm_header *h,
                              csri_entries *out) {
+  /* The shortest data line: "v\n" (array), "i\n" or "i v\n" (vector), "i j\n" or "i j v\n". */
+  int64_t words = (h->is_array ? 0 : h->is_vector ? 1 : 2) + (h->field != CSR_MM_PATTERN);
   csri_line_format f = {csri_source_name(cur->src),
                         "%",
                         out,
                         h->entries,
+                        words > 1 ? 2 * words : 2,
                         h->is_array ? array_begin : NULL,
                         h->is_array ? array_line : coordinate_line,
                         h};
   int64_t line = cur->line + 1; /* the first line after the size line */
   out->count = 0;
   CSRI_TRY(csri_entries_reserve(ctx, out, 0, h->entries));
+  /* All the room at once when the input's size bounds it below the declared count: no growth
+   * copies later, and a header that overstates its count cannot claim more than the text holds. */
+  int64_t text = csri_source_text_bound(cur->src);
+  int64_t most = (text + 1) / f.min_line_bytes;
+  if (text >= 0)
+    csri_entries_reserve_hint(out, most < h->entries ? most : h->entries);
   CSRI_TRY(csri_parse_lines(ctx, &f, cur->src, cur->p, (size_t)(cur->end - cur->p), &line));
   cur->p = cur->end;
   if (out->count != h->entries)

@@ -28,6 +28,7 @@ struct csri_source {
   size_t cap, len, start;
   int eof;
   int64_t bytes;
+  int64_t text_bound; /* most text bytes the input can hold; -1 when unknown */
 };
 
 const char *csri_source_name(const csri_source *src) {
@@ -38,6 +39,15 @@ int csri_source_is_gzip(const csri_source *src) {
 }
 int64_t csri_source_bytes(const csri_source *src) {
   return src->bytes;
+}
+int64_t csri_source_text_bound(const csri_source *src) {
+  return src->text_bound;
+}
+
+/* Deflate cannot expand data by more than 1032:1 (a 258-byte match costs at least 2 bits), so
+ * gzip input of n bytes holds at most 1032 n bytes of text. */
+static int64_t inflated_bound(uint64_t compressed) {
+  return compressed > (uint64_t)INT64_MAX / 1032 ? INT64_MAX : (int64_t)(compressed * 1032);
 }
 
 void csri_source_close(csri_source **src) {
@@ -143,6 +153,7 @@ static void map_file(csri_source *s) {
   madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL);
   s->map = map;
   s->map_size = (size_t)st.st_size;
+  s->text_bound = (int64_t)st.st_size;
   s->mem = map;
   s->mem_size = s->map_size;
   s->mem_pos = 0;
@@ -161,6 +172,7 @@ static csr_status open_common(csr_context *ctx, const char *name, size_t block, 
     return CSRI_FAIL(ctx, CSR_ERR_OUT_OF_MEMORY, "reader allocation failed");
   snprintf(s->name, sizeof s->name, "%s", name);
   s->fd = -1;
+  s->text_bound = -1;
   s->cap = block ? block : CSRI_DEFAULT_BLOCK_BYTES;
   s->default_block = block == 0;
   if (s->cap < 16)
@@ -191,6 +203,9 @@ csr_status csri_source_open_path(csr_context *ctx, const char *path, size_t bloc
     }
   }
   csr_status status = detect_compression(ctx, s, s->cap);
+  struct stat st;
+  if (status == CSR_SUCCESS && fstat(s->fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0)
+    s->text_bound = s->inflater ? inflated_bound((uint64_t)st.st_size) : (int64_t)st.st_size;
   if (status == CSR_SUCCESS && !s->inflater && !stdin_input)
     map_file(s);
   if (status != CSR_SUCCESS) {
@@ -209,6 +224,7 @@ csr_status csri_source_open_buffer(csr_context *ctx, const char *data, size_t si
   s->mem_size = data ? size : 0;
   csr_status status = detect_compression(ctx, s, s->cap);
   s->slices = !s->inflater; /* plain text in memory: hand out slices of it */
+  s->text_bound = s->inflater ? inflated_bound(s->mem_size) : (int64_t)s->mem_size;
   if (status != CSR_SUCCESS) {
     csri_source_close(&s);
     return status;

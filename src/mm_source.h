@@ -30,6 +30,9 @@ csr_status csri_source_next(csr_context *ctx, csri_source *src, const char **tex
 const char *csri_source_name(const csri_source *src);
 int csri_source_is_gzip(const csri_source *src);
 int64_t csri_source_bytes(const csri_source *src);
+/* The most text bytes the whole input can hold (its size; for gzip 1032 x the compressed size),
+ * or -1 when unknown (a pipe). */
+int64_t csri_source_text_bound(const csri_source *src);
 void csri_source_close(csri_source **src);
 
 #endif

@@ -1288,6 +1288,36 @@ static void test_arguments(void) {
   text_free(&t);
 }
 
+/* Files made only of the shortest data line each layout allows ("v\n", "i\n", "i j\n",
+ * "i j v\n", an edge "0 1\n"), with and without a final newline: a block parsed in one pass
+ * reserves room from its size and the shortest line, so these fill that room exactly. */
+static void test_shortest_lines(void) {
+  static const struct {
+    const char *name, *banner, *size, *line;
+    int mm;
+  } kinds[] = {
+      {"a.mtx", "%%MatrixMarket matrix array real general\n", "3000 1\n", "%d\n", 1},
+      {"v.mtx", "%%MatrixMarket vector coordinate pattern general\n", "9 3000\n", "%d\n", 1},
+      {"p.mtx", "%%MatrixMarket matrix coordinate pattern general\n", "9 9 3000\n", "%d 1\n", 1},
+      {"r.mtx", "%%MatrixMarket matrix coordinate real general\n", "9 9 3000\n", "%d 1 2\n", 1},
+      {"e.el", "", "", "%d 1\n", 0},
+  };
+  csr_read_options o = options(0);
+  for (int i = 0; i < (int)(sizeof kinds / sizeof kinds[0]); i++)
+    for (int final_newline = 0; final_newline < 2; final_newline++) {
+      text t = {0};
+      add(&t, "%s%s", kinds[i].banner, kinds[i].size);
+      for (int k = 0; k < 3000; k++)
+        add(&t, kinds[i].line, 1 + k % 9 - !kinds[i].mm);
+      t.n -= !final_newline;
+      char what[96];
+      snprintf(what, sizeof what, "shortest lines, %s, %s final newline", kinds[i].name,
+               final_newline ? "with" : "no");
+      expect_text(what, t.s, t.n, kinds[i].name, &o, NULL, kinds[i].mm);
+      text_free(&t);
+    }
+}
+
 static void test_huge(void) {
   /* The largest dimensions libcsr allows; the entries at their far corners. */
   static const char big[] = "%%MatrixMarket matrix coordinate real general\n"
@@ -1473,6 +1503,7 @@ int main(void) {
   test_stdin();
   test_edge_lists();
   test_options();
+  test_shortest_lines();
   test_huge();
   test_long_lines();
   test_allocation_failures();
