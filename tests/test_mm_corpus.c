@@ -24,20 +24,6 @@
 #define MMTESTS SHARED "/mmtests"
 #define MATRICES SHARED "/matrices"
 
-/* A check with a formatted message (the file it is about, what was found). */
-static void checkf(int ok, int line, const char *format, ...) {
-  csrt_checks++;
-  if (ok)
-    return;
-  char message[1024];
-  va_list args;
-  va_start(args, format);
-  vsnprintf(message, sizeof message, format, args);
-  va_end(args);
-  csrt_fail(__FILE__, line, message);
-}
-#define CHECKF(cond, ...) checkf((cond) != 0, __LINE__, __VA_ARGS__)
-
 /* --- the policy, file by file ----------------------------------------------------------------- */
 
 typedef struct expectation {

@@ -20,19 +20,6 @@
 #include <unistd.h>
 #include <zlib.h>
 
-static void checkf(int ok, int line, const char *format, ...) {
-  csrt_checks++;
-  if (ok)
-    return;
-  char message[1200];
-  va_list args;
-  va_start(args, format);
-  vsnprintf(message, sizeof message, format, args);
-  va_end(args);
-  csrt_fail(__FILE__, line, message);
-}
-#define CHECKF(cond, ...) checkf((cond) != 0, __LINE__, __VA_ARGS__)
-
 static csr_context *ctx_ref, *ctx_omp; /* ctx_omp NULL without OpenMP */
 static char tmpdir[64];
 
@@ -242,7 +229,8 @@ static void expect_refusal(const char *what, const char *data, size_t size, cons
     snprintf(at, sizeof at, "%s:%lld:", name, (long long)line);
     CHECKF(strstr(message, name) != NULL && (line <= 0 || strstr(message, at) != NULL),
            "%s (block %zu): the message does not name %s: %s", what, o.block_bytes, at, message);
-    CHECKF(holds_words(message, words), "%s: the message lacks '%s': %s", what, words, message);
+    CHECKF(holds_words(message, words), "%s: the message lacks '%s': %s", what, words ? words : "",
+           message);
   }
   if (mm >= 0) {
     mmo_result r;

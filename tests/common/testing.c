@@ -1,6 +1,7 @@
 /* Test support implementation: see testing.h. */
 #include "testing.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +11,18 @@ void csrt_fail(const char *file, int line, const char *what) {
   csrt_failures++;
   if (csrt_failures <= 50)
     fprintf(stderr, "FAIL %s:%d: %s\n", file, line, what);
+}
+
+void csrt_checkf(int ok, const char *file, int line, const char *format, ...) {
+  csrt_checks++;
+  if (ok)
+    return;
+  char message[1200];
+  va_list args;
+  va_start(args, format);
+  vsnprintf(message, sizeof message, format, args);
+  va_end(args);
+  csrt_fail(file, line, message);
 }
 
 int csrt_finish(const char *name) {

@@ -32,6 +32,13 @@ void csrt_fail(const char *file, int line, const char *what);
     }                                                                                              \
   } while (0)
 #define CHECK_OK(ctx, expr) CHECK_STATUS(ctx, expr, CSR_SUCCESS)
+/* A check with a formatted message (what was checked, what was found). */
+void csrt_checkf(int ok, const char *file, int line, const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+#define CHECKF(cond, ...) csrt_checkf((cond) != 0, __FILE__, __LINE__, __VA_ARGS__)
 
 /* Prints "<name>: N passed, M failed" and returns the process exit code (0 iff no failure). */
 int csrt_finish(const char *name);
