@@ -34,3 +34,50 @@ csr_status csri_cuda_memcpy(csr_context *ctx, void *dst, const void *src, size_t
 int csri_cuda_device_count(void) {
   return 0;
 }
+
+/* --- primitives (src/primitives.h): the front ends send only device arrays here ------------- */
+#include "primitives.h"
+
+size_t csri_cuda_scan_bytes(const csr_context *ctx, csr_data_type type, int64_t n, int segmented) {
+  (void)ctx, (void)type, (void)n, (void)segmented;
+  return 0;
+}
+csr_status csri_cuda_scan(csr_context *ctx, csr_data_type type, csr_scan_kind kind, const void *in,
+                          const uint8_t *heads, void *out, int64_t n, void *workspace) {
+  (void)type, (void)kind, (void)in, (void)heads, (void)out, (void)n, (void)workspace;
+  return not_compiled(ctx);
+}
+size_t csri_cuda_compact_bytes(const csr_context *ctx, csr_data_type type, int64_t n) {
+  (void)ctx, (void)type, (void)n;
+  return 0;
+}
+csr_status csri_cuda_compact(csr_context *ctx, csr_data_type type, const void *in,
+                             const csri_select *select, void *out, int64_t n, int64_t *kept,
+                             void *workspace) {
+  (void)type, (void)in, (void)select, (void)out, (void)n, (void)kept, (void)workspace;
+  return not_compiled(ctx);
+}
+size_t csri_cuda_radix_sort_bytes(const csr_context *ctx, size_t key_size, size_t value_size,
+                                  int64_t n) {
+  (void)ctx, (void)key_size, (void)value_size, (void)n;
+  return 0;
+}
+csr_status csri_cuda_radix_sort(csr_context *ctx, size_t key_size, void *keys, size_t value_size,
+                                void *values, int64_t n, int begin_bit, int end_bit,
+                                void *workspace) {
+  (void)key_size, (void)keys, (void)value_size, (void)values, (void)n, (void)begin_bit,
+      (void)end_bit, (void)workspace;
+  return not_compiled(ctx);
+}
+size_t csri_cuda_histogram_bytes(const csr_context *ctx, const csri_bins *bins,
+                                 csr_data_type count_type, int64_t n) {
+  (void)ctx, (void)bins, (void)count_type, (void)n;
+  return 0;
+}
+csr_status csri_cuda_histogram(csr_context *ctx, csr_data_type sample_type, const void *samples,
+                               int64_t n, const csri_bins *bins, csr_data_type count_type,
+                               void *counts, void *workspace) {
+  (void)sample_type, (void)samples, (void)n, (void)bins, (void)count_type, (void)counts,
+      (void)workspace;
+  return not_compiled(ctx);
+}

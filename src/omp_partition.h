@@ -15,6 +15,6 @@ int64_t csri_omp_part_begin(const int64_t *off, int64_t rows, int64_t t, int64_t
  * equal work; bounds[0..nblocks]. */
 int csri_omp_blocks(const int64_t *off, int64_t rows, int threads, int64_t *bounds);
 /* In-place inclusive prefix sum of a[0..n). */
-void csri_omp_scan(int64_t *a, int64_t n, int threads);
+void csri_omp_scan_i64(int64_t *a, int64_t n, int threads);
 
 #endif

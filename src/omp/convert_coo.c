@@ -21,7 +21,7 @@ static csr_status scatter_stable(csr_context *ctx, int64_t n, const int32_t *rke
       s += C[(int64_t)t * nb + r];
     off[r + 1] = s;
   }
-  csri_omp_scan(off + 1, nb, T);
+  csri_omp_scan_i64(off + 1, nb, T);
 #pragma omp parallel for num_threads(T)
   for (int64_t r = 0; r < nb; r++) {
     int64_t run = off[r];
@@ -58,7 +58,7 @@ static csr_status scatter_atomic(csr_context *ctx, int64_t n, const int32_t *rke
 #pragma omp atomic
       off[rkey[k] + 1]++;
     }
-  csri_omp_scan(off + 1, nb, T);
+  csri_omp_scan_i64(off + 1, nb, T);
 #pragma omp parallel for num_threads(T)
   for (int64_t r = 0; r < nb; r++)
     cursor[r] = off[r];
@@ -162,7 +162,7 @@ csr_status csri_omp_from_coo(csr_context *ctx, const csr_coo *T, unsigned option
     for (int64_t r = bounds[b]; r < bounds[b + 1]; r++)
       merged[r + 1] = csri_merge_row(cols, src, off[r], off[r + 1], T->values, T->value_type, drop,
                                      NULL, NULL, 0);
-  csri_omp_scan(merged + 1, T->rows, th);
+  csri_omp_scan_i64(merged + 1, T->rows, th);
   st = csr_matrix_create(ctx, &out, T->rows, T->cols, merged[T->rows], T->value_type, CSR_HOST);
   if (st < 0)
     goto cleanup;

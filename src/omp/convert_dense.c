@@ -48,7 +48,7 @@ csr_status csri_omp_from_dense(csr_context *ctx, const csr_dense *D, csr_matrix 
   for (int b = 0; b < nblk; b++)
     count_rows(D, bounds[b], bounds[b + 1], off);
   off[0] = 0;
-  csri_omp_scan(off + 1, D->rows, th);
+  csri_omp_scan_i64(off + 1, D->rows, th);
   csr_matrix *out = NULL;
   csr_status st =
       csr_matrix_create(ctx, &out, D->rows, D->cols, off[D->rows], D->value_type, CSR_HOST);

@@ -27,7 +27,7 @@ int csri_omp_blocks(const int64_t *off, int64_t rows, int threads, int64_t *boun
   return (int)nb;
 }
 
-void csri_omp_scan(int64_t *a, int64_t n, int threads) {
+void csri_omp_scan_i64(int64_t *a, int64_t n, int threads) {
   int64_t sums[CSRI_MAX_BLOCKS + 1];
   int nb = n < 65536 ? 1 : threads > CSRI_MAX_BLOCKS ? CSRI_MAX_BLOCKS : threads;
   sums[0] = 0;

@@ -1,0 +1,67 @@
+/* The bin of a histogram sample, one definition for every backend (C and CUDA), so that the
+ * reference, OpenMP and the GPU count alike, bit for bit. Internal.
+ *   INTEGER: b = x                                  for 0 <= x < bins
+ *   EVEN:    b = floor((x - lower) * scale)         for lower <= x < upper, in double;
+ *            scale = bins / (upper - lower); a product rounded up to bins lands in bins - 1
+ *   LOG2:    b = 0 for x == 0, floor(log2 x) + 1    for x >= 1 and b < bins
+ * A sample that has no bin gives -1. */
+#ifndef CSR_BINS_H
+#define CSR_BINS_H
+
+#include "primitives.h"
+
+#if defined(__CUDACC__)
+#define CSRI_HD __host__ __device__ __forceinline__
+#else
+#define CSRI_HD static inline
+#endif
+
+/* Bit length of x (0 for 0): floor(log2 x) + 1. */
+CSRI_HD int csri_bit_length(uint64_t x) {
+#if defined(__CUDA_ARCH__)
+  return 64 - __clzll((long long)x);
+#else
+  return x == 0 ? 0 : 64 - __builtin_clzll(x);
+#endif
+}
+
+CSRI_HD int csri_even_bin(const csri_bins *b, double x) {
+  if (!(x >= b->lower && x < b->upper)) /* also NaN */
+    return -1;
+  double t = (x - b->lower) * b->scale;
+  int bin = (int)t; /* t >= 0: truncation is floor */
+  return bin < b->bins ? bin : b->bins - 1;
+}
+
+/* Bin of a signed integer sample. */
+CSRI_HD int csri_bin_of_i64(const csri_bins *b, int64_t x) {
+  switch (b->rule) {
+  case CSR_BINS_INTEGER: return x >= 0 && x < b->bins ? (int)x : -1;
+  case CSR_BINS_EVEN: return csri_even_bin(b, (double)x);
+  default: {
+    if (x < 0)
+      return -1;
+    int bin = csri_bit_length((uint64_t)x);
+    return bin < b->bins ? bin : -1;
+  }
+  }
+}
+
+/* Bin of an unsigned integer sample. */
+CSRI_HD int csri_bin_of_u64(const csri_bins *b, uint64_t x) {
+  switch (b->rule) {
+  case CSR_BINS_INTEGER: return x < (uint64_t)b->bins ? (int)x : -1;
+  case CSR_BINS_EVEN: return csri_even_bin(b, (double)x);
+  default: {
+    int bin = csri_bit_length(x);
+    return bin < b->bins ? bin : -1;
+  }
+  }
+}
+
+/* Bin of a floating sample (the front end allows floats with EVEN only). */
+CSRI_HD int csri_bin_of_f64(const csri_bins *b, double x) {
+  return csri_even_bin(b, x);
+}
+
+#endif

@@ -1,0 +1,72 @@
+/* counts[b] = #{i : bin(samples[i]) = b}: checks, the workspace protocol, dispatch to ref / omp /
+ * cuda. The bin rule is src/bins.h, shared by all three. */
+#include "primitives.h"
+
+#include <math.h>
+
+static csr_status check_bins(csr_context *ctx, const csr_histogram_bins *spec,
+                             csr_data_type sample_type, csri_bins *b) {
+  CSRI_CHECK_NULL(ctx, spec);
+  if (spec->rule != CSR_BINS_INTEGER && spec->rule != CSR_BINS_EVEN && spec->rule != CSR_BINS_LOG2)
+    return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "bin rule %d: a csr_bin_rule expected",
+                     (int)spec->rule);
+  if (spec->bins < 1 || spec->bins > CSRI_MAX_BINS)
+    return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "%d bins: 1 to %d expected", spec->bins,
+                     CSRI_MAX_BINS);
+  int floating = sample_type == CSR_DATA_F32 || sample_type == CSR_DATA_F64;
+  if (csr_data_type_size(sample_type) == 0)
+    return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "samples of type %d: a csr_data_type expected",
+                     (int)sample_type);
+  if (floating && spec->rule != CSR_BINS_EVEN)
+    return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE,
+                     "floating samples need CSR_BINS_EVEN (integer and log2 bins take integers)");
+  b->rule = spec->rule;
+  b->bins = spec->bins;
+  b->lower = spec->lower;
+  b->upper = spec->upper;
+  b->scale = 1.0;
+  if (spec->rule == CSR_BINS_EVEN) {
+    if (!isfinite(spec->lower) || !isfinite(spec->upper) || !(spec->lower < spec->upper) ||
+        !isfinite(spec->upper - spec->lower))
+      return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE,
+                       "even bins over [%g, %g): finite lower < upper expected", spec->lower,
+                       spec->upper);
+    b->scale = (double)spec->bins / (spec->upper - spec->lower);
+  }
+  return CSR_SUCCESS;
+}
+
+csr_status csr_histogram(csr_context *ctx, csr_location location, csr_data_type sample_type,
+                         const void *samples, int64_t n, const csr_histogram_bins *bins,
+                         csr_data_type count_type, void *counts, void *workspace,
+                         size_t *workspace_bytes) {
+  csri_bins b;
+  CSRI_TRY(check_bins(ctx, bins, sample_type, &b));
+  if (count_type != CSR_DATA_U32 && count_type != CSR_DATA_U64 && count_type != CSR_DATA_U16)
+    return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE,
+                     "counts of type %d: CSR_DATA_U32, U64 or U16 expected", (int)count_type);
+  CSRI_TRY(csri_check_array(ctx, samples, n, "samples"));
+  CSRI_CHECK_NULL(ctx, counts);
+  csr_backend backend;
+  csr_status status = csri_primitive_backend(ctx, location, &backend);
+  CSRI_TRY(status);
+  size_t need = backend == CSR_BACKEND_CUDA  ? csri_cuda_histogram_bytes(ctx, &b, count_type, n)
+                : backend == CSR_BACKEND_OMP ? csri_omp_histogram_bytes(ctx, &b, count_type, n)
+                                             : csri_ref_histogram_bytes(ctx, &b, count_type, n);
+  int run;
+  void *use;
+  CSRI_TRY(csri_primitive_workspace(ctx, location, need, workspace, workspace_bytes, &run, &use));
+  if (!run)
+    return CSR_SUCCESS;
+  csr_status s;
+  if (backend == CSR_BACKEND_CUDA)
+    s = csri_cuda_histogram(ctx, sample_type, samples, n, &b, count_type, counts, use);
+  else if (backend == CSR_BACKEND_OMP)
+    s = csri_omp_histogram(ctx, sample_type, samples, n, &b, count_type, counts, use);
+  else
+    s = csri_ref_histogram(ctx, sample_type, samples, n, &b, count_type, counts, use);
+  csri_primitive_workspace_done(ctx, location, use, workspace, workspace_bytes);
+  CSRI_TRY(s);
+  csri_set_last_backend(ctx, backend);
+  return status;
+}

@@ -1,0 +1,48 @@
+/* keys (and values) reordered so that keys ascend by bits [begin_bit, end_bit), stably: checks,
+ * the workspace protocol, dispatch to ref / omp / cuda. */
+#include "primitives.h"
+
+csr_status csr_radix_sort(csr_context *ctx, csr_location location, csr_data_type key_type,
+                          void *keys, csr_data_type value_type, void *values, int64_t n,
+                          int begin_bit, int end_bit, void *workspace, size_t *workspace_bytes) {
+  if (key_type != CSR_DATA_U32 && key_type != CSR_DATA_U64)
+    return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE,
+                     "radix sort keys of type %d: CSR_DATA_U32 or U64 expected", (int)key_type);
+  size_t key_size = csr_data_type_size(key_type);
+  size_t value_size = values ? csr_data_type_size(value_type) : 0;
+  if (values && value_size != 4 && value_size != 8)
+    return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE,
+                     "radix sort values of type %d: a type of 4 or 8 bytes expected",
+                     (int)value_type);
+  int key_bits = (int)key_size * 8;
+  if (begin_bit < 0 || end_bit > key_bits || begin_bit > end_bit)
+    return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE,
+                     "bit range [%d, %d): 0 <= begin <= end <= %d expected", begin_bit, end_bit,
+                     key_bits);
+  CSRI_TRY(csri_check_array(ctx, keys, n, "keys"));
+  csr_backend backend;
+  csr_status status = csri_primitive_backend(ctx, location, &backend);
+  CSRI_TRY(status);
+  int trivial = n <= 1 || begin_bit == end_bit;
+  size_t need = trivial ? 0
+                : backend == CSR_BACKEND_CUDA
+                    ? csri_cuda_radix_sort_bytes(ctx, key_size, value_size, n)
+                : backend == CSR_BACKEND_OMP ? csri_omp_radix_sort_bytes(ctx, key_size, value_size, n)
+                                             : csri_ref_radix_sort_bytes(ctx, key_size, value_size, n);
+  int run;
+  void *use;
+  CSRI_TRY(csri_primitive_workspace(ctx, location, need, workspace, workspace_bytes, &run, &use));
+  if (!run || trivial)
+    return CSR_SUCCESS;
+  csr_status s;
+  if (backend == CSR_BACKEND_CUDA)
+    s = csri_cuda_radix_sort(ctx, key_size, keys, value_size, values, n, begin_bit, end_bit, use);
+  else if (backend == CSR_BACKEND_OMP)
+    s = csri_omp_radix_sort(ctx, key_size, keys, value_size, values, n, begin_bit, end_bit, use);
+  else
+    s = csri_ref_radix_sort(ctx, key_size, keys, value_size, values, n, begin_bit, end_bit, use);
+  csri_primitive_workspace_done(ctx, location, use, workspace, workspace_bytes);
+  CSRI_TRY(s);
+  csri_set_last_backend(ctx, backend);
+  return status;
+}
