@@ -64,3 +64,16 @@ extern "C" int csri_cuda_device_count(void) {
   }
   return count;
 }
+
+extern "C" int csri_cuda_sm_count(void) {
+  static int count = 0;
+  if (count == 0) {
+    int device = 0, sms = 0;
+    if (cudaGetDevice(&device) == cudaSuccess &&
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess)
+      count = sms;
+    else
+      cudaGetLastError();
+  }
+  return count > 0 ? count : 132;
+}

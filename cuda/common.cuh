@@ -1,0 +1,307 @@
+/* Shared pieces of the CUDA primitives: error reporting, the context's stream, warp-level scans
+ * and the tile status of the single-pass scans (decoupled look-back, Merrill and Garland 2016).
+ * C-style CUDA; templates only over the value type and the combining operation. */
+#ifndef CSR_CUDA_COMMON_CUH
+#define CSR_CUDA_COMMON_CUH
+
+#include "primitives.h"
+#include "tuning.cuh"
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+/* Records a CUDA error as CSR_ERR_DEVICE (CSR_ERR_OUT_OF_MEMORY for allocations) with its name. */
+static inline csr_status csri_cuda_error(csr_context *ctx, cudaError_t err, const char *what,
+                                         const char *file, int line) {
+  return csri_error(ctx, err == cudaErrorMemoryAllocation ? CSR_ERR_OUT_OF_MEMORY : CSR_ERR_DEVICE,
+                    file, line, "%s: %s (%s)", what, cudaGetErrorName(err),
+                    cudaGetErrorString(err));
+}
+
+/* After a launch (or an async call): the launch error, and with the context's debug-sync flag the
+ * kernel's own error too. */
+static inline csr_status csri_cuda_check(csr_context *ctx, const char *what, const char *file,
+                                         int line) {
+  cudaError_t err = cudaGetLastError();
+  if (err == cudaSuccess && ctx && ctx->debug_sync)
+    err = cudaStreamSynchronize((cudaStream_t)ctx->stream);
+  return err == cudaSuccess ? CSR_SUCCESS : csri_cuda_error(ctx, err, what, file, line);
+}
+#define CSRI_CUDA_CHECK(ctx, what) csri_cuda_check((ctx), (what), __FILE__, __LINE__)
+#define CSRI_CUDA_TRY(ctx, call)                                                                   \
+  do {                                                                                             \
+    cudaError_t csri_err_ = (call);                                                                \
+    if (csri_err_ != cudaSuccess)                                                                  \
+      return csri_cuda_error((ctx), csri_err_, #call, __FILE__, __LINE__);                         \
+  } while (0)
+
+static inline cudaStream_t csri_stream(const csr_context *ctx) {
+  return ctx ? (cudaStream_t)ctx->stream : (cudaStream_t)0;
+}
+
+/* Rounds up to a multiple of 256 bytes: workspace pieces stay aligned for any access. */
+static inline size_t csri_align256(size_t bytes) {
+  return (bytes + 255) & ~(size_t)255;
+}
+
+/* Multiprocessors of the current device (cached per process: the device does not change under a
+ * running library in practice; a fresh query costs microseconds). */
+extern "C" int csri_cuda_sm_count(void);
+
+/* --- tiles of consecutive items per thread ------------------------------------------------ */
+
+/* The pieces of a 16-byte word as items of T (4-byte or 8-byte). */
+__device__ __forceinline__ void csri_unpack(uint4 w, uint32_t *x) {
+  x[0] = w.x, x[1] = w.y, x[2] = w.z, x[3] = w.w;
+}
+__device__ __forceinline__ void csri_unpack(uint4 w, uint64_t *x) {
+  x[0] = (uint64_t)w.y << 32 | w.x, x[1] = (uint64_t)w.w << 32 | w.z;
+}
+__device__ __forceinline__ uint4 csri_pack(const uint32_t *x) {
+  return make_uint4(x[0], x[1], x[2], x[3]);
+}
+__device__ __forceinline__ uint4 csri_pack(const uint64_t *x) {
+  return make_uint4((uint32_t)x[0], (uint32_t)(x[0] >> 32), (uint32_t)x[1], (uint32_t)(x[1] >> 32));
+}
+
+/* x[0, ITEMS) = in[base, base + ITEMS): 16-byte loads when the whole run is in range and VEC
+ * (in is 16-byte aligned and base a multiple of 16 bytes), else one guarded load per item. */
+template <typename T, int ITEMS, bool VEC>
+__device__ __forceinline__ void csri_load_run(const T *in, int64_t base, int64_t n, T (&x)[ITEMS]) {
+  if (VEC && base + ITEMS <= n) {
+    const uint4 *v = reinterpret_cast<const uint4 *>(in + base);
+    const int per = 16 / (int)sizeof(T);
+    uint4 raw[ITEMS / per];
+#pragma unroll
+    for (int k = 0; k < ITEMS / per; k++)
+      raw[k] = __ldcs(v + k); /* streamed: read once */
+#pragma unroll
+    for (int k = 0; k < ITEMS / per; k++)
+      csri_unpack(raw[k], &x[k * per]);
+  } else {
+#pragma unroll
+    for (int i = 0; i < ITEMS; i++)
+      x[i] = base + i < n ? in[base + i] : (T)0;
+  }
+}
+
+/* out[base, base + ITEMS) = x, within n; the counterpart of csri_load_run. */
+template <typename T, int ITEMS, bool VEC>
+__device__ __forceinline__ void csri_store_run(T *out, int64_t base, int64_t n,
+                                               const T (&x)[ITEMS]) {
+  if (VEC && base + ITEMS <= n) {
+    uint4 *v = reinterpret_cast<uint4 *>(out + base);
+    const int per = 16 / (int)sizeof(T);
+#pragma unroll
+    for (int k = 0; k < ITEMS / per; k++)
+      __stcs(v + k, csri_pack(&x[k * per]));
+  } else {
+#pragma unroll
+    for (int i = 0; i < ITEMS; i++)
+      if (base + i < n)
+        out[base + i] = x[i];
+  }
+}
+
+/* --- combining operations ------------------------------------------------------------------ */
+
+/* Plain sums: modulo 2^bits (unsigned arithmetic). */
+template <typename T> struct csri_sum_op {
+  typedef T value;
+  __device__ __forceinline__ static T identity() { return 0; }
+  __device__ __forceinline__ static T combine(T a, T b) { return a + b; }
+};
+
+/* Segmented sums: a value with a head flag; b's head restarts the sum (not commutative). */
+template <typename T> struct csri_seg_value {
+  T sum;
+  uint32_t head;
+};
+template <typename T> struct csri_seg_op {
+  typedef csri_seg_value<T> value;
+  __device__ __forceinline__ static value identity() { return value{0, 0}; }
+  __device__ __forceinline__ static value combine(value a, value b) {
+    return value{b.head ? b.sum : a.sum + b.sum, a.head | b.head};
+  }
+};
+
+/* --- warp scans (lanes in order: lane 0 first) --------------------------------------------- */
+
+template <typename T> __device__ __forceinline__ T csri_shfl_up(T v, int delta) {
+  return __shfl_up_sync(0xffffffffu, v, delta);
+}
+template <typename T>
+__device__ __forceinline__ csri_seg_value<T> csri_shfl_up(csri_seg_value<T> v, int delta) {
+  return csri_seg_value<T>{__shfl_up_sync(0xffffffffu, v.sum, delta),
+                           __shfl_up_sync(0xffffffffu, v.head, delta)};
+}
+template <typename T> __device__ __forceinline__ T csri_shfl_down(T v, int delta) {
+  return __shfl_down_sync(0xffffffffu, v, delta);
+}
+template <typename T>
+__device__ __forceinline__ csri_seg_value<T> csri_shfl_down(csri_seg_value<T> v, int delta) {
+  return csri_seg_value<T>{__shfl_down_sync(0xffffffffu, v.sum, delta),
+                           __shfl_down_sync(0xffffffffu, v.head, delta)};
+}
+template <typename T> __device__ __forceinline__ T csri_shfl(T v, int lane) {
+  return __shfl_sync(0xffffffffu, v, lane);
+}
+template <typename T>
+__device__ __forceinline__ csri_seg_value<T> csri_shfl(csri_seg_value<T> v, int lane) {
+  return csri_seg_value<T>{__shfl_sync(0xffffffffu, v.sum, lane),
+                           __shfl_sync(0xffffffffu, v.head, lane)};
+}
+
+/* Inclusive scan across the 32 lanes (Hillis-Steele with shuffles). */
+template <typename Op>
+__device__ __forceinline__ typename Op::value csri_warp_inclusive(typename Op::value v) {
+  int lane = threadIdx.x & 31;
+#pragma unroll
+  for (int d = 1; d < 32; d *= 2) {
+    typename Op::value up = csri_shfl_up(v, d);
+    if (lane >= d)
+      v = Op::combine(up, v);
+  }
+  return v;
+}
+
+/* Block-wide exclusive scan of one value per thread; *total gets the block's aggregate.
+ * `warp_totals` is shared scratch of THREADS / 32 values. Ends with a barrier. */
+template <typename Op, int THREADS>
+__device__ __forceinline__ typename Op::value csri_block_exclusive(typename Op::value v,
+                                                                   typename Op::value *warp_totals,
+                                                                   typename Op::value *total) {
+  typedef typename Op::value V;
+  const int warps = THREADS / 32, lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  V inclusive = csri_warp_inclusive<Op>(v);
+  if (lane == 31)
+    warp_totals[warp] = inclusive;
+  __syncthreads();
+  if (warp == 0) {
+    V w = lane < warps ? warp_totals[lane] : Op::identity();
+    w = csri_warp_inclusive<Op>(w);
+    if (lane < warps)
+      warp_totals[lane] = w; /* inclusive over warps */
+  }
+  __syncthreads();
+  V before_warp = warp == 0 ? Op::identity() : warp_totals[warp - 1];
+  V exclusive_in_warp = csri_shfl_up(inclusive, 1);
+  if (lane == 0)
+    exclusive_in_warp = Op::identity();
+  *total = warp_totals[warps - 1];
+  V result = Op::combine(before_warp, exclusive_in_warp);
+  __syncthreads(); /* warp_totals may be reused by the caller */
+  return result;
+}
+
+/* --- tile status for decoupled look-back --------------------------------------------------- */
+
+enum { CSRI_TILE_INVALID = 0, CSRI_TILE_AGGREGATE = 1, CSRI_TILE_PREFIX = 2 };
+
+/* One status per tile: a flag and a value (the tile's aggregate, or its inclusive prefix).
+ * Written as value, fence, flag; read as flag, fence, value: a reader that sees the flag sees
+ * the value (the pattern CUB uses for values too wide to share a word with the flag). */
+template <typename V> struct csri_tile_status {
+  V *values;
+  uint32_t *flags;
+
+  static size_t bytes(int64_t tiles) {
+    return csri_align256((size_t)tiles * sizeof(V)) + csri_align256((size_t)tiles * 4);
+  }
+  static csri_tile_status at(void *workspace, int64_t tiles) {
+    csri_tile_status s;
+    s.values = (V *)workspace;
+    s.flags = (uint32_t *)((char *)workspace + csri_align256((size_t)tiles * sizeof(V)));
+    return s;
+  }
+  __device__ __forceinline__ void publish(int64_t tile, uint32_t flag, V v) const {
+    *(volatile V *)&values[tile] = v;
+    __threadfence();
+    *(volatile uint32_t *)&flags[tile] = flag;
+  }
+  /* Waits until the tile's status is valid. */
+  __device__ __forceinline__ void wait(int64_t tile, uint32_t *flag, V *v) const {
+    uint32_t f;
+    while ((f = *(volatile uint32_t *)&flags[tile]) == CSRI_TILE_INVALID)
+      ;
+    __threadfence();
+    *flag = f;
+    *v = *(volatile V *)&values[tile];
+  }
+};
+
+/* A segmented value is two words: volatile copies go member by member. */
+template <typename T> struct csri_tile_status<csri_seg_value<T>> {
+  typedef csri_seg_value<T> V;
+  T *sums;
+  uint32_t *heads;
+  uint32_t *flags;
+
+  static size_t bytes(int64_t tiles) {
+    return csri_align256((size_t)tiles * sizeof(T)) + 2 * csri_align256((size_t)tiles * 4);
+  }
+  static csri_tile_status at(void *workspace, int64_t tiles) {
+    csri_tile_status s;
+    char *p = (char *)workspace;
+    s.sums = (T *)p;
+    p += csri_align256((size_t)tiles * sizeof(T));
+    s.heads = (uint32_t *)p;
+    p += csri_align256((size_t)tiles * 4);
+    s.flags = (uint32_t *)p;
+    return s;
+  }
+  __device__ __forceinline__ void publish(int64_t tile, uint32_t flag, V v) const {
+    *(volatile T *)&sums[tile] = v.sum;
+    *(volatile uint32_t *)&heads[tile] = v.head;
+    __threadfence();
+    *(volatile uint32_t *)&flags[tile] = flag;
+  }
+  __device__ __forceinline__ void wait(int64_t tile, uint32_t *flag, V *v) const {
+    uint32_t f;
+    while ((f = *(volatile uint32_t *)&flags[tile]) == CSRI_TILE_INVALID)
+      ;
+    __threadfence();
+    *flag = f;
+    v->sum = *(volatile T *)&sums[tile];
+    v->head = *(volatile uint32_t *)&heads[tile];
+  }
+};
+
+/* The exclusive prefix of `tile` from its predecessors' statuses, by warp 0 of the block: each
+ * lane looks at one of 32 predecessors (lane 0 the nearest); the window's values are combined
+ * far-to-near up to the nearest lane holding an inclusive prefix, else the window moves on.
+ * Returns the prefix in every lane of warp 0. */
+template <typename Op>
+__device__ __forceinline__ typename Op::value
+csri_look_back(const csri_tile_status<typename Op::value> &status, int64_t tile) {
+  typedef typename Op::value V;
+  const int lane = threadIdx.x & 31;
+  V prefix = Op::identity();
+  int64_t window = tile - 1; /* the nearest predecessor not yet folded in */
+  for (;;) {
+    int64_t t = window - lane;
+    uint32_t flag = CSRI_TILE_PREFIX;
+    V v = Op::identity();
+    if (t >= 0)
+      status.wait(t, &flag, &v);
+    unsigned done = __ballot_sync(0xffffffffu, flag == CSRI_TILE_PREFIX);
+    int stop = done ? __ffs(done) - 1 : 31; /* lanes 0..stop take part */
+    if (lane > stop)
+      v = Op::identity();
+      /* Reduce far-to-near: lane l becomes v[l+d] (+) ... (+) v[l], so lane 0 ends with the
+       * window's value in order. */
+#pragma unroll
+    for (int d = 1; d < 32; d *= 2) {
+      V farther = csri_shfl_down(v, d);
+      if (lane + d < 32)
+        v = Op::combine(farther, v);
+    }
+    v = csri_shfl(v, 0);
+    prefix = Op::combine(v, prefix);
+    if (done)
+      return prefix;
+    window -= 32;
+  }
+}
+
+#endif

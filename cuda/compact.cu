@@ -1,0 +1,190 @@
+/* out[0, kept) = the in[i] that are kept (flags[i] != 0, or x op operand), in order: one pass,
+ * the count of kept items scanned with decoupled look-back (see scan.cu) and each tile's kept
+ * items gathered in shared memory first, so that the tile writes one contiguous run. */
+#include "common.cuh"
+
+namespace {
+
+const int THREADS = CSRI_SCAN_THREADS;
+
+enum { BY_FLAGS = 0, NOT_EQUAL = 1, LESS = 2, GREATER_EQUAL = 3 };
+
+/* S: the storage word (the element's bytes); C: the element type the predicate compares in. */
+template <typename S> __host__ __device__ constexpr int items() {
+  return CSRI_SCAN_BYTES_PER_THREAD / (int)sizeof(S);
+}
+template <typename S> __host__ __device__ constexpr int64_t tile_items() {
+  return (int64_t)THREADS * items<S>();
+}
+
+template <typename C, typename S> __device__ __forceinline__ C as(S bits) {
+  C c;
+  memcpy(&c, &bits, sizeof c);
+  return c;
+}
+
+template <typename S, typename C, int MODE>
+__device__ __forceinline__ bool keep(S bits, uint8_t flag, C operand) {
+  if (MODE == BY_FLAGS)
+    return flag != 0;
+  C x = as<C>(bits);
+  if (MODE == NOT_EQUAL)
+    return x != operand;
+  if (MODE == LESS)
+    return x < operand;
+  return x >= operand;
+}
+
+/* Loads of 16 bytes need a 4- or 8-byte storage word; narrower words load one by one. */
+template <typename S, int ITEMS, bool VEC>
+__device__ __forceinline__ void load(const S *in, int64_t base, int64_t n, S (&x)[ITEMS]) {
+  if constexpr (sizeof(S) >= 4) {
+    csri_load_run<S, ITEMS, VEC>(in, base, n, x);
+  } else {
+#pragma unroll
+    for (int i = 0; i < ITEMS; i++)
+      x[i] = base + i < n ? in[base + i] : (S)0;
+  }
+}
+
+template <typename S, typename C, int MODE, bool VEC>
+__global__ void __launch_bounds__(THREADS)
+    compact_kernel(const S *in, const uint8_t *flags, C operand, S *out, int64_t n,
+                   csri_tile_status<uint64_t> status, unsigned long long *next_tile,
+                   unsigned long long *kept_total, int64_t tiles) {
+  typedef csri_sum_op<uint32_t> CountOp;
+  const int ITEMS = items<S>();
+  __shared__ int64_t tile_shared;
+  __shared__ uint32_t warp_totals[THREADS / 32];
+  __shared__ uint64_t prefix_shared;
+  __shared__ S gathered[THREADS * ITEMS];
+  if (threadIdx.x == 0)
+    tile_shared = (int64_t)atomicAdd(next_tile, 1ull);
+  __syncthreads();
+  const int64_t tile = tile_shared;
+  const int64_t base = tile * tile_items<S>() + (int64_t)threadIdx.x * ITEMS;
+
+  S x[ITEMS];
+  load<S, ITEMS, VEC>(in, base, n, x);
+  uint64_t kept_mask = 0; /* ITEMS <= 64 */
+  uint32_t count = 0;
+#pragma unroll
+  for (int i = 0; i < ITEMS; i++) {
+    uint8_t flag = MODE == BY_FLAGS && base + i < n ? flags[base + i] : 0;
+    bool k = base + i < n && keep<S, C, MODE>(x[i], flag, operand);
+    kept_mask |= (uint64_t)k << i;
+    count += k;
+  }
+  uint32_t tile_count;
+  uint32_t before_me = csri_block_exclusive<CountOp, THREADS>(count, warp_totals, &tile_count);
+
+  if (tile == 0) {
+    if (threadIdx.x == 0) {
+      status.publish(0, CSRI_TILE_PREFIX, tile_count);
+      prefix_shared = 0;
+    }
+  } else {
+    if (threadIdx.x == 0)
+      status.publish(tile, CSRI_TILE_AGGREGATE, tile_count);
+    if (threadIdx.x < 32) {
+      uint64_t prefix = csri_look_back<csri_sum_op<uint64_t>>(status, tile);
+      if (threadIdx.x == 0) {
+        status.publish(tile, CSRI_TILE_PREFIX, prefix + tile_count);
+        prefix_shared = prefix;
+      }
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < ITEMS; i++)
+    if (kept_mask >> i & 1)
+      gathered[before_me++] = x[i];
+  __syncthreads();
+
+  const uint64_t prefix = prefix_shared;
+  for (uint32_t k = threadIdx.x; k < tile_count; k += THREADS)
+    out[prefix + k] = gathered[k];
+  if (tile == tiles - 1 && threadIdx.x == 0)
+    *kept_total = prefix + tile_count;
+}
+
+template <typename S> size_t workspace_bytes(int64_t n) {
+  int64_t tiles = (n + tile_items<S>() - 1) / tile_items<S>();
+  return 256 + csri_tile_status<uint64_t>::bytes(tiles);
+}
+
+template <typename S, typename C, int MODE, bool VEC>
+void launch(const void *in, const csri_select *select, C operand, void *out, int64_t n,
+            void *workspace, unsigned long long *kept_total, cudaStream_t stream) {
+  int64_t tiles = (n + tile_items<S>() - 1) / tile_items<S>();
+  csri_tile_status<uint64_t> status =
+      csri_tile_status<uint64_t>::at((char *)workspace + 256, tiles);
+  compact_kernel<S, C, MODE, VEC><<<(unsigned)tiles, THREADS, 0, stream>>>(
+      (const S *)in, select->flags, operand, (S *)out, n, status, (unsigned long long *)workspace,
+      kept_total, tiles);
+}
+
+template <typename S, typename C>
+csr_status run(csr_context *ctx, const void *in, const csri_select *select, C operand, void *out,
+               int64_t n, int64_t *kept, void *workspace) {
+  cudaStream_t stream = csri_stream(ctx);
+  CSRI_CUDA_TRY(ctx, cudaMemsetAsync(workspace, 0, workspace_bytes<S>(n), stream));
+  /* The kept count lands in the counter word's neighbour (the first 256 bytes hold both). */
+  unsigned long long *kept_total = (unsigned long long *)workspace + 1;
+  int mode = select->flags                             ? BY_FLAGS
+             : select->predicate == CSR_KEEP_NOT_EQUAL ? NOT_EQUAL
+             : select->predicate == CSR_KEEP_LESS      ? LESS
+                                                       : GREATER_EQUAL;
+  bool vec = ((uintptr_t)in % 16 == 0);
+#define CSRI_COMPACT_LAUNCH(MODE)                                                                  \
+  (vec ? launch<S, C, MODE, true>(in, select, operand, out, n, workspace, kept_total, stream)      \
+       : launch<S, C, MODE, false>(in, select, operand, out, n, workspace, kept_total, stream))
+  switch (mode) {
+  case BY_FLAGS: CSRI_COMPACT_LAUNCH(BY_FLAGS); break;
+  case NOT_EQUAL: CSRI_COMPACT_LAUNCH(NOT_EQUAL); break;
+  case LESS: CSRI_COMPACT_LAUNCH(LESS); break;
+  default: CSRI_COMPACT_LAUNCH(GREATER_EQUAL); break;
+  }
+#undef CSRI_COMPACT_LAUNCH
+  CSRI_TRY(CSRI_CUDA_CHECK(ctx, "compact kernel"));
+  unsigned long long total = 0;
+  CSRI_CUDA_TRY(ctx,
+                cudaMemcpyAsync(&total, kept_total, sizeof total, cudaMemcpyDeviceToHost, stream));
+  CSRI_CUDA_TRY(ctx, cudaStreamSynchronize(stream));
+  *kept = (int64_t)total;
+  return CSR_SUCCESS;
+}
+
+} // namespace
+
+extern "C" size_t csri_cuda_compact_bytes(const csr_context *ctx, csr_data_type type, int64_t n) {
+  (void)ctx;
+  switch (csr_data_type_size(type)) {
+  case 1: return workspace_bytes<uint8_t>(n);
+  case 2: return workspace_bytes<uint16_t>(n);
+  case 4: return workspace_bytes<uint32_t>(n);
+  default: return workspace_bytes<uint64_t>(n);
+  }
+}
+
+extern "C" csr_status csri_cuda_compact(csr_context *ctx, csr_data_type type, const void *in,
+                                        const csri_select *select, void *out, int64_t n,
+                                        int64_t *kept, void *workspace) {
+  const csri_select *s = select;
+  switch (type) {
+  case CSR_DATA_I32:
+    return run<uint32_t, int32_t>(ctx, in, s, s->operand.i32, out, n, kept, workspace);
+  case CSR_DATA_U32:
+    return run<uint32_t, uint32_t>(ctx, in, s, s->operand.u32, out, n, kept, workspace);
+  case CSR_DATA_F32:
+    return run<uint32_t, float>(ctx, in, s, s->operand.f32, out, n, kept, workspace);
+  case CSR_DATA_I64:
+    return run<uint64_t, int64_t>(ctx, in, s, s->operand.i64, out, n, kept, workspace);
+  case CSR_DATA_U64:
+    return run<uint64_t, uint64_t>(ctx, in, s, s->operand.u64, out, n, kept, workspace);
+  case CSR_DATA_F64:
+    return run<uint64_t, double>(ctx, in, s, s->operand.f64, out, n, kept, workspace);
+  case CSR_DATA_U16:
+    return run<uint16_t, uint16_t>(ctx, in, s, s->operand.u16, out, n, kept, workspace);
+  default: return run<uint8_t, uint8_t>(ctx, in, s, s->operand.u8, out, n, kept, workspace);
+  }
+}

@@ -1,0 +1,247 @@
+/* counts[b] = #{i : bin(samples[i]) = b}, the bin rule of src/bins.h.
+ *
+ * The three techniques (docs/algorithms.md, "Histogram"):
+ *  - privatisation: each block counts into its own copies in shared memory (one per pair of
+ *    warps, so fewer threads contend for one counter) and adds them to the result once at the end;
+ *    bins too many for shared memory count into copies in global memory instead;
+ *  - coarsening: a persistent grid; each thread reads 16 bytes per step, consecutive threads
+ *    consecutive 16-byte words (interleaved, so a warp's loads coalesce);
+ *  - aggregation: a thread counts a run of samples falling into the same bin with one atomic
+ *    (all-equal input costs one atomic per thread, not one per sample). */
+#include "bins.h"
+#include "common.cuh"
+
+namespace {
+
+const int THREADS = CSRI_HIST_THREADS;
+enum { SIGNED = 0, UNSIGNED = 1, FLOATING = 2 };
+
+template <typename S, int KIND> __device__ __forceinline__ int bin_of(const csri_bins &b, S x) {
+  if constexpr (KIND == FLOATING)
+    return csri_bin_of_f64(&b, (double)x);
+  else if constexpr (KIND == SIGNED)
+    return csri_bin_of_i64(&b, (int64_t)x);
+  else
+    return csri_bin_of_u64(&b, (uint64_t)x);
+}
+
+/* Adds `run` samples to `bin` of a copy (shared u32 or global u64 counters). */
+__device__ __forceinline__ void add(uint32_t *copy, int bin, uint32_t run) {
+  atomicAdd(&copy[bin], run);
+}
+__device__ __forceinline__ void add(unsigned long long *copy, int bin, uint32_t run) {
+  atomicAdd(&copy[bin], (unsigned long long)run);
+}
+
+/* Counts one sample into the thread's current run, flushing the run when the bin changes. */
+template <typename Counter>
+__device__ __forceinline__ void count(Counter *copy, int bin, int *run_bin, uint32_t *run) {
+  if (bin == *run_bin) {
+    (*run)++;
+    return;
+  }
+  if (*run_bin >= 0)
+    add(copy, *run_bin, *run);
+  *run_bin = bin;
+  *run = 1;
+}
+
+/* The samples of this thread: 16-byte words w = global thread, + grid stride (VEC), then the
+ * scalar tail; or every sample with a grid stride when the array is not 16-byte aligned. */
+template <typename S, int KIND, bool VEC, typename Counter>
+__device__ __forceinline__ void count_samples(const S *samples, int64_t n, const csri_bins &b,
+                                              Counter *copy) {
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  const int64_t me = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  int run_bin = -1;
+  uint32_t run = 0;
+  int64_t done = 0;
+  if (VEC) {
+    const int per = 16 / (int)sizeof(S);
+    const int64_t words = n / per;
+    const uint4 *w = reinterpret_cast<const uint4 *>(samples);
+    for (int64_t k = me; k < words; k += stride) {
+      uint4 raw = __ldcs(w + k);
+      S x[16 / sizeof(S)];
+      memcpy(x, &raw, 16);
+#pragma unroll
+      for (int i = 0; i < per; i++) {
+        int bin = bin_of<S, KIND>(b, x[i]);
+        if (bin >= 0)
+          count(copy, bin, &run_bin, &run);
+      }
+    }
+    done = words * per;
+  }
+  for (int64_t i = done + me; i < n; i += stride) {
+    int bin = bin_of<S, KIND>(b, samples[i]);
+    if (bin >= 0)
+      count(copy, bin, &run_bin, &run);
+  }
+  if (run_bin >= 0)
+    add(copy, run_bin, run);
+}
+
+/* Shared-memory privatisation: `copies` copies of the bins, padded by one counter so that the
+ * same bin of different copies falls in different banks. Warp w counts into copy w % copies. */
+template <typename S, int KIND, bool VEC, typename Out>
+__global__ void __launch_bounds__(THREADS)
+    shared_kernel(const S *samples, int64_t n, csri_bins b, int copies, Out *out) {
+  extern __shared__ uint32_t counters[];
+  const int pitch = b.bins + 1;
+  for (int i = threadIdx.x; i < copies * pitch; i += THREADS)
+    counters[i] = 0;
+  __syncthreads();
+  count_samples<S, KIND, VEC>(samples, n, b, counters + ((threadIdx.x >> 5) % copies) * pitch);
+  __syncthreads();
+  for (int bin = threadIdx.x; bin < b.bins; bin += THREADS) {
+    uint32_t total = 0;
+    for (int c = 0; c < copies; c++)
+      total += counters[c * pitch + bin];
+    if (total)
+      atomicAdd(&out[bin], (Out)total);
+  }
+}
+
+/* Global-memory privatisation: blocks share `copies` copies of 64-bit counters (block % copies). */
+template <typename S, int KIND, bool VEC>
+__global__ void __launch_bounds__(THREADS)
+    global_kernel(const S *samples, int64_t n, csri_bins b, int copies,
+                  unsigned long long *private_counts) {
+  count_samples<S, KIND, VEC>(samples, n, b,
+                              private_counts + (int64_t)(blockIdx.x % copies) * b.bins);
+}
+
+/* counts[bin] = the sum of the copies, in the count type (U16 saturates, U32 wraps). */
+template <typename Out>
+__global__ void finish_kernel(const unsigned long long *private_counts, int copies, int bins,
+                              Out *counts) {
+  int bin = blockIdx.x * blockDim.x + threadIdx.x;
+  if (bin >= bins)
+    return;
+  unsigned long long total = 0;
+  for (int c = 0; c < copies; c++)
+    total += private_counts[(int64_t)c * bins + bin];
+  if (sizeof(Out) == 2 && total > 65535)
+    total = 65535;
+  counts[bin] = (Out)total;
+}
+
+/* The launch shape: shared copies when one copy fits, else global copies. */
+struct plan {
+  int shared_copies; /* 0: global */
+  int global_copies; /* copies of u64 counters in the workspace (also U16's accumulator) */
+  int blocks;
+};
+
+plan make_plan(const csri_bins *b, csr_data_type count_type, int64_t n) {
+  plan p;
+  size_t pitch_bytes = ((size_t)b->bins + 1) * 4;
+  int warps = THREADS / 32, most = warps / CSRI_HIST_WARPS_PER_COPY;
+  int fit = (int)(CSRI_HIST_SHARED_BYTES / pitch_bytes);
+  p.shared_copies = fit < 1 ? 0 : fit < most ? fit : most;
+  p.blocks = csri_cuda_sm_count() * CSRI_HIST_BLOCKS_PER_SM;
+  int64_t per_block = (int64_t)1 << 30; /* a block's u32 counters never wrap */
+  if (n / per_block + 1 > p.blocks)
+    p.blocks = (int)(n / per_block + 1);
+  if (p.shared_copies > 0)
+    p.global_copies = count_type == CSR_DATA_U16 ? 1 : 0;
+  else { /* as many copies as fit in 64 MB, at most CSRI_HIST_GLOBAL_COPIES */
+    int64_t budget = ((int64_t)64 << 20) / ((int64_t)b->bins * 8);
+    p.global_copies = budget < 1                         ? 1
+                      : budget > CSRI_HIST_GLOBAL_COPIES ? CSRI_HIST_GLOBAL_COPIES
+                                                         : (int)budget;
+  }
+  return p;
+}
+
+template <typename S, int KIND, bool VEC>
+csr_status run_typed(csr_context *ctx, const void *samples, int64_t n, const csri_bins *b,
+                     csr_data_type count_type, void *counts, void *workspace) {
+  cudaStream_t stream = csri_stream(ctx);
+  plan p = make_plan(b, count_type, n);
+  const S *x = (const S *)samples;
+  unsigned long long *acc = (unsigned long long *)workspace;
+  size_t count_bytes = (size_t)b->bins * csr_data_type_size(count_type);
+  if (p.global_copies > 0)
+    CSRI_CUDA_TRY(ctx, cudaMemsetAsync(acc, 0, (size_t)p.global_copies * b->bins * 8, stream));
+  else
+    CSRI_CUDA_TRY(ctx, cudaMemsetAsync(counts, 0, count_bytes, stream));
+  if (n > 0 && p.shared_copies > 0) {
+    size_t shared = (size_t)p.shared_copies * (b->bins + 1) * 4;
+    if (p.global_copies > 0) { /* U16: count in 64 bits, saturate at the end */
+      CSRI_CUDA_TRY(ctx,
+                    cudaFuncSetAttribute(shared_kernel<S, KIND, VEC, unsigned long long>,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
+      shared_kernel<S, KIND, VEC>
+          <<<p.blocks, THREADS, shared, stream>>>(x, n, *b, p.shared_copies, acc);
+    } else if (count_type == CSR_DATA_U64) {
+      CSRI_CUDA_TRY(ctx,
+                    cudaFuncSetAttribute(shared_kernel<S, KIND, VEC, unsigned long long>,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
+      shared_kernel<S, KIND, VEC><<<p.blocks, THREADS, shared, stream>>>(
+          x, n, *b, p.shared_copies, (unsigned long long *)counts);
+    } else {
+      CSRI_CUDA_TRY(ctx,
+                    cudaFuncSetAttribute(shared_kernel<S, KIND, VEC, uint32_t>,
+                                         cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
+      shared_kernel<S, KIND, VEC>
+          <<<p.blocks, THREADS, shared, stream>>>(x, n, *b, p.shared_copies, (uint32_t *)counts);
+    }
+    CSRI_TRY(CSRI_CUDA_CHECK(ctx, "histogram kernel"));
+  } else if (n > 0) {
+    global_kernel<S, KIND, VEC><<<p.blocks, THREADS, 0, stream>>>(x, n, *b, p.global_copies, acc);
+    CSRI_TRY(CSRI_CUDA_CHECK(ctx, "histogram kernel (global copies)"));
+  }
+  if (p.global_copies > 0) {
+    int blocks = (b->bins + 255) / 256;
+    if (count_type == CSR_DATA_U16)
+      finish_kernel<<<blocks, 256, 0, stream>>>(acc, p.global_copies, b->bins, (uint16_t *)counts);
+    else if (count_type == CSR_DATA_U64)
+      finish_kernel<<<blocks, 256, 0, stream>>>(acc, p.global_copies, b->bins,
+                                                (unsigned long long *)counts);
+    else
+      finish_kernel<<<blocks, 256, 0, stream>>>(acc, p.global_copies, b->bins, (uint32_t *)counts);
+    CSRI_TRY(CSRI_CUDA_CHECK(ctx, "histogram finish kernel"));
+  }
+  return CSR_SUCCESS;
+}
+
+template <typename S, int KIND>
+csr_status run(csr_context *ctx, const void *samples, int64_t n, const csri_bins *b,
+               csr_data_type count_type, void *counts, void *workspace) {
+  if ((uintptr_t)samples % 16 == 0)
+    return run_typed<S, KIND, true>(ctx, samples, n, b, count_type, counts, workspace);
+  return run_typed<S, KIND, false>(ctx, samples, n, b, count_type, counts, workspace);
+}
+
+} // namespace
+
+extern "C" size_t csri_cuda_histogram_bytes(const csr_context *ctx, const csri_bins *bins,
+                                            csr_data_type count_type, int64_t n) {
+  (void)ctx;
+  plan p = make_plan(bins, count_type, n);
+  return (size_t)p.global_copies * bins->bins * 8;
+}
+
+extern "C" csr_status csri_cuda_histogram(csr_context *ctx, csr_data_type sample_type,
+                                          const void *samples, int64_t n, const csri_bins *bins,
+                                          csr_data_type count_type, void *counts, void *workspace) {
+  switch (sample_type) {
+  case CSR_DATA_I32:
+    return run<int32_t, SIGNED>(ctx, samples, n, bins, count_type, counts, workspace);
+  case CSR_DATA_I64:
+    return run<int64_t, SIGNED>(ctx, samples, n, bins, count_type, counts, workspace);
+  case CSR_DATA_U32:
+    return run<uint32_t, UNSIGNED>(ctx, samples, n, bins, count_type, counts, workspace);
+  case CSR_DATA_U64:
+    return run<uint64_t, UNSIGNED>(ctx, samples, n, bins, count_type, counts, workspace);
+  case CSR_DATA_U16:
+    return run<uint16_t, UNSIGNED>(ctx, samples, n, bins, count_type, counts, workspace);
+  case CSR_DATA_U8:
+    return run<uint8_t, UNSIGNED>(ctx, samples, n, bins, count_type, counts, workspace);
+  case CSR_DATA_F32:
+    return run<float, FLOATING>(ctx, samples, n, bins, count_type, counts, workspace);
+  default: return run<double, FLOATING>(ctx, samples, n, bins, count_type, counts, workspace);
+  }
+}

@@ -1,0 +1,145 @@
+/* out[i] = in[s] + ... + in[i-1] (exclusive) or + in[i] (inclusive), s = 0 or the start of i's
+ * segment: one pass over the data with decoupled look-back (Merrill and Garland, 2016).
+ *
+ * Each block takes the next tile (an atomic counter, so tiles start in order and every tile's
+ * predecessors are already running), reduces it, publishes the tile's aggregate, and warp 0 folds
+ * the predecessors' statuses into the tile's exclusive prefix while later tiles load theirs. Signed
+ * types run as the unsigned type of the same width: sums wrap alike, bit for bit. */
+#include "common.cuh"
+
+#include <type_traits>
+
+namespace {
+
+const int THREADS = CSRI_SCAN_THREADS;
+
+template <typename T> __host__ __device__ constexpr int items() {
+  return CSRI_SCAN_BYTES_PER_THREAD / (int)sizeof(T);
+}
+template <typename T> __host__ __device__ constexpr int64_t tile_items() {
+  return (int64_t)THREADS * items<T>();
+}
+
+/* The value of item i for the operation: a plain item, or an item with its head flag. */
+template <typename T> __device__ __forceinline__ T item_value(csri_sum_op<T>, T x, uint8_t) {
+  return x;
+}
+template <typename T>
+__device__ __forceinline__ csri_seg_value<T> item_value(csri_seg_op<T>, T x, uint8_t head) {
+  return csri_seg_value<T>{x, head != 0};
+}
+/* The sum part of a running value, and the exclusive output at an item (0 at a segment head). */
+template <typename T> __device__ __forceinline__ T sum_of(T v) {
+  return v;
+}
+template <typename T> __device__ __forceinline__ T sum_of(csri_seg_value<T> v) {
+  return v.sum;
+}
+
+template <typename T, typename Op, bool VEC>
+__global__ void __launch_bounds__(THREADS)
+    scan_kernel(const T *in, const uint8_t *heads, T *out, int64_t n, int inclusive,
+                csri_tile_status<typename Op::value> status, unsigned long long *next_tile) {
+  typedef typename Op::value V;
+  const int ITEMS = items<T>();
+  __shared__ int64_t tile_shared;
+  __shared__ V warp_totals[THREADS / 32];
+  __shared__ V prefix_shared;
+  if (threadIdx.x == 0)
+    tile_shared = (int64_t)atomicAdd(next_tile, 1ull);
+  __syncthreads();
+  const int64_t tile = tile_shared;
+  const int64_t base = tile * tile_items<T>() + (int64_t)threadIdx.x * ITEMS;
+
+  T x[ITEMS];
+  uint8_t h[ITEMS];
+  csri_load_run<T, ITEMS, VEC>(in, base, n, x);
+  const bool segmented = !std::is_same<V, T>::value; /* plain scans never read heads */
+#pragma unroll
+  for (int i = 0; i < ITEMS; i++)
+    h[i] = segmented && base + i < n ? heads[base + i] : 0;
+
+  V local = Op::identity();
+#pragma unroll
+  for (int i = 0; i < ITEMS; i++)
+    local = Op::combine(local, item_value(Op(), x[i], h[i]));
+  V tile_total;
+  V before_me = csri_block_exclusive<Op, THREADS>(local, warp_totals, &tile_total);
+
+  if (tile == 0) {
+    if (threadIdx.x == 0) {
+      status.publish(0, CSRI_TILE_PREFIX, tile_total);
+      prefix_shared = Op::identity();
+    }
+  } else {
+    if (threadIdx.x == 0)
+      status.publish(tile, CSRI_TILE_AGGREGATE, tile_total);
+    if (threadIdx.x < 32) {
+      V prefix = csri_look_back<Op>(status, tile);
+      if (threadIdx.x == 0) {
+        status.publish(tile, CSRI_TILE_PREFIX, Op::combine(prefix, tile_total));
+        prefix_shared = prefix;
+      }
+    }
+  }
+  __syncthreads();
+
+  V running = Op::combine(prefix_shared, before_me);
+#pragma unroll
+  for (int i = 0; i < ITEMS; i++) {
+    V item = item_value(Op(), x[i], h[i]);
+    T before = h[i] ? (T)0 : sum_of(running);
+    running = Op::combine(running, item);
+    x[i] = inclusive ? sum_of(running) : before;
+  }
+  csri_store_run<T, ITEMS, VEC>(out, base, n, x);
+}
+
+template <typename T, typename Op> size_t workspace_bytes(int64_t n) {
+  int64_t tiles = (n + tile_items<T>() - 1) / tile_items<T>();
+  return 256 + csri_tile_status<typename Op::value>::bytes(tiles);
+}
+
+template <typename T, typename Op>
+csr_status run(csr_context *ctx, const void *in, const uint8_t *heads, void *out, int64_t n,
+               int inclusive, void *workspace) {
+  cudaStream_t stream = csri_stream(ctx);
+  int64_t tiles = (n + tile_items<T>() - 1) / tile_items<T>();
+  CSRI_CUDA_TRY(ctx, cudaMemsetAsync(workspace, 0, workspace_bytes<T, Op>(n), stream));
+  unsigned long long *next_tile = (unsigned long long *)workspace;
+  csri_tile_status<typename Op::value> status =
+      csri_tile_status<typename Op::value>::at((char *)workspace + 256, tiles);
+  bool vec = ((uintptr_t)in % 16 == 0) && ((uintptr_t)out % 16 == 0);
+  if (vec)
+    scan_kernel<T, Op, true><<<(unsigned)tiles, THREADS, 0, stream>>>(
+        (const T *)in, heads, (T *)out, n, inclusive, status, next_tile);
+  else
+    scan_kernel<T, Op, false><<<(unsigned)tiles, THREADS, 0, stream>>>(
+        (const T *)in, heads, (T *)out, n, inclusive, status, next_tile);
+  return CSRI_CUDA_CHECK(ctx, "scan kernel");
+}
+
+} // namespace
+
+extern "C" size_t csri_cuda_scan_bytes(const csr_context *ctx, csr_data_type type, int64_t n,
+                                       int segmented) {
+  (void)ctx;
+  int wide = csr_data_type_size(type) == 8;
+  if (segmented)
+    return wide ? workspace_bytes<uint64_t, csri_seg_op<uint64_t>>(n)
+                : workspace_bytes<uint32_t, csri_seg_op<uint32_t>>(n);
+  return wide ? workspace_bytes<uint64_t, csri_sum_op<uint64_t>>(n)
+              : workspace_bytes<uint32_t, csri_sum_op<uint32_t>>(n);
+}
+
+extern "C" csr_status csri_cuda_scan(csr_context *ctx, csr_data_type type, csr_scan_kind kind,
+                                     const void *in, const uint8_t *heads, void *out, int64_t n,
+                                     void *workspace) {
+  int wide = csr_data_type_size(type) == 8, inclusive = kind == CSR_SCAN_INCLUSIVE;
+  if (heads)
+    return wide
+               ? run<uint64_t, csri_seg_op<uint64_t>>(ctx, in, heads, out, n, inclusive, workspace)
+               : run<uint32_t, csri_seg_op<uint32_t>>(ctx, in, heads, out, n, inclusive, workspace);
+  return wide ? run<uint64_t, csri_sum_op<uint64_t>>(ctx, in, NULL, out, n, inclusive, workspace)
+              : run<uint32_t, csri_sum_op<uint32_t>>(ctx, in, NULL, out, n, inclusive, workspace);
+}

@@ -1,0 +1,33 @@
+/* Every tuning constant of the CUDA primitives in one place (block sizes, items per thread,
+ * thresholds). Chosen for sm_90 (H100 / H200); docs/algorithms.md says why each is what it is. */
+#ifndef CSR_CUDA_TUNING_CUH
+#define CSR_CUDA_TUNING_CUH
+
+/* Scan and compact: one tile = SCAN_THREADS threads x SCAN_TILE_BYTES / SCAN_THREADS bytes of
+ * input each (64 bytes: four 16-byte loads per thread in flight, 16 int32 or 8 int64 items). */
+#define CSRI_SCAN_THREADS 256
+#define CSRI_SCAN_BYTES_PER_THREAD 64
+
+/* Radix sort (onesweep): 8-bit digits; a tile of RADIX_THREADS threads (one per digit in the
+ * per-digit steps, so equal to RADIX_DIGITS) x RADIX_ITEMS keys, staged with their values in
+ * shared memory before the scatter. */
+#define CSRI_RADIX_BITS 8
+#define CSRI_RADIX_DIGITS (1 << CSRI_RADIX_BITS)
+#define CSRI_RADIX_THREADS 256
+#define CSRI_RADIX_ITEMS_32 16 /* 32-bit keys */
+#define CSRI_RADIX_ITEMS_64 12 /* 64-bit keys */
+/* The all-digits histogram that precedes the passes: threads and items per thread. */
+#define CSRI_RADIX_HIST_THREADS 256
+#define CSRI_RADIX_HIST_ITEMS 32
+
+/* Histogram: privatised copies in shared memory, one per HIST_WARPS_PER_COPY warps (fewer
+ * threads contending per copy), while the copies fit in HIST_SHARED_BYTES; beyond that a single
+ * shared copy, and past what one copy fits, privatised copies in global memory. */
+#define CSRI_HIST_THREADS 512
+#define CSRI_HIST_WARPS_PER_COPY 2
+#define CSRI_HIST_SHARED_BYTES (96 * 1024)
+#define CSRI_HIST_BLOCKS_PER_SM 4
+/* Global-memory fallback: blocks of the grid share GLOBAL_COPIES private copies. */
+#define CSRI_HIST_GLOBAL_COPIES 64
+
+#endif
