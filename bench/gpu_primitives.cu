@@ -1,0 +1,355 @@
+/* Ours against CUB, same data, same run: scan, compact, histogram, radix sort (issue 4's sizes).
+ * For each: a warm-up, then the median of --reps timings with CUDA events; results compared with
+ * CUB's (exact). Prints a table and writes CSV rows:
+ *   name,n,ours_ms,cub_ms,ratio(ours throughput /
+ * CUB's),ours_GBs,copy_GBs,ours_fraction_of_copy,match The copy bandwidth is a device-to-device
+ * cudaMemcpy of 1 GiB measured in the same run (read + write bytes over time). Data are random (a
+ * hash of the index), never all zero, and larger than the L2 cache. */
+#include "csr_primitives.h"
+
+#include <cub/cub.cuh>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#define CHECK_CUDA(call)                                                                           \
+  do {                                                                                             \
+    cudaError_t e_ = (call);                                                                       \
+    if (e_ != cudaSuccess) {                                                                       \
+      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_));       \
+      exit(3);                                                                                     \
+    }                                                                                              \
+  } while (0)
+#define CHECK_CSR(ctx, call)                                                                       \
+  do {                                                                                             \
+    csr_status s_ = (call);                                                                        \
+    if (s_ < 0) {                                                                                  \
+      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, csr_context_last_error(ctx));  \
+      exit(3);                                                                                     \
+    }                                                                                              \
+  } while (0)
+
+static int reps = 20;
+static FILE *csv = nullptr;
+static double copy_gbs = 0;
+
+__device__ __forceinline__ uint64_t mix(uint64_t x) { /* splitmix64 finaliser */
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+__global__ void fill_u32(uint32_t *a, int64_t n, uint64_t seed, uint32_t mask, uint32_t add) {
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
+       i += (int64_t)gridDim.x * blockDim.x)
+    a[i] = ((uint32_t)mix(seed ^ (uint64_t)i) & mask) + add;
+}
+__global__ void fill_u8(uint8_t *a, int64_t n, uint64_t seed, int constant) {
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
+       i += (int64_t)gridDim.x * blockDim.x)
+    a[i] = constant >= 0 ? (uint8_t)constant : (uint8_t)mix(seed ^ (uint64_t)i);
+}
+/* Row lengths from a power law: P(len >= k) ~ k^-1.5, capped at 2^20. */
+__global__ void fill_power_law(int64_t *a, int64_t n, uint64_t seed) {
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
+       i += (int64_t)gridDim.x * blockDim.x) {
+    double u = ((double)(mix(seed ^ (uint64_t)i) >> 11) + 1.0) * 0x1p-53;
+    double len = pow(u, -1.0 / 1.5);
+    a[i] = len > 1048576.0 ? 1048576 : (int64_t)len;
+  }
+}
+/* COO keys: (row << 20 | col) over 20-bit rows and columns; values random, nonzero. */
+__global__ void fill_coo(uint64_t *keys, double *values, int64_t n, uint64_t seed) {
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
+       i += (int64_t)gridDim.x * blockDim.x) {
+    uint64_t h = mix(seed ^ (uint64_t)i);
+    keys[i] = ((h >> 20) & 0xFFFFF) << 20 | (h & 0xFFFFF);
+    values[i] = 1.0 + (double)(h >> 44) * 0x1p-20;
+  }
+}
+
+static const int GRID = 1024, BLOCK = 256;
+
+/* Median of `reps` timings of f() after one warm-up, in ms. */
+template <typename F> static double time_ms(F f) {
+  cudaEvent_t a, b;
+  CHECK_CUDA(cudaEventCreate(&a));
+  CHECK_CUDA(cudaEventCreate(&b));
+  f();
+  CHECK_CUDA(cudaDeviceSynchronize());
+  std::vector<float> t;
+  for (int r = 0; r < reps; r++) {
+    CHECK_CUDA(cudaEventRecord(a));
+    f();
+    CHECK_CUDA(cudaEventRecord(b));
+    CHECK_CUDA(cudaEventSynchronize(b));
+    float ms;
+    CHECK_CUDA(cudaEventElapsedTime(&ms, a, b));
+    t.push_back(ms);
+  }
+  CHECK_CUDA(cudaEventDestroy(a));
+  CHECK_CUDA(cudaEventDestroy(b));
+  std::sort(t.begin(), t.end());
+  return t.size() % 2 ? t[t.size() / 2] : 0.5 * (t[t.size() / 2 - 1] + t[t.size() / 2]);
+}
+
+static bool same(const void *a, const void *b, size_t bytes) {
+  std::vector<char> x(bytes), y(bytes);
+  CHECK_CUDA(cudaMemcpy(x.data(), a, bytes, cudaMemcpyDeviceToHost));
+  CHECK_CUDA(cudaMemcpy(y.data(), b, bytes, cudaMemcpyDeviceToHost));
+  return memcmp(x.data(), y.data(), bytes) == 0;
+}
+
+static void report(const char *name, int64_t n, double ours, double cub, double bytes, bool match) {
+  double gbs = bytes / (ours * 1e-3) / 1e9;
+  printf("%-44s n=%-11lld ours %8.3f ms  CUB %8.3f ms  ours/CUB %.3f  %7.0f GB/s  %4.0f%% of copy  "
+         "%s\n",
+         name, (long long)n, ours, cub, cub / ours, gbs, 100 * gbs / copy_gbs,
+         match ? "match" : "MISMATCH");
+  if (csv)
+    fprintf(csv, "%s,%lld,%.4f,%.4f,%.4f,%.1f,%.1f,%.4f,%d\n", name, (long long)n, ours, cub,
+            cub / ours, gbs, copy_gbs, gbs / copy_gbs, match);
+  fflush(stdout);
+}
+
+static void *dev(size_t bytes) {
+  void *p;
+  CHECK_CUDA(cudaMalloc(&p, bytes));
+  return p;
+}
+
+static void bench_copy() {
+  size_t bytes = (size_t)1 << 30;
+  void *a = dev(bytes), *b = dev(bytes);
+  CHECK_CUDA(cudaMemset(a, 1, bytes));
+  double ms = time_ms([&] { CHECK_CUDA(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice)); });
+  copy_gbs = 2.0 * bytes / (ms * 1e-3) / 1e9;
+  printf("copy: %.0f GB/s (1 GiB device to device, read + write)\n", copy_gbs);
+  if (csv)
+    fprintf(csv, "copy,%zu,%.4f,,,%.1f,%.1f,1,1\n", bytes, ms, copy_gbs, copy_gbs);
+  cudaFree(a);
+  cudaFree(b);
+}
+
+static void bench_scan(csr_context *ctx, int64_t n) {
+  uint32_t *in = (uint32_t *)dev(n * 4), *ours = (uint32_t *)dev(n * 4),
+           *ref = (uint32_t *)dev(n * 4);
+  fill_u32<<<GRID, BLOCK>>>(in, n, 1, 0xFF, 1);
+  size_t cub_bytes = 0;
+  cub::DeviceScan::ExclusiveSum(nullptr, cub_bytes, (int *)in, (int *)ref, (int)n);
+  void *cub_ws = dev(cub_bytes);
+  size_t our_bytes = 0;
+  CHECK_CSR(ctx, csr_scan(ctx, CSR_DEVICE, CSR_DATA_I32, CSR_SCAN_EXCLUSIVE, in, ours, n, nullptr,
+                          &our_bytes));
+  void *our_ws = dev(our_bytes);
+  double t_ours = time_ms([&] {
+    CHECK_CSR(ctx, csr_scan(ctx, CSR_DEVICE, CSR_DATA_I32, CSR_SCAN_EXCLUSIVE, in, ours, n, our_ws,
+                            &our_bytes));
+  });
+  double t_cub = time_ms(
+      [&] { cub::DeviceScan::ExclusiveSum(cub_ws, cub_bytes, (int *)in, (int *)ref, (int)n); });
+  report("scan exclusive int32", n, t_ours, t_cub, 8.0 * n, same(ours, ref, n * 4));
+  cudaFree(in), cudaFree(ours), cudaFree(ref), cudaFree(cub_ws), cudaFree(our_ws);
+}
+
+struct less_than {
+  int pivot;
+  __device__ bool operator()(int x) const { return x < pivot; }
+};
+
+static void bench_compact(csr_context *ctx, int64_t n) {
+  int *in = (int *)dev(n * 4), *ours = (int *)dev(n * 4), *ref = (int *)dev(n * 4);
+  int64_t *cub_count = (int64_t *)dev(8);
+  fill_u32<<<GRID, BLOCK>>>((uint32_t *)in, n, 2, 0x7FFFFFFF, 1);
+  int pivot = 1 << 30; /* about half kept */
+  size_t cub_bytes = 0;
+  cub::DeviceSelect::If(nullptr, cub_bytes, in, ref, cub_count, n, less_than{pivot});
+  void *cub_ws = dev(cub_bytes);
+  size_t our_bytes = 0;
+  int64_t kept = 0;
+  CHECK_CSR(ctx, csr_compact_if(ctx, CSR_DEVICE, CSR_DATA_I32, in, CSR_KEEP_LESS, &pivot, ours, n,
+                                &kept, nullptr, &our_bytes));
+  void *our_ws = dev(our_bytes);
+  double t_ours = time_ms([&] {
+    CHECK_CSR(ctx, csr_compact_if(ctx, CSR_DEVICE, CSR_DATA_I32, in, CSR_KEEP_LESS, &pivot, ours, n,
+                                  &kept, our_ws, &our_bytes));
+  });
+  double t_cub = time_ms(
+      [&] { cub::DeviceSelect::If(cub_ws, cub_bytes, in, ref, cub_count, n, less_than{pivot}); });
+  int64_t cub_kept = 0;
+  CHECK_CUDA(cudaMemcpy(&cub_kept, cub_count, 8, cudaMemcpyDeviceToHost));
+  bool match = kept == cub_kept && same(ours, ref, (size_t)kept * 4);
+  report("compact int32 (x < 2^30, half kept)", n, t_ours, t_cub, 4.0 * n + 4.0 * kept, match);
+  cudaFree(in), cudaFree(ours), cudaFree(ref), cudaFree(cub_ws), cudaFree(our_ws),
+      cudaFree(cub_count);
+}
+
+static void bench_histogram_bytes(csr_context *ctx, int64_t n, int constant) {
+  uint8_t *in = (uint8_t *)dev(n);
+  uint32_t *ours = (uint32_t *)dev(256 * 4), *ref = (uint32_t *)dev(256 * 4);
+  fill_u8<<<GRID, BLOCK>>>(in, n, 3, constant);
+  csr_histogram_bins bins = {CSR_BINS_EVEN, 256, 0.0, 256.0};
+  size_t cub_bytes = 0;
+  cub::DeviceHistogram::HistogramEven(nullptr, cub_bytes, in, (int *)ref, 257, 0, 256, n);
+  void *cub_ws = dev(cub_bytes);
+  size_t our_bytes = 0;
+  CHECK_CSR(ctx, csr_histogram(ctx, CSR_DEVICE, CSR_DATA_U8, in, n, &bins, CSR_DATA_U32, ours,
+                               nullptr, &our_bytes));
+  void *our_ws = dev(our_bytes ? our_bytes : 1);
+  double t_ours = time_ms([&] {
+    CHECK_CSR(ctx, csr_histogram(ctx, CSR_DEVICE, CSR_DATA_U8, in, n, &bins, CSR_DATA_U32, ours,
+                                 our_ws, &our_bytes));
+  });
+  double t_cub = time_ms([&] {
+    cub::DeviceHistogram::HistogramEven(cub_ws, cub_bytes, in, (int *)ref, 257, 0, 256, n);
+  });
+  report(constant >= 0 ? "histogram 256 bins, bytes all equal" : "histogram 256 bins, random bytes",
+         n, t_ours, t_cub, (double)n, same(ours, ref, 256 * 4));
+  cudaFree(in), cudaFree(ours), cudaFree(ref), cudaFree(cub_ws), cudaFree(our_ws);
+}
+
+static void bench_histogram_log2(csr_context *ctx, int64_t n) {
+  int64_t *in = (int64_t *)dev(n * 8);
+  uint32_t *ours = (uint32_t *)dev(64 * 4), *ref = (uint32_t *)dev(64 * 4);
+  fill_power_law<<<GRID, BLOCK>>>(in, n, 4);
+  std::vector<long long> levels(65);
+  levels[0] = 0;
+  for (int b = 1; b <= 63; b++)
+    levels[b] = 1ll << (b - 1);
+  levels[64] = INT64_MAX; /* bin 63 = [2^62, max): the same as ours for these samples */
+  long long *d_levels = (long long *)dev(65 * 8);
+  CHECK_CUDA(cudaMemcpy(d_levels, levels.data(), 65 * 8, cudaMemcpyHostToDevice));
+  csr_histogram_bins bins = {CSR_BINS_LOG2, 64, 0, 0};
+  size_t cub_bytes = 0;
+  cub::DeviceHistogram::HistogramRange(nullptr, cub_bytes, (long long *)in, (int *)ref, 65,
+                                       d_levels, n);
+  void *cub_ws = dev(cub_bytes);
+  size_t our_bytes = 0;
+  CHECK_CSR(ctx, csr_histogram(ctx, CSR_DEVICE, CSR_DATA_I64, in, n, &bins, CSR_DATA_U32, ours,
+                               nullptr, &our_bytes));
+  void *our_ws = dev(our_bytes ? our_bytes : 1);
+  double t_ours = time_ms([&] {
+    CHECK_CSR(ctx, csr_histogram(ctx, CSR_DEVICE, CSR_DATA_I64, in, n, &bins, CSR_DATA_U32, ours,
+                                 our_ws, &our_bytes));
+  });
+  double t_cub = time_ms([&] {
+    cub::DeviceHistogram::HistogramRange(cub_ws, cub_bytes, (long long *)in, (int *)ref, 65,
+                                         d_levels, n);
+  });
+  report("histogram 64 log2 bins, power-law lengths (int64)", n, t_ours, t_cub, 8.0 * n,
+         same(ours, ref, 64 * 4));
+  cudaFree(in), cudaFree(ours), cudaFree(ref), cudaFree(cub_ws), cudaFree(our_ws),
+      cudaFree(d_levels);
+}
+
+static void bench_sort_coo(csr_context *ctx, int64_t n) {
+  uint64_t *keys0 = (uint64_t *)dev(n * 8), *keys = (uint64_t *)dev(n * 8),
+           *ck = (uint64_t *)dev(n * 8);
+  double *vals0 = (double *)dev(n * 8), *vals = (double *)dev(n * 8), *cv = (double *)dev(n * 8);
+  fill_coo<<<GRID, BLOCK>>>(keys0, vals0, n, 5);
+  size_t cub_bytes = 0;
+  cub::DeviceRadixSort::SortPairs(nullptr, cub_bytes, keys0, ck, vals0, cv, n, 0, 40);
+  void *cub_ws = dev(cub_bytes);
+  size_t our_bytes = 0;
+  CHECK_CSR(ctx, csr_radix_sort(ctx, CSR_DEVICE, CSR_DATA_U64, keys, CSR_DATA_F64, vals, n, 0, 40,
+                                nullptr, &our_bytes));
+  void *our_ws = dev(our_bytes);
+  /* Ours sorts in place: each timing starts from a fresh copy, and the copy is timed apart and
+   * subtracted. */
+  auto reset = [&] {
+    CHECK_CUDA(cudaMemcpyAsync(keys, keys0, n * 8, cudaMemcpyDeviceToDevice));
+    CHECK_CUDA(cudaMemcpyAsync(vals, vals0, n * 8, cudaMemcpyDeviceToDevice));
+  };
+  double t_reset = time_ms(reset);
+  double t_ours = time_ms([&] {
+                    reset();
+                    CHECK_CSR(ctx, csr_radix_sort(ctx, CSR_DEVICE, CSR_DATA_U64, keys, CSR_DATA_F64,
+                                                  vals, n, 0, 40, our_ws, &our_bytes));
+                  }) -
+                  t_reset;
+  double t_cub = time_ms(
+      [&] { cub::DeviceRadixSort::SortPairs(cub_ws, cub_bytes, keys0, ck, vals0, cv, n, 0, 40); });
+  bool match = same(keys, ck, n * 8) && same(vals, cv, n * 8);
+  report("radix sort COO pairs (u64 key, 40 bits, f64)", n, t_ours, t_cub, 32.0 * n * 5, match);
+  cudaFree(keys0), cudaFree(keys), cudaFree(ck), cudaFree(vals0), cudaFree(vals), cudaFree(cv);
+  cudaFree(cub_ws), cudaFree(our_ws);
+}
+
+static void bench_sort_u32(csr_context *ctx, int64_t n) {
+  uint32_t *keys0 = (uint32_t *)dev(n * 4), *keys = (uint32_t *)dev(n * 4),
+           *ck = (uint32_t *)dev(n * 4);
+  uint32_t *vals0 = (uint32_t *)dev(n * 4), *vals = (uint32_t *)dev(n * 4),
+           *cv = (uint32_t *)dev(n * 4);
+  fill_u32<<<GRID, BLOCK>>>(keys0, n, 6, 0xFFFFFFFF, 0);
+  fill_u32<<<GRID, BLOCK>>>(vals0, n, 7, 0xFFFFFFFF, 0);
+  size_t cub_bytes = 0;
+  cub::DeviceRadixSort::SortPairs(nullptr, cub_bytes, keys0, ck, vals0, cv, n, 0, 32);
+  void *cub_ws = dev(cub_bytes);
+  size_t our_bytes = 0;
+  CHECK_CSR(ctx, csr_radix_sort(ctx, CSR_DEVICE, CSR_DATA_U32, keys, CSR_DATA_U32, vals, n, 0, 32,
+                                nullptr, &our_bytes));
+  void *our_ws = dev(our_bytes);
+  auto reset = [&] {
+    CHECK_CUDA(cudaMemcpyAsync(keys, keys0, n * 4, cudaMemcpyDeviceToDevice));
+    CHECK_CUDA(cudaMemcpyAsync(vals, vals0, n * 4, cudaMemcpyDeviceToDevice));
+  };
+  double t_reset = time_ms(reset);
+  double t_ours = time_ms([&] {
+                    reset();
+                    CHECK_CSR(ctx, csr_radix_sort(ctx, CSR_DEVICE, CSR_DATA_U32, keys, CSR_DATA_U32,
+                                                  vals, n, 0, 32, our_ws, &our_bytes));
+                  }) -
+                  t_reset;
+  double t_cub = time_ms(
+      [&] { cub::DeviceRadixSort::SortPairs(cub_ws, cub_bytes, keys0, ck, vals0, cv, n, 0, 32); });
+  bool match = same(keys, ck, n * 4) && same(vals, cv, n * 4);
+  report("radix sort u32 keys + u32 values", n, t_ours, t_cub, 16.0 * n * 4, match);
+  cudaFree(keys0), cudaFree(keys), cudaFree(ck), cudaFree(vals0), cudaFree(vals), cudaFree(cv);
+  cudaFree(cub_ws), cudaFree(our_ws);
+}
+
+int main(int argc, char **argv) {
+  int scale = 0; /* --small: sizes / 16, for a quick check */
+  const char *only = nullptr;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--csv") && i + 1 < argc)
+      csv = fopen(argv[++i], "w");
+    else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
+      reps = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--small"))
+      scale = 4;
+    else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+      only = argv[++i];
+  }
+  cudaDeviceProp prop;
+  CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
+  printf("device: %s, %d SMs, L2 %d MB; median of %d after a warm-up\n", prop.name,
+         prop.multiProcessorCount, prop.l2CacheSize >> 20, reps);
+  if (csv)
+    fprintf(csv, "name,n,ours_ms,cub_ms,ratio,ours_GBs,copy_GBs,fraction_of_copy,match\n");
+  csr_context *ctx = nullptr;
+  csr_context_create(&ctx);
+  bench_copy();
+  auto want = [&](const char *what) { return only == nullptr || strstr(what, only) != nullptr; };
+  if (want("scan"))
+    bench_scan(ctx, (int64_t)1 << (28 - scale));
+  if (want("compact"))
+    bench_compact(ctx, (int64_t)1 << (28 - scale));
+  if (want("histogram")) {
+    bench_histogram_bytes(ctx, (int64_t)1 << (30 - scale), -1);
+    bench_histogram_bytes(ctx, (int64_t)1 << (30 - scale), 77);
+    bench_histogram_log2(ctx, (int64_t)1 << (26 - scale));
+  }
+  if (want("sort")) {
+    bench_sort_coo(ctx, (int64_t)1 << (26 - scale));
+    bench_sort_u32(ctx, (int64_t)1 << (28 - scale));
+  }
+  csr_context_free(&ctx);
+  if (csv)
+    fclose(csv);
+  return 0;
+}
