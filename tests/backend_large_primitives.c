@@ -1,0 +1,99 @@
+/* Lengths past 2^31 on a CPU backend: compact of 2^31 + 2^22 + 17 bytes keeping more than 2^31
+ * of them, and a histogram of 2^32 + 7 byte samples whose U32 counts wrap (and U16 counts
+ * saturate). Needs ~4.5 GB; skipped (exit 77) when less memory is available, under
+ * AddressSanitizer, or with CSR_SKIP_LARGE set. */
+#include "csr_primitives.h"
+#include "testing.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+#ifndef UNDER_ASAN
+#define UNDER_ASAN 0
+#endif
+
+static long long available_gib(void) {
+  FILE *f = fopen("/proc/meminfo", "r");
+  char line[256];
+  long long kib = 0;
+  while (f && fgets(line, sizeof line, f))
+    if (sscanf(line, "MemAvailable: %lld kB", &kib) == 1)
+      break;
+  if (f)
+    fclose(f);
+  return kib / (1024 * 1024);
+}
+
+/* Element i: a byte of a hash of i; 0 for about one in 1024 (those are dropped). */
+static uint8_t element(int64_t i) {
+  uint64_t x = (uint64_t)i * UINT64_C(0x9E3779B97F4A7C15);
+  x ^= x >> 29;
+  x *= UINT64_C(0xBF58476D1CE4E5B9);
+  x ^= x >> 32;
+  return (x & 1023) == 0 ? 0 : (uint8_t)(1 + x % 255);
+}
+
+static void large_compact(csr_context *ctx) {
+  const int64_t n = (INT64_C(1) << 31) + (INT64_C(1) << 22) + 17;
+  uint8_t *in = malloc((size_t)n), *out = malloc((size_t)n);
+  CHECK(in && out);
+  if (in && out) {
+    int64_t want = 0, kept = -1, bad = -1;
+    for (int64_t i = 0; i < n; i++)
+      want += (in[i] = element(i)) != 0;
+    uint8_t zero = 0;
+    CHECK_OK(ctx, csr_compact_if(ctx, CSR_HOST, CSR_DATA_U8, in, CSR_KEEP_NOT_EQUAL, &zero, out, n,
+                                 &kept, NULL, NULL));
+    CHECKF(kept == want && kept > (INT64_C(1) << 31), "kept %lld of %lld, expected %lld",
+           (long long)kept, (long long)n, (long long)want);
+    for (int64_t i = 0, k = 0; i < n && bad < 0 && kept == want; i++)
+      if (in[i] != 0 && out[k++] != in[i])
+        bad = k - 1;
+    CHECKF(bad < 0, "compact output %lld wrong", (long long)bad);
+  }
+  free(in);
+  free(out);
+}
+
+/* 2^32 + 7 samples: 0 everywhere but 3 ones and 2 twos, so bin 0 holds 2^32 + 2. */
+static void large_histogram(csr_context *ctx) {
+  const int64_t n = (INT64_C(1) << 32) + 7;
+  uint8_t *s = calloc((size_t)n, 1);
+  CHECK(s != NULL);
+  if (s) {
+    s[0] = s[n / 2] = s[n - 1] = 1;
+    s[12345] = s[n - 2] = 2;
+    csr_histogram_bins bins = {CSR_BINS_INTEGER, 4, 0.0, 0.0};
+    uint32_t c32[4];
+    uint16_t c16[4];
+    CHECK_OK(ctx,
+             csr_histogram(ctx, CSR_HOST, CSR_DATA_U8, s, n, &bins, CSR_DATA_U32, c32, NULL, NULL));
+    CHECKF(c32[0] == 2 && c32[1] == 3 && c32[2] == 2 && c32[3] == 0, "U32 counts %u %u %u %u",
+           c32[0], c32[1], c32[2], c32[3]);
+    CHECK_OK(ctx,
+             csr_histogram(ctx, CSR_HOST, CSR_DATA_U8, s, n, &bins, CSR_DATA_U16, c16, NULL, NULL));
+    CHECK(c16[0] == 65535 && c16[1] == 3 && c16[2] == 2 && c16[3] == 0);
+  }
+  free(s);
+}
+
+int main(int argc, char **argv) {
+  csr_backend backend = csrt_backend_from_args(argc, argv);
+  if (UNDER_ASAN || available_gib() < 8 || getenv("CSR_SKIP_LARGE")) {
+    printf("backend_large_primitives: needs ~4.5 GB outside ASan (%lld GiB available): skipped\n",
+           available_gib());
+    return 77;
+  }
+  csr_context *ctx = csrt_context(backend);
+  large_compact(ctx);
+  large_histogram(ctx);
+  csr_context_free(&ctx);
+  return csrt_finish("backend_large_primitives");
+}
