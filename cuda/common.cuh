@@ -48,58 +48,63 @@ static inline size_t csri_align256(size_t bytes) {
  * running library in practice; a fresh query costs microseconds). */
 extern "C" int csri_cuda_sm_count(void);
 
-/* --- tiles of consecutive items per thread ------------------------------------------------ */
+/* --- striped tiles ------------------------------------------------------------------------ */
 
-/* The pieces of a 16-byte word as items of T (4-byte or 8-byte). */
-__device__ __forceinline__ void csri_unpack(uint4 w, uint32_t *x) {
-  x[0] = w.x, x[1] = w.y, x[2] = w.z, x[3] = w.w;
-}
-__device__ __forceinline__ void csri_unpack(uint4 w, uint64_t *x) {
-  x[0] = (uint64_t)w.y << 32 | w.x, x[1] = (uint64_t)w.w << 32 | w.z;
-}
-__device__ __forceinline__ uint4 csri_pack(const uint32_t *x) {
-  return make_uint4(x[0], x[1], x[2], x[3]);
-}
-__device__ __forceinline__ uint4 csri_pack(const uint64_t *x) {
-  return make_uint4((uint32_t)x[0], (uint32_t)(x[0] >> 32), (uint32_t)x[1], (uint32_t)(x[1] >> 32));
-}
+/* A tile is THREADS x 64 bytes. Warp w owns the contiguous segment starting at
+ * tile_base + w * 32 * VECS * PER items; in round r (0 <= r < VECS) lane l holds the PER items
+ * segment + (r * 32 + l) * PER + [0, PER), PER = 16 bytes / item size. A round is one 16-byte
+ * access per lane, 512 contiguous bytes per warp (fully coalesced), and the item order is
+ * (round, lane, k): scans run as VECS warp-wide scans. */
+#define CSRI_VECS (CSRI_SCAN_BYTES_PER_THREAD / 16)
 
-/* x[0, ITEMS) = in[base, base + ITEMS): 16-byte loads when the whole run is in range and VEC
- * (in is 16-byte aligned and base a multiple of 16 bytes), else one guarded load per item. */
-template <typename T, int ITEMS, bool VEC>
-__device__ __forceinline__ void csri_load_run(const T *in, int64_t base, int64_t n, T (&x)[ITEMS]) {
-  if (VEC && base + ITEMS <= n) {
-    const uint4 *v = reinterpret_cast<const uint4 *>(in + base);
-    const int per = 16 / (int)sizeof(T);
-    uint4 raw[ITEMS / per];
+/* x = the lane's items of a segment; 16-byte loads when the whole segment is in range and VEC
+ * (in 16-byte aligned), else one guarded load per item (0 past n). */
+template <typename T, int PER, bool VEC>
+__device__ __forceinline__ void csri_load_striped(const T *in, int64_t segment, int64_t n,
+                                                  T (&x)[CSRI_VECS][PER]) {
+  const int lane = threadIdx.x & 31;
+  if (VEC && segment + (int64_t)CSRI_VECS * 32 * PER <= n) {
+    const uint4 *v = reinterpret_cast<const uint4 *>(in + segment) + lane;
+    uint4 raw[CSRI_VECS];
 #pragma unroll
-    for (int k = 0; k < ITEMS / per; k++)
-      raw[k] = __ldcs(v + k); /* streamed: read once */
+    for (int r = 0; r < CSRI_VECS; r++)
+      raw[r] = __ldcs(v + r * 32); /* streamed: read once */
 #pragma unroll
-    for (int k = 0; k < ITEMS / per; k++)
-      csri_unpack(raw[k], &x[k * per]);
+    for (int r = 0; r < CSRI_VECS; r++)
+      memcpy(x[r], &raw[r], 16);
   } else {
 #pragma unroll
-    for (int i = 0; i < ITEMS; i++)
-      x[i] = base + i < n ? in[base + i] : (T)0;
+    for (int r = 0; r < CSRI_VECS; r++)
+#pragma unroll
+      for (int k = 0; k < PER; k++) {
+        int64_t i = segment + (int64_t)(r * 32 + lane) * PER + k;
+        x[r][k] = i < n ? in[i] : (T)0;
+      }
   }
 }
 
-/* out[base, base + ITEMS) = x, within n; the counterpart of csri_load_run. */
-template <typename T, int ITEMS, bool VEC>
-__device__ __forceinline__ void csri_store_run(T *out, int64_t base, int64_t n,
-                                               const T (&x)[ITEMS]) {
-  if (VEC && base + ITEMS <= n) {
-    uint4 *v = reinterpret_cast<uint4 *>(out + base);
-    const int per = 16 / (int)sizeof(T);
+/* The counterpart of csri_load_striped: out's items of the lane's rounds, within n. */
+template <typename T, int PER, bool VEC>
+__device__ __forceinline__ void csri_store_striped(T *out, int64_t segment, int64_t n,
+                                                   const T (&x)[CSRI_VECS][PER]) {
+  const int lane = threadIdx.x & 31;
+  if (VEC && segment + (int64_t)CSRI_VECS * 32 * PER <= n) {
+    uint4 *v = reinterpret_cast<uint4 *>(out + segment) + lane;
 #pragma unroll
-    for (int k = 0; k < ITEMS / per; k++)
-      __stcs(v + k, csri_pack(&x[k * per]));
+    for (int r = 0; r < CSRI_VECS; r++) {
+      uint4 raw;
+      memcpy(&raw, x[r], 16);
+      __stcs(v + r * 32, raw);
+    }
   } else {
 #pragma unroll
-    for (int i = 0; i < ITEMS; i++)
-      if (base + i < n)
-        out[base + i] = x[i];
+    for (int r = 0; r < CSRI_VECS; r++)
+#pragma unroll
+      for (int k = 0; k < PER; k++) {
+        int64_t i = segment + (int64_t)(r * 32 + lane) * PER + k;
+        if (i < n)
+          out[i] = x[r][k];
+      }
   }
 }
 
@@ -194,28 +199,76 @@ __device__ __forceinline__ typename Op::value csri_block_exclusive(typename Op::
   return result;
 }
 
+/* Exclusive scan of one value per warp (lane 0's argument counts): every thread gets its
+ * warp's exclusive prefix; *total the block's aggregate. `warp_totals` is shared scratch of
+ * THREADS / 32 values. Ends with a barrier. */
+template <typename Op, int THREADS>
+__device__ __forceinline__ typename Op::value csri_warps_exclusive(typename Op::value warp_value,
+                                                                   typename Op::value *warp_totals,
+                                                                   typename Op::value *total) {
+  typedef typename Op::value V;
+  const int warps = THREADS / 32, lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  if (lane == 0)
+    warp_totals[warp] = warp_value;
+  __syncthreads();
+  if (warp == 0) {
+    V w = lane < warps ? warp_totals[lane] : Op::identity();
+    w = csri_warp_inclusive<Op>(w);
+    if (lane < warps)
+      warp_totals[lane] = w; /* inclusive over warps */
+  }
+  __syncthreads();
+  V result = warp == 0 ? Op::identity() : warp_totals[warp - 1];
+  *total = warp_totals[warps - 1];
+  __syncthreads(); /* warp_totals may be reused by the caller */
+  return result;
+}
+
 /* --- tile status for decoupled look-back --------------------------------------------------- */
 
 enum { CSRI_TILE_INVALID = 0, CSRI_TILE_AGGREGATE = 1, CSRI_TILE_PREFIX = 2 };
 
-/* One status per tile: a flag and a value (the tile's aggregate, or its inclusive prefix).
- * Written as value, fence, flag; read as flag, fence, value: a reader that sees the flag sees
- * the value (the pattern CUB uses for values too wide to share a word with the flag). */
+/* Volatile copies of a value (member by member for the two-word segmented value). */
+template <typename V> __device__ __forceinline__ void csri_store_volatile(V *p, V v) {
+  *(volatile V *)p = v;
+}
+template <typename V> __device__ __forceinline__ V csri_load_volatile(const V *p) {
+  return *(const volatile V *)p;
+}
+template <typename T>
+__device__ __forceinline__ void csri_store_volatile(csri_seg_value<T> *p, csri_seg_value<T> v) {
+  *(volatile T *)&p->sum = v.sum;
+  *(volatile uint32_t *)&p->head = v.head;
+}
+template <typename T>
+__device__ __forceinline__ csri_seg_value<T> csri_load_volatile(const csri_seg_value<T> *p) {
+  return csri_seg_value<T>{*(const volatile T *)&p->sum, *(const volatile uint32_t *)&p->head};
+}
+
+/* One status per tile: a flag, the tile's aggregate and its inclusive prefix, in separate words.
+ * Written as value, fence, flag; read as flag, fence, the value the flag names: a reader that
+ * sees the flag sees that value (the pattern CUB uses for values too wide to share a word with
+ * the flag). The two values must not share a word: a reader that saw AGGREGATE may read the
+ * value after the tile has gone on to publish its PREFIX. */
 template <typename V> struct csri_tile_status {
-  V *values;
+  V *aggregates, *prefixes;
   uint32_t *flags;
 
   static size_t bytes(int64_t tiles) {
-    return csri_align256((size_t)tiles * sizeof(V)) + csri_align256((size_t)tiles * 4);
+    return 2 * csri_align256((size_t)tiles * sizeof(V)) + csri_align256((size_t)tiles * 4);
   }
   static csri_tile_status at(void *workspace, int64_t tiles) {
     csri_tile_status s;
-    s.values = (V *)workspace;
-    s.flags = (uint32_t *)((char *)workspace + csri_align256((size_t)tiles * sizeof(V)));
+    char *p = (char *)workspace;
+    s.aggregates = (V *)p;
+    p += csri_align256((size_t)tiles * sizeof(V));
+    s.prefixes = (V *)p;
+    p += csri_align256((size_t)tiles * sizeof(V));
+    s.flags = (uint32_t *)p;
     return s;
   }
   __device__ __forceinline__ void publish(int64_t tile, uint32_t flag, V v) const {
-    *(volatile V *)&values[tile] = v;
+    csri_store_volatile(flag == CSRI_TILE_PREFIX ? &prefixes[tile] : &aggregates[tile], v);
     __threadfence();
     *(volatile uint32_t *)&flags[tile] = flag;
   }
@@ -226,44 +279,7 @@ template <typename V> struct csri_tile_status {
       ;
     __threadfence();
     *flag = f;
-    *v = *(volatile V *)&values[tile];
-  }
-};
-
-/* A segmented value is two words: volatile copies go member by member. */
-template <typename T> struct csri_tile_status<csri_seg_value<T>> {
-  typedef csri_seg_value<T> V;
-  T *sums;
-  uint32_t *heads;
-  uint32_t *flags;
-
-  static size_t bytes(int64_t tiles) {
-    return csri_align256((size_t)tiles * sizeof(T)) + 2 * csri_align256((size_t)tiles * 4);
-  }
-  static csri_tile_status at(void *workspace, int64_t tiles) {
-    csri_tile_status s;
-    char *p = (char *)workspace;
-    s.sums = (T *)p;
-    p += csri_align256((size_t)tiles * sizeof(T));
-    s.heads = (uint32_t *)p;
-    p += csri_align256((size_t)tiles * 4);
-    s.flags = (uint32_t *)p;
-    return s;
-  }
-  __device__ __forceinline__ void publish(int64_t tile, uint32_t flag, V v) const {
-    *(volatile T *)&sums[tile] = v.sum;
-    *(volatile uint32_t *)&heads[tile] = v.head;
-    __threadfence();
-    *(volatile uint32_t *)&flags[tile] = flag;
-  }
-  __device__ __forceinline__ void wait(int64_t tile, uint32_t *flag, V *v) const {
-    uint32_t f;
-    while ((f = *(volatile uint32_t *)&flags[tile]) == CSRI_TILE_INVALID)
-      ;
-    __threadfence();
-    *flag = f;
-    v->sum = *(volatile T *)&sums[tile];
-    v->head = *(volatile uint32_t *)&heads[tile];
+    *v = csri_load_volatile(f == CSRI_TILE_PREFIX ? &prefixes[tile] : &aggregates[tile]);
   }
 };
 

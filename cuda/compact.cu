@@ -10,11 +10,8 @@ const int THREADS = CSRI_SCAN_THREADS;
 enum { BY_FLAGS = 0, NOT_EQUAL = 1, LESS = 2, GREATER_EQUAL = 3 };
 
 /* S: the storage word (the element's bytes); C: the element type the predicate compares in. */
-template <typename S> __host__ __device__ constexpr int items() {
-  return CSRI_SCAN_BYTES_PER_THREAD / (int)sizeof(S);
-}
 template <typename S> __host__ __device__ constexpr int64_t tile_items() {
-  return (int64_t)THREADS * items<S>();
+  return (int64_t)THREADS * (CSRI_SCAN_BYTES_PER_THREAD / (int64_t)sizeof(S));
 }
 
 template <typename C, typename S> __device__ __forceinline__ C as(S bits) {
@@ -35,48 +32,44 @@ __device__ __forceinline__ bool keep(S bits, uint8_t flag, C operand) {
   return x >= operand;
 }
 
-/* Loads of 16 bytes need a 4- or 8-byte storage word; narrower words load one by one. */
-template <typename S, int ITEMS, bool VEC>
-__device__ __forceinline__ void load(const S *in, int64_t base, int64_t n, S (&x)[ITEMS]) {
-  if constexpr (sizeof(S) >= 4) {
-    csri_load_run<S, ITEMS, VEC>(in, base, n, x);
-  } else {
-#pragma unroll
-    for (int i = 0; i < ITEMS; i++)
-      x[i] = base + i < n ? in[base + i] : (S)0;
-  }
-}
-
 template <typename S, typename C, int MODE, bool VEC>
 __global__ void __launch_bounds__(THREADS)
     compact_kernel(const S *in, const uint8_t *flags, C operand, S *out, int64_t n,
                    csri_tile_status<uint64_t> status, unsigned long long *next_tile,
                    unsigned long long *kept_total, int64_t tiles) {
   typedef csri_sum_op<uint32_t> CountOp;
-  const int ITEMS = items<S>();
+  const int PER = 16 / (int)sizeof(S), VECS = CSRI_VECS;
   __shared__ int64_t tile_shared;
   __shared__ uint32_t warp_totals[THREADS / 32];
   __shared__ uint64_t prefix_shared;
-  __shared__ S gathered[THREADS * ITEMS];
+  __shared__ S gathered[THREADS * VECS * PER];
   if (threadIdx.x == 0)
     tile_shared = (int64_t)atomicAdd(next_tile, 1ull);
   __syncthreads();
   const int64_t tile = tile_shared;
-  const int64_t base = tile * tile_items<S>() + (int64_t)threadIdx.x * ITEMS;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const int64_t segment = tile * tile_items<S>() + (int64_t)warp * 32 * VECS * PER;
 
-  S x[ITEMS];
-  load<S, ITEMS, VEC>(in, base, n, x);
-  uint64_t kept_mask = 0; /* ITEMS <= 64 */
-  uint32_t count = 0;
+  S x[VECS][PER];
+  csri_load_striped<S, PER, VEC>(in, segment, n, x);
+  uint32_t kept_mask[VECS], lane_before[VECS], warp_count = 0;
 #pragma unroll
-  for (int i = 0; i < ITEMS; i++) {
-    uint8_t flag = MODE == BY_FLAGS && base + i < n ? flags[base + i] : 0;
-    bool k = base + i < n && keep<S, C, MODE>(x[i], flag, operand);
-    kept_mask |= (uint64_t)k << i;
-    count += k;
+  for (int r = 0; r < VECS; r++) {
+    kept_mask[r] = 0;
+#pragma unroll
+    for (int k = 0; k < PER; k++) {
+      int64_t at = segment + (int64_t)(r * 32 + lane) * PER + k;
+      uint8_t flag = MODE == BY_FLAGS && at < n ? flags[at] : 0;
+      kept_mask[r] |= (uint32_t)(at < n && keep<S, C, MODE>(x[r][k], flag, operand)) << k;
+    }
+    uint32_t count = __popc(kept_mask[r]);
+    uint32_t inclusive = csri_warp_inclusive<CountOp>(count);
+    lane_before[r] = warp_count + inclusive - count;
+    warp_count += __shfl_sync(0xffffffffu, inclusive, 31);
   }
   uint32_t tile_count;
-  uint32_t before_me = csri_block_exclusive<CountOp, THREADS>(count, warp_totals, &tile_count);
+  uint32_t warp_before =
+      csri_warps_exclusive<CountOp, THREADS>(warp_count, warp_totals, &tile_count);
 
   if (tile == 0) {
     if (threadIdx.x == 0) {
@@ -94,10 +87,15 @@ __global__ void __launch_bounds__(THREADS)
       }
     }
   }
+  /* Kept items to shared memory at their rank in the tile, then one contiguous run out. */
 #pragma unroll
-  for (int i = 0; i < ITEMS; i++)
-    if (kept_mask >> i & 1)
-      gathered[before_me++] = x[i];
+  for (int r = 0; r < VECS; r++) {
+    uint32_t at = warp_before + lane_before[r];
+#pragma unroll
+    for (int k = 0; k < PER; k++)
+      if (kept_mask[r] >> k & 1)
+        gathered[at++] = x[r][k];
+  }
   __syncthreads();
 
   const uint64_t prefix = prefix_shared;

@@ -13,11 +13,8 @@ namespace {
 
 const int THREADS = CSRI_SCAN_THREADS;
 
-template <typename T> __host__ __device__ constexpr int items() {
-  return CSRI_SCAN_BYTES_PER_THREAD / (int)sizeof(T);
-}
 template <typename T> __host__ __device__ constexpr int64_t tile_items() {
-  return (int64_t)THREADS * items<T>();
+  return (int64_t)THREADS * (CSRI_SCAN_BYTES_PER_THREAD / (int64_t)sizeof(T));
 }
 
 /* The value of item i for the operation: a plain item, or an item with its head flag. */
@@ -41,7 +38,8 @@ __global__ void __launch_bounds__(THREADS)
     scan_kernel(const T *in, const uint8_t *heads, T *out, int64_t n, int inclusive,
                 csri_tile_status<typename Op::value> status, unsigned long long *next_tile) {
   typedef typename Op::value V;
-  const int ITEMS = items<T>();
+  const int PER = 16 / (int)sizeof(T), VECS = CSRI_VECS;
+  const bool segmented = !std::is_same<V, T>::value; /* plain scans never read heads */
   __shared__ int64_t tile_shared;
   __shared__ V warp_totals[THREADS / 32];
   __shared__ V prefix_shared;
@@ -49,22 +47,37 @@ __global__ void __launch_bounds__(THREADS)
     tile_shared = (int64_t)atomicAdd(next_tile, 1ull);
   __syncthreads();
   const int64_t tile = tile_shared;
-  const int64_t base = tile * tile_items<T>() + (int64_t)threadIdx.x * ITEMS;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const int64_t segment = tile * tile_items<T>() + (int64_t)warp * 32 * VECS * PER;
 
-  T x[ITEMS];
-  uint8_t h[ITEMS];
-  csri_load_run<T, ITEMS, VEC>(in, base, n, x);
-  const bool segmented = !std::is_same<V, T>::value; /* plain scans never read heads */
+  T x[VECS][PER];
+  uint8_t h[VECS][PER];
+  csri_load_striped<T, PER, VEC>(in, segment, n, x);
 #pragma unroll
-  for (int i = 0; i < ITEMS; i++)
-    h[i] = segmented && base + i < n ? heads[base + i] : 0;
+  for (int r = 0; r < VECS; r++)
+#pragma unroll
+    for (int k = 0; k < PER; k++) {
+      int64_t at = segment + (int64_t)(r * 32 + lane) * PER + k;
+      h[r][k] = segmented && at < n ? heads[at] : 0;
+    }
 
-  V local = Op::identity();
+  /* Round r: the lane's items reduced, scanned across the warp; the rounds chained. */
+  V lane_before[VECS], warp_total = Op::identity();
 #pragma unroll
-  for (int i = 0; i < ITEMS; i++)
-    local = Op::combine(local, item_value(Op(), x[i], h[i]));
+  for (int r = 0; r < VECS; r++) {
+    V local = Op::identity();
+#pragma unroll
+    for (int k = 0; k < PER; k++)
+      local = Op::combine(local, item_value(Op(), x[r][k], h[r][k]));
+    V inclusive = csri_warp_inclusive<Op>(local);
+    V exclusive = csri_shfl_up(inclusive, 1);
+    if (lane == 0)
+      exclusive = Op::identity();
+    lane_before[r] = Op::combine(warp_total, exclusive);
+    warp_total = Op::combine(warp_total, csri_shfl(inclusive, 31));
+  }
   V tile_total;
-  V before_me = csri_block_exclusive<Op, THREADS>(local, warp_totals, &tile_total);
+  V warp_before = csri_warps_exclusive<Op, THREADS>(warp_total, warp_totals, &tile_total);
 
   if (tile == 0) {
     if (threadIdx.x == 0) {
@@ -84,15 +97,18 @@ __global__ void __launch_bounds__(THREADS)
   }
   __syncthreads();
 
-  V running = Op::combine(prefix_shared, before_me);
+  V base = Op::combine(prefix_shared, warp_before);
 #pragma unroll
-  for (int i = 0; i < ITEMS; i++) {
-    V item = item_value(Op(), x[i], h[i]);
-    T before = h[i] ? (T)0 : sum_of(running);
-    running = Op::combine(running, item);
-    x[i] = inclusive ? sum_of(running) : before;
+  for (int r = 0; r < VECS; r++) {
+    V running = Op::combine(base, lane_before[r]);
+#pragma unroll
+    for (int k = 0; k < PER; k++) {
+      T before = h[r][k] ? (T)0 : sum_of(running);
+      running = Op::combine(running, item_value(Op(), x[r][k], h[r][k]));
+      x[r][k] = inclusive ? sum_of(running) : before;
+    }
   }
-  csri_store_run<T, ITEMS, VEC>(out, base, n, x);
+  csri_store_striped<T, PER, VEC>(out, segment, n, x);
 }
 
 template <typename T, typename Op> size_t workspace_bytes(int64_t n) {

@@ -45,16 +45,17 @@ size_t csr_data_type_size(csr_data_type type);
  * Scan
  * ------------------------------------------------------------------------------------------- */
 
-/** Exclusive: out[i] = in[0] + ... + in[i-1] (out[0] = 0). Inclusive: out[i] = in[0] + ... + in[i]. */
+/** Exclusive: out[i] = in[0] + ... + in[i-1] (out[0] = 0). Inclusive: out[i] = in[0] + ... + in[i].
+ */
 typedef enum csr_scan_kind { CSR_SCAN_EXCLUSIVE = 0, CSR_SCAN_INCLUSIVE = 1 } csr_scan_kind;
 
-/** Prefix sums of in[0, n) into out[0, n); out == in is allowed (in place). type: CSR_DATA_I32,
+/** Prefix sums of in[0, n) into out[0, n); out == in is allowed (in place), other overlaps are
+ *  not. type: CSR_DATA_I32,
  *  I64, U32 or U64 (else CSR_ERR_INVALID_VALUE). Returns CSR_ERR_NULL_POINTER (in or out NULL with
  *  n > 0), CSR_ERR_INVALID_VALUE (n < 0, bad kind, small workspace), CSR_ERR_NOT_COMPILED (device
  *  without CUDA), CSR_ERR_DEVICE, CSR_ERR_OUT_OF_MEMORY (cached workspace). */
-csr_status csr_scan(csr_context *ctx, csr_location location, csr_data_type type,
-                    csr_scan_kind kind, const void *in, void *out, int64_t n, void *workspace,
-                    size_t *workspace_bytes);
+csr_status csr_scan(csr_context *ctx, csr_location location, csr_data_type type, csr_scan_kind kind,
+                    const void *in, void *out, int64_t n, void *workspace, size_t *workspace_bytes);
 
 /** Segmented prefix sums: heads[i] != 0 starts a new segment at i (position 0 always starts
  *  one), and each segment is scanned on its own: exclusive out[i] = sum of in[s..i-1], inclusive
@@ -77,8 +78,8 @@ csr_status csr_compact(csr_context *ctx, csr_location location, csr_data_type ty
 
 /** Which elements csr_compact_if keeps, compared with `operand`. */
 typedef enum csr_predicate {
-  CSR_KEEP_NOT_EQUAL = 0, /**< x != operand (operand 0: the nonzeros; NaN is kept) */
-  CSR_KEEP_LESS = 1,      /**< x < operand */
+  CSR_KEEP_NOT_EQUAL = 0,    /**< x != operand (operand 0: the nonzeros; NaN is kept) */
+  CSR_KEEP_LESS = 1,         /**< x < operand */
   CSR_KEEP_GREATER_EQUAL = 2 /**< x >= operand */
 } csr_predicate;
 
@@ -109,10 +110,10 @@ csr_status csr_radix_sort(csr_context *ctx, csr_location location, csr_data_type
 /** How a sample x picks its bin b in [0, bins); samples that pick none are not counted. */
 typedef enum csr_bin_rule {
   CSR_BINS_INTEGER = 0, /**< b = x, for integer x in [0, bins) */
-  CSR_BINS_EVEN = 1,    /**< b = floor((x - lower) * (bins / (upper - lower))) for lower <= x < upper,
-                             computed in double (clamped to bins - 1 at the top edge) */
-  CSR_BINS_LOG2 = 2     /**< b = 0 for x == 0, floor(log2 x) + 1 for x >= 1 (the row-length bins of
-                             csr_row_length_bin); negative x and b >= bins are not counted */
+  CSR_BINS_EVEN = 1, /**< b = floor((x - lower) * (bins / (upper - lower))) for lower <= x < upper,
+                          computed in double (clamped to bins - 1 at the top edge) */
+  CSR_BINS_LOG2 = 2  /**< b = 0 for x == 0, floor(log2 x) + 1 for x >= 1 (the row-length bins of
+                          csr_row_length_bin); negative x and b >= bins are not counted */
 } csr_bin_rule;
 
 typedef struct csr_histogram_bins {

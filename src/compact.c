@@ -20,6 +20,9 @@ static csr_status compact(csr_context *ctx, csr_location location, csr_data_type
   if (n > 0 && (const char *)in < (const char *)out + (size_t)n * size &&
       (const char *)out < (const char *)in + (size_t)n * size)
     return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "in and out overlap");
+  int query = workspace_bytes != NULL && workspace == NULL;
+  if (!query)
+    CSRI_CHECK_NULL(ctx, kept); /* before a workspace is taken: nothing to release on return */
   csr_backend backend;
   csr_status status = csri_primitive_backend(ctx, location, &backend);
   CSRI_TRY(status);
@@ -32,7 +35,6 @@ static csr_status compact(csr_context *ctx, csr_location location, csr_data_type
   CSRI_TRY(csri_primitive_workspace(ctx, location, need, workspace, workspace_bytes, &run, &use));
   if (!run)
     return CSR_SUCCESS;
-  CSRI_CHECK_NULL(ctx, kept);
   *kept = 0;
   if (n == 0)
     return CSR_SUCCESS;

@@ -32,6 +32,10 @@ static csr_status check_bins(csr_context *ctx, const csr_histogram_bins *spec,
                        "even bins over [%g, %g): finite lower < upper expected", spec->lower,
                        spec->upper);
     b->scale = (double)spec->bins / (spec->upper - spec->lower);
+    if (!isfinite(b->scale)) /* a range so narrow that bins / width overflows */
+      return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE,
+                       "even bins over [%g, %g): %d bins over so narrow a range overflow",
+                       spec->lower, spec->upper, spec->bins);
   }
   return CSR_SUCCESS;
 }
@@ -46,7 +50,8 @@ csr_status csr_histogram(csr_context *ctx, csr_location location, csr_data_type 
     return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE,
                      "counts of type %d: CSR_DATA_U32, U64 or U16 expected", (int)count_type);
   CSRI_TRY(csri_check_array(ctx, samples, n, "samples"));
-  CSRI_CHECK_NULL(ctx, counts);
+  if (!(workspace_bytes != NULL && workspace == NULL)) /* a size query needs no counts */
+    CSRI_CHECK_NULL(ctx, counts);
   csr_backend backend;
   csr_status status = csri_primitive_backend(ctx, location, &backend);
   CSRI_TRY(status);

@@ -67,9 +67,8 @@ csr_status csri_ref_histogram(csr_context *ctx, csr_data_type sample_type, const
 
 /* --- OpenMP (src/omp) ------------------------------------------------------------------------ */
 size_t csri_omp_scan_bytes(const csr_context *ctx, csr_data_type type, int64_t n);
-csr_status csri_omp_scan(csr_context *ctx, csr_data_type type, csr_scan_kind kind,
-                               const void *in, const uint8_t *heads, void *out, int64_t n,
-                               void *workspace);
+csr_status csri_omp_scan(csr_context *ctx, csr_data_type type, csr_scan_kind kind, const void *in,
+                         const uint8_t *heads, void *out, int64_t n, void *workspace);
 size_t csri_omp_compact_bytes(const csr_context *ctx, csr_data_type type, int64_t n);
 csr_status csri_omp_compact(csr_context *ctx, csr_data_type type, const void *in,
                             const csri_select *select, void *out, int64_t n, int64_t *kept,
@@ -118,8 +117,7 @@ csr_status csri_check_array(csr_context *ctx, const void *p, int64_t n, const ch
  * pointing at a workspace of at least `need` bytes (the caller's, or the context's cache).
  * CSR_ERR_INVALID_VALUE for a caller's workspace smaller than need. */
 csr_status csri_primitive_workspace(csr_context *ctx, csr_location location, size_t need,
-                                    void *workspace, size_t *workspace_bytes, int *run,
-                                    void **use);
+                                    void *workspace, size_t *workspace_bytes, int *run, void **use);
 /* Releases what csri_primitive_workspace took when the context is NULL (no cache to keep). */
 void csri_primitive_workspace_done(csr_context *ctx, csr_location location, void *use,
                                    void *workspace, size_t *workspace_bytes);

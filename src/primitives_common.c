@@ -68,8 +68,8 @@ csr_status csri_primitive_workspace(csr_context *ctx, csr_location location, siz
   if (workspace_bytes != NULL) {
     if (*workspace_bytes < need)
       return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE,
-                       "workspace of %zu bytes is too small: this call needs %zu",
-                       *workspace_bytes, need);
+                       "workspace of %zu bytes is too small: this call needs %zu", *workspace_bytes,
+                       need);
     *use = workspace;
   } else if (need > 0) {
     if (location == CSR_DEVICE)

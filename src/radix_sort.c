@@ -20,15 +20,20 @@ csr_status csr_radix_sort(csr_context *ctx, csr_location location, csr_data_type
                      "bit range [%d, %d): 0 <= begin <= end <= %d expected", begin_bit, end_bit,
                      key_bits);
   CSRI_TRY(csri_check_array(ctx, keys, n, "keys"));
+  if (values)
+    CSRI_TRY(csri_check_array(ctx, values, n, "values"));
+  const char *k = (const char *)keys, *v = (const char *)values;
+  if (values && n > 0 && k < v + (size_t)n * value_size && v < k + (size_t)n * key_size)
+    return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "keys and values overlap");
   csr_backend backend;
   csr_status status = csri_primitive_backend(ctx, location, &backend);
   CSRI_TRY(status);
   int trivial = n <= 1 || begin_bit == end_bit;
-  size_t need = trivial ? 0
-                : backend == CSR_BACKEND_CUDA
-                    ? csri_cuda_radix_sort_bytes(ctx, key_size, value_size, n)
-                : backend == CSR_BACKEND_OMP ? csri_omp_radix_sort_bytes(ctx, key_size, value_size, n)
-                                             : csri_ref_radix_sort_bytes(ctx, key_size, value_size, n);
+  size_t need =
+      trivial                       ? 0
+      : backend == CSR_BACKEND_CUDA ? csri_cuda_radix_sort_bytes(ctx, key_size, value_size, n)
+      : backend == CSR_BACKEND_OMP  ? csri_omp_radix_sort_bytes(ctx, key_size, value_size, n)
+                                    : csri_ref_radix_sort_bytes(ctx, key_size, value_size, n);
   int run;
   void *use;
   CSRI_TRY(csri_primitive_workspace(ctx, location, need, workspace, workspace_bytes, &run, &use));

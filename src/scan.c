@@ -5,8 +5,7 @@
 static csr_status scan(csr_context *ctx, csr_location location, csr_data_type type,
                        csr_scan_kind kind, const void *in, const uint8_t *heads, int segmented,
                        void *out, int64_t n, void *workspace, size_t *workspace_bytes) {
-  if (type != CSR_DATA_I32 && type != CSR_DATA_I64 && type != CSR_DATA_U32 &&
-      type != CSR_DATA_U64)
+  if (type != CSR_DATA_I32 && type != CSR_DATA_I64 && type != CSR_DATA_U32 && type != CSR_DATA_U64)
     return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE,
                      "scan of type %d: CSR_DATA_I32, I64, U32 or U64 expected", (int)type);
   if (kind != CSR_SCAN_EXCLUSIVE && kind != CSR_SCAN_INCLUSIVE)
@@ -16,13 +15,17 @@ static csr_status scan(csr_context *ctx, csr_location location, csr_data_type ty
   CSRI_TRY(csri_check_array(ctx, out, n, "out"));
   if (segmented)
     CSRI_TRY(csri_check_array(ctx, heads, n, "heads"));
+  size_t bytes = (size_t)n * csr_data_type_size(type);
+  const char *a = (const char *)in, *b = (const char *)out;
+  if (n > 0 && a != b && a < b + bytes && b < a + bytes)
+    return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "in and out overlap without being equal");
   csr_backend backend;
   csr_status status = csri_primitive_backend(ctx, location, &backend);
   CSRI_TRY(status);
-  size_t need = n == 0                           ? 0
-                : backend == CSR_BACKEND_CUDA    ? csri_cuda_scan_bytes(ctx, type, n, segmented)
-                : backend == CSR_BACKEND_OMP     ? csri_omp_scan_bytes(ctx, type, n)
-                                                 : csri_ref_scan_bytes(ctx, type, n);
+  size_t need = n == 0                        ? 0
+                : backend == CSR_BACKEND_CUDA ? csri_cuda_scan_bytes(ctx, type, n, segmented)
+                : backend == CSR_BACKEND_OMP  ? csri_omp_scan_bytes(ctx, type, n)
+                                              : csri_ref_scan_bytes(ctx, type, n);
   int run;
   void *use;
   CSRI_TRY(csri_primitive_workspace(ctx, location, need, workspace, workspace_bytes, &run, &use));
@@ -41,8 +44,8 @@ static csr_status scan(csr_context *ctx, csr_location location, csr_data_type ty
   return status;
 }
 
-csr_status csr_scan(csr_context *ctx, csr_location location, csr_data_type type,
-                    csr_scan_kind kind, const void *in, void *out, int64_t n, void *workspace,
+csr_status csr_scan(csr_context *ctx, csr_location location, csr_data_type type, csr_scan_kind kind,
+                    const void *in, void *out, int64_t n, void *workspace,
                     size_t *workspace_bytes) {
   return scan(ctx, location, type, kind, in, NULL, 0, out, n, workspace, workspace_bytes);
 }
