@@ -2,12 +2,12 @@
 # Everything that needs the GPU, in one call of the lent device: build for sm_90, run the
 # gpu-labelled tests, run them again under compute-sanitizer (memcheck, racecheck), then the GPU
 # benchmarks that exist. Logs go to $OUT (the device tool brings them back) or to ./gpu-out.
-#   usage: bash bench/run_gpu.sh [tests|sanitize|bench|all ...]   (default all; several allowed)
+#   usage: bash bench/run_gpu.sh [tests|sanitize|bench|all ...]   (default all; steps run in the
+#   order given)
 #   One device call lasts at most 10 minutes: split a long session into several calls (the build
 #   directory stays on a warm machine, so later calls rebuild only what changed).
 set -uo pipefail
-what=" ${*:-all} "
-if [ "$what" = " prepare " ]; then # on the build machine: what the device needs beside the tree
+if [ "${1:-}" = prepare ]; then # on the build machine: what the device needs beside the tree
   mkdir -p .gpudeps/include && cp /usr/include/zlib.h /usr/include/zconf.h .gpudeps/include/
   exit 0
 fi
@@ -35,37 +35,54 @@ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 
 cmake --build "$build" -j "$(nproc)" >"$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -30; exit 1; }
 echo "built"
 
-want() { [[ "$what" == *" $1 "* || "$what" == *" all "* ]]; }
-
-if want tests; then
+run_tests() {
   step "gpu tests"
   ctest --test-dir "$build" -L gpu --output-on-failure --timeout 240 2>&1 | tee "$out/ctest-gpu.log" | tail -25
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
-fi
+}
 
-if want sanitize; then
+# compute-sanitizer memcheck and racecheck on every GPU test, all at once (one GPU is plenty).
+# CSR_GPU_QUICK / CSR_SKIP_LARGE: the tests skip their largest cases (instrumented kernels run
+# ~100x slower).
+run_sanitize() {
   step "compute-sanitizer"
+  local logs=()
   for t in "$build"/tests/gpu_*; do
     [ -x "$t" ] || continue
     for tool in memcheck racecheck; do
       extra=""
       [ "$tool" = memcheck ] && extra="--leak-check full"
-      # CSR_GPU_QUICK: the tests skip their largest cases (instrumented kernels run ~100x slower).
-      CSR_GPU_QUICK=1 CSR_SKIP_LARGE=1 timeout 140 compute-sanitizer --tool "$tool" $extra --error-exitcode 99 "$t" \
-        >"$out/sanitize-$tool-$(basename "$t").log" 2>&1
-      rc=$?
-      echo "$tool $(basename "$t"): rc=$rc; $(grep -E "ERROR SUMMARY|passed|skipped" "$out/sanitize-$tool-$(basename "$t").log" | tr '\n' ' ')"
-      [ $rc -eq 0 ] || status=1
+      log="$out/sanitize-$tool-$(basename "$t").log"
+      (CSR_GPU_QUICK=1 CSR_SKIP_LARGE=1 timeout 240 compute-sanitizer --tool "$tool" $extra \
+        --error-exitcode 99 "$t" >"$log" 2>&1; echo "rc=$?" >>"$log") &
+      logs+=("$log")
     done
   done
-fi
+  wait
+  for log in "${logs[@]}"; do
+    rc=$(tail -1 "$log")
+    echo "$(basename "$log" .log): $rc; $(grep -E "ERROR SUMMARY|passed|skipped" "$log" | tr '\n' ' ')"
+    [ "$rc" = "rc=0" ] || status=1
+  done
+}
 
-if want bench; then
+run_bench() {
   step "gpu benchmarks"
   for b in "$build"/bench/gpu_*; do
     [ -x "$b" ] || continue
     timeout 300 "$b" --csv "$out/$(basename "$b").csv" ${CSR_BENCH_ARGS:-} 2>&1 | tee "$out/$(basename "$b").log" | tail -20
   done
-fi
+}
+
+# The steps, in the order asked for.
+for s in ${*:-all}; do
+  case "$s" in
+  tests) run_tests ;;
+  sanitize) run_sanitize ;;
+  bench) run_bench ;;
+  all) run_tests; run_sanitize; run_bench ;;
+  *) echo "unknown step $s"; status=1 ;;
+  esac
+done
 echo; echo "run_gpu.sh: status $status"
 exit $status

@@ -50,31 +50,29 @@ extern "C" int csri_cuda_sm_count(void);
 
 /* --- striped tiles ------------------------------------------------------------------------ */
 
-/* A tile is THREADS x 64 bytes. Warp w owns the contiguous segment starting at
+/* A tile is THREADS x VECS x 16 bytes. Warp w owns the contiguous segment starting at
  * tile_base + w * 32 * VECS * PER items; in round r (0 <= r < VECS) lane l holds the PER items
  * segment + (r * 32 + l) * PER + [0, PER), PER = 16 bytes / item size. A round is one 16-byte
  * access per lane, 512 contiguous bytes per warp (fully coalesced), and the item order is
  * (round, lane, k): scans run as VECS warp-wide scans. */
-#define CSRI_VECS (CSRI_SCAN_BYTES_PER_THREAD / 16)
-
 /* x = the lane's items of a segment; 16-byte loads when the whole segment is in range and VEC
  * (in 16-byte aligned), else one guarded load per item (0 past n). */
-template <typename T, int PER, bool VEC>
+template <typename T, int VECS, int PER, bool VEC>
 __device__ __forceinline__ void csri_load_striped(const T *in, int64_t segment, int64_t n,
-                                                  T (&x)[CSRI_VECS][PER]) {
+                                                  T (&x)[VECS][PER]) {
   const int lane = threadIdx.x & 31;
-  if (VEC && segment + (int64_t)CSRI_VECS * 32 * PER <= n) {
+  if (VEC && segment + (int64_t)VECS * 32 * PER <= n) {
     const uint4 *v = reinterpret_cast<const uint4 *>(in + segment) + lane;
-    uint4 raw[CSRI_VECS];
+    uint4 raw[VECS];
 #pragma unroll
-    for (int r = 0; r < CSRI_VECS; r++)
+    for (int r = 0; r < VECS; r++)
       raw[r] = __ldcs(v + r * 32); /* streamed: read once */
 #pragma unroll
-    for (int r = 0; r < CSRI_VECS; r++)
+    for (int r = 0; r < VECS; r++)
       memcpy(x[r], &raw[r], 16);
   } else {
 #pragma unroll
-    for (int r = 0; r < CSRI_VECS; r++)
+    for (int r = 0; r < VECS; r++)
 #pragma unroll
       for (int k = 0; k < PER; k++) {
         int64_t i = segment + (int64_t)(r * 32 + lane) * PER + k;
@@ -84,21 +82,21 @@ __device__ __forceinline__ void csri_load_striped(const T *in, int64_t segment, 
 }
 
 /* The counterpart of csri_load_striped: out's items of the lane's rounds, within n. */
-template <typename T, int PER, bool VEC>
+template <typename T, int VECS, int PER, bool VEC>
 __device__ __forceinline__ void csri_store_striped(T *out, int64_t segment, int64_t n,
-                                                   const T (&x)[CSRI_VECS][PER]) {
+                                                   const T (&x)[VECS][PER]) {
   const int lane = threadIdx.x & 31;
-  if (VEC && segment + (int64_t)CSRI_VECS * 32 * PER <= n) {
+  if (VEC && segment + (int64_t)VECS * 32 * PER <= n) {
     uint4 *v = reinterpret_cast<uint4 *>(out + segment) + lane;
 #pragma unroll
-    for (int r = 0; r < CSRI_VECS; r++) {
+    for (int r = 0; r < VECS; r++) {
       uint4 raw;
       memcpy(&raw, x[r], 16);
       __stcs(v + r * 32, raw);
     }
   } else {
 #pragma unroll
-    for (int r = 0; r < CSRI_VECS; r++)
+    for (int r = 0; r < VECS; r++)
 #pragma unroll
       for (int k = 0; k < PER; k++) {
         int64_t i = segment + (int64_t)(r * 32 + lane) * PER + k;
@@ -228,6 +226,14 @@ __device__ __forceinline__ typename Op::value csri_warps_exclusive(typename Op::
 
 enum { CSRI_TILE_INVALID = 0, CSRI_TILE_AGGREGATE = 1, CSRI_TILE_PREFIX = 2 };
 
+/* A spinning reader sleeps a little, twice as long each time up to a bound: tight loops of
+ * loads from hundreds of waiting warps would take L2 bandwidth from the tiles being read. */
+__device__ __forceinline__ void csri_back_off(unsigned *pause) {
+  __nanosleep(*pause);
+  if (*pause < CSRI_LOOK_BACK_PAUSE_MAX_NS)
+    *pause *= 2;
+}
+
 /* Volatile copies of a value (member by member for the two-word segmented value). */
 template <typename V> __device__ __forceinline__ void csri_store_volatile(V *p, V v) {
   *(volatile V *)p = v;
@@ -275,8 +281,9 @@ template <typename V> struct csri_tile_status {
   /* Waits until the tile's status is valid. */
   __device__ __forceinline__ void wait(int64_t tile, uint32_t *flag, V *v) const {
     uint32_t f;
+    unsigned pause = CSRI_LOOK_BACK_PAUSE_NS;
     while ((f = *(volatile uint32_t *)&flags[tile]) == CSRI_TILE_INVALID)
-      ;
+      csri_back_off(&pause);
     __threadfence();
     *flag = f;
     *v = csri_load_volatile(f == CSRI_TILE_PREFIX ? &prefixes[tile] : &aggregates[tile]);

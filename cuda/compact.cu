@@ -11,7 +11,7 @@ enum { BY_FLAGS = 0, NOT_EQUAL = 1, LESS = 2, GREATER_EQUAL = 3 };
 
 /* S: the storage word (the element's bytes); C: the element type the predicate compares in. */
 template <typename S> __host__ __device__ constexpr int64_t tile_items() {
-  return (int64_t)THREADS * (CSRI_SCAN_BYTES_PER_THREAD / (int64_t)sizeof(S));
+  return (int64_t)THREADS * (CSRI_COMPACT_BYTES_PER_THREAD / (int64_t)sizeof(S));
 }
 
 template <typename C, typename S> __device__ __forceinline__ C as(S bits) {
@@ -38,7 +38,7 @@ __global__ void __launch_bounds__(THREADS)
                    csri_tile_status<uint64_t> status, unsigned long long *next_tile,
                    unsigned long long *kept_total, int64_t tiles) {
   typedef csri_sum_op<uint32_t> CountOp;
-  const int PER = 16 / (int)sizeof(S), VECS = CSRI_VECS;
+  const int PER = 16 / (int)sizeof(S), VECS = CSRI_COMPACT_BYTES_PER_THREAD / 16;
   __shared__ int64_t tile_shared;
   __shared__ uint32_t warp_totals[THREADS / 32];
   __shared__ uint64_t prefix_shared;
@@ -51,7 +51,7 @@ __global__ void __launch_bounds__(THREADS)
   const int64_t segment = tile * tile_items<S>() + (int64_t)warp * 32 * VECS * PER;
 
   S x[VECS][PER];
-  csri_load_striped<S, PER, VEC>(in, segment, n, x);
+  csri_load_striped<S, VECS, PER, VEC>(in, segment, n, x);
   uint32_t kept_mask[VECS], lane_before[VECS], warp_count = 0;
 #pragma unroll
   for (int r = 0; r < VECS; r++) {

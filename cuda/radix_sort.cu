@@ -103,7 +103,6 @@ __global__ void __launch_bounds__(THREADS)
    * lane l the l-th of each round: coalesced, and (round, lane) order is item order. */
   K key[ITEMS];
   V value[ITEMS];
-  int digit[ITEMS];
   uint32_t rank[ITEMS];
   const int warp_base = warp * 32 * ITEMS;
 #pragma unroll
@@ -113,7 +112,6 @@ __global__ void __launch_bounds__(THREADS)
     key[r] = valid ? keys_in[tile_base + i] : (K)0;
     if (has_values && valid)
       value[r] = values_in[tile_base + i];
-    digit[r] = valid ? digit_of(key[r], shift, bits) : DIGITS + lane; /* invalid: unmatched */
   }
 
   /* Rank within the warp: peers with the same digit in this round, plus what the warp counted
@@ -121,13 +119,16 @@ __global__ void __launch_bounds__(THREADS)
   const uint32_t lanes_below = (1u << lane) - 1;
 #pragma unroll
   for (int r = 0; r < ITEMS; r++) {
-    uint32_t peers = __match_any_sync(0xffffffffu, digit[r]);
-    bool valid = digit[r] < DIGITS;
-    uint32_t before = valid ? warp_counts[warp][digit[r]] : 0;
+    /* Digits are recomputed rather than kept: registers go to keys, values and ranks. Items
+     * past the tile's end get a digit no other lane has (unmatched, uncounted). */
+    bool valid = warp_base + r * 32 + lane < tile_n;
+    int digit = valid ? digit_of(key[r], shift, bits) : DIGITS + lane;
+    uint32_t peers = __match_any_sync(0xffffffffu, digit);
+    uint32_t before = valid ? warp_counts[warp][digit] : 0;
     rank[r] = before + __popc(peers & lanes_below);
     __syncwarp();
     if (valid && (peers & lanes_below) == 0) /* the lowest lane of the group counts it */
-      warp_counts[warp][digit[r]] = before + __popc(peers);
+      warp_counts[warp][digit] = before + __popc(peers);
     __syncwarp();
   }
   __syncthreads();
@@ -154,8 +155,9 @@ __global__ void __launch_bounds__(THREADS)
   if (tile > 0) {
     for (int64_t t = tile - 1;; t--) {
       uint64_t s;
+      unsigned pause = CSRI_LOOK_BACK_PAUSE_NS;
       while (((s = *(volatile unsigned long long *)&status[t * DIGITS + d]) >> 62) == 0)
-        ;
+        csri_back_off(&pause);
       before += s & COUNT_MASK;
       if (s & FLAG_PREFIX)
         break;
@@ -168,8 +170,9 @@ __global__ void __launch_bounds__(THREADS)
   /* Stage in digit order, then write each digit's run to its place. */
 #pragma unroll
   for (int r = 0; r < ITEMS; r++)
-    if (digit[r] < DIGITS) {
-      uint32_t at = tile_start[digit[r]] + warp_counts[warp][digit[r]] + rank[r];
+    if (warp_base + r * 32 + lane < tile_n) {
+      int digit = digit_of(key[r], shift, bits);
+      uint32_t at = tile_start[digit] + warp_counts[warp][digit] + rank[r];
       staged_keys[at] = key[r];
       if (has_values)
         staged_values[at] = value[r];

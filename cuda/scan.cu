@@ -38,7 +38,7 @@ __global__ void __launch_bounds__(THREADS)
     scan_kernel(const T *in, const uint8_t *heads, T *out, int64_t n, int inclusive,
                 csri_tile_status<typename Op::value> status, unsigned long long *next_tile) {
   typedef typename Op::value V;
-  const int PER = 16 / (int)sizeof(T), VECS = CSRI_VECS;
+  const int PER = 16 / (int)sizeof(T), VECS = CSRI_SCAN_BYTES_PER_THREAD / 16;
   const bool segmented = !std::is_same<V, T>::value; /* plain scans never read heads */
   __shared__ int64_t tile_shared;
   __shared__ V warp_totals[THREADS / 32];
@@ -52,7 +52,7 @@ __global__ void __launch_bounds__(THREADS)
 
   T x[VECS][PER];
   uint8_t h[VECS][PER];
-  csri_load_striped<T, PER, VEC>(in, segment, n, x);
+  csri_load_striped<T, VECS, PER, VEC>(in, segment, n, x);
 #pragma unroll
   for (int r = 0; r < VECS; r++)
 #pragma unroll
@@ -108,7 +108,7 @@ __global__ void __launch_bounds__(THREADS)
       x[r][k] = inclusive ? sum_of(running) : before;
     }
   }
-  csri_store_striped<T, PER, VEC>(out, segment, n, x);
+  csri_store_striped<T, VECS, PER, VEC>(out, segment, n, x);
 }
 
 template <typename T, typename Op> size_t workspace_bytes(int64_t n) {

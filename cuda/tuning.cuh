@@ -3,10 +3,16 @@
 #ifndef CSR_CUDA_TUNING_CUH
 #define CSR_CUDA_TUNING_CUH
 
-/* Scan and compact: one tile = SCAN_THREADS threads x SCAN_TILE_BYTES / SCAN_THREADS bytes of
- * input each (64 bytes: four 16-byte loads per thread in flight, 16 int32 or 8 int64 items). */
+/* Scan and compact: one tile = SCAN_THREADS threads x BYTES_PER_THREAD bytes of input each, as
+ * 16-byte loads all in flight before the first use (scan: 8 loads, 32 int32 per thread; compact
+ * keeps 4, since its items stay in registers until the gathered write). */
 #define CSRI_SCAN_THREADS 256
-#define CSRI_SCAN_BYTES_PER_THREAD 64
+#define CSRI_SCAN_BYTES_PER_THREAD 128
+#define CSRI_COMPACT_BYTES_PER_THREAD 64
+
+/* Look-back: a waiting reader sleeps PAUSE ns, doubling up to PAUSE_MAX, between polls. */
+#define CSRI_LOOK_BACK_PAUSE_NS 32
+#define CSRI_LOOK_BACK_PAUSE_MAX_NS 512
 
 /* Radix sort (onesweep): 8-bit digits; a tile of RADIX_THREADS threads (one per digit in the
  * per-digit steps, so equal to RADIX_DIGITS) x RADIX_ITEMS keys, staged with their values in

@@ -1,6 +1,6 @@
 /* The bin of a histogram sample, one definition for every backend (C and CUDA), so that the
  * reference, OpenMP and the GPU count alike, bit for bit. Internal.
- *   INTEGER: b = x                                  for 0 <= x < bins
+ *   INTEGER: b = x - offset                         for 0 <= x - offset < bins
  *   EVEN:    b = floor((x - lower) * scale)         for lower <= x < upper, in double;
  *            scale = bins / (upper - lower); a product rounded up to bins lands in bins - 1
  *   LOG2:    b = 0 for x == 0, floor(log2 x) + 1    for x >= 1 and b < bins
@@ -36,7 +36,12 @@ CSRI_HD int csri_even_bin(const csri_bins *b, double x) {
 /* Bin of a signed integer sample. */
 CSRI_HD int csri_bin_of_i64(const csri_bins *b, int64_t x) {
   switch (b->rule) {
-  case CSR_BINS_INTEGER: return x >= 0 && x < b->bins ? (int)x : -1;
+  case CSR_BINS_INTEGER: {
+    if (x < b->offset) /* then x - offset is exact in unsigned arithmetic */
+      return -1;
+    uint64_t d = (uint64_t)x - (uint64_t)b->offset;
+    return d < (uint64_t)b->bins ? (int)d : -1;
+  }
   case CSR_BINS_EVEN: return csri_even_bin(b, (double)x);
   default: {
     if (x < 0)
@@ -50,7 +55,18 @@ CSRI_HD int csri_bin_of_i64(const csri_bins *b, int64_t x) {
 /* Bin of an unsigned integer sample. */
 CSRI_HD int csri_bin_of_u64(const csri_bins *b, uint64_t x) {
   switch (b->rule) {
-  case CSR_BINS_INTEGER: return x < (uint64_t)b->bins ? (int)x : -1;
+  case CSR_BINS_INTEGER: {
+    if (b->offset >= 0) {
+      if (x < (uint64_t)b->offset)
+        return -1;
+      uint64_t d = x - (uint64_t)b->offset;
+      return d < (uint64_t)b->bins ? (int)d : -1;
+    }
+    if (x >= (uint64_t)b->bins) /* x + |offset| >= bins too (and might wrap) */
+      return -1;
+    uint64_t d = x + (uint64_t)(-b->offset);
+    return d < (uint64_t)b->bins ? (int)d : -1;
+  }
   case CSR_BINS_EVEN: return csri_even_bin(b, (double)x);
   default: {
     int bin = csri_bit_length(x);

@@ -25,6 +25,7 @@ static csr_status check_bins(csr_context *ctx, const csr_histogram_bins *spec,
   b->lower = spec->lower;
   b->upper = spec->upper;
   b->scale = 1.0;
+  b->offset = 0;
   if (spec->rule == CSR_BINS_EVEN) {
     if (!isfinite(spec->lower) || !isfinite(spec->upper) || !(spec->lower < spec->upper) ||
         !isfinite(spec->upper - spec->lower))
@@ -36,6 +37,15 @@ static csr_status check_bins(csr_context *ctx, const csr_histogram_bins *spec,
       return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE,
                        "even bins over [%g, %g): %d bins over so narrow a range overflow",
                        spec->lower, spec->upper, spec->bins);
+    /* Unit-width bins starting at an integer, over integer samples (256 bins over [0, 256) of
+     * bytes): b = x - lower exactly, with no conversion to double per sample. The same bins as
+     * the double formula: within +-2^53 every sample in range converts exactly. */
+    const double exact = 9007199254740992.0; /* 2^53 */
+    if (!floating && b->scale == 1.0 && spec->lower + spec->bins == spec->upper &&
+        floor(spec->lower) == spec->lower && spec->lower >= -exact && spec->upper <= exact) {
+      b->rule = CSR_BINS_INTEGER;
+      b->offset = (int64_t)spec->lower;
+    }
   }
   return CSR_SUCCESS;
 }

@@ -42,6 +42,7 @@ typedef struct csri_bins {
   csr_bin_rule rule;
   int bins;
   double lower, upper, scale;
+  int64_t offset; /* CSR_BINS_INTEGER: b = x - offset (0 as asked; see src/histogram.c) */
 } csri_bins;
 
 /* --- reference (src/ref) --------------------------------------------------------------------- */

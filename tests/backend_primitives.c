@@ -448,8 +448,12 @@ static void histogram_case(csr_data_type stype, csr_bin_rule rule, int nbins, in
     if (stype == CSR_DATA_U8 || stype == CSR_DATA_U16 || stype == CSR_DATA_U32 ||
         stype == CSR_DATA_U64)
       spec.upper -= spec.lower, spec.lower = 0.0;
+    /* Half the integer cases: unit-width bins from an integer (the front end's exact integer
+     * path), which must count as the double formula does. */
+    if (stype != CSR_DATA_F32 && stype != CSR_DATA_F64 && csrt_below(&rng, 2) == 0)
+      spec.upper = spec.lower + nbins;
   }
-  csri_bins b = {spec.rule, spec.bins, spec.lower, spec.upper, 1.0};
+  csri_bins b = {spec.rule, spec.bins, spec.lower, spec.upper, 1.0, 0};
   if (rule == CSR_BINS_EVEN)
     b.scale = (double)spec.bins / (spec.upper - spec.lower);
   size_t size = csr_data_type_size(stype);

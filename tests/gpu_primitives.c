@@ -20,12 +20,18 @@ static csr_context *dev, *ref; /* the CUDA backend; the reference on the host */
 static csrt_rng rng;
 static unsigned long calls; /* alternates the workspace forms */
 
-/* Tiles of cuda/tuning.cuh: scan/compact 16 KiB of input (4096 I32, 2048 I64, 16384 U8 items),
- * radix sort 4096 32-bit or 3072 64-bit keys; each -1, 0, +1, and many tiles. */
-static const int64_t lengths[] = {0,     1,     2,     3,     2047,  2048,    2049,   3071,
-                                  3072,  3073,  4095,  4096,  4097,  8191,    16383,  16384,
+/* Tiles of cuda/tuning.cuh: scan 32 KiB of input (8192 I32, 4096 I64 items), compact 16 KiB
+ * (4096 I32, 2048 I64, 16384 U8), radix sort 4096 32-bit or 3072 64-bit keys; each -1, 0, +1,
+ * and many tiles. */
+static const int64_t lengths[] = {0,     1,     2,     3,     2047,  2048,    2049,   3071,  3072,
+                                  3073,  4095,  4096,  4097,  8191,  8192,    8193,   16383, 16384,
                                   16385, 32769, 65537, 12289, 98305, 1000003, 4194319};
-#define NLENGTHS ((int)(sizeof lengths / sizeof lengths[0]))
+/* CSR_GPU_QUICK (set for compute-sanitizer runs, which are ~100x slower): lengths up to 98305. */
+static int quick_lengths(void) {
+  int n = (int)(sizeof lengths / sizeof lengths[0]);
+  return getenv("CSR_GPU_QUICK") ? n - 2 : n;
+}
+#define NLENGTHS quick_lengths()
 #define LONG_INPUT 1000003
 
 static void *xmalloc(size_t bytes) {
@@ -445,12 +451,13 @@ static void histograms(void) {
   const int bin_counts[] = {1,     7,     256,   1536,  1537,  3072,  3073,   6145,
                             12288, 12289, 24576, 24577, 49152, 49153, 100000, 1 << 24};
   const int64_t ns[] = {0, 1, 4097, 65537, LONG_INPUT, 4194319};
+  const int n_ns = getenv("CSR_GPU_QUICK") ? 4 : 6;
   for (int t = 0; t < 8; t++) {
     int floating = all_types[t] == CSR_DATA_F32 || all_types[t] == CSR_DATA_F64;
     for (int rule = 0; rule < 3; rule++) {
       if (floating && rule != CSR_BINS_EVEN)
         continue;
-      for (int l = 0; l < 6; l++)
+      for (int l = 0; l < n_ns; l++)
         for (int nb = 0; nb < 16; nb++) {
           int nbins = bin_counts[nb];
           int64_t n = ns[l];
