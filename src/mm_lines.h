@@ -99,7 +99,7 @@ static inline void csri_count_lines(const char *begin, const char *end, char c0,
   memset(&k0, c0, 16);
   memset(&k1, c1, 16);
   while (end - p >= 17) { /* the byte after the last of 16 must exist */
-    s16 count = {0};      /* per-lane counts of clean line starts; at most 255 rounds */
+    v16 count = {0};      /* per-lane counts of clean line starts; at most 255 rounds */
     int rounds = 0;
     for (; rounds < 255 && end - p >= 17; rounds++, p += 16) {
       v16 v, next;
@@ -114,7 +114,7 @@ static inline void csri_count_lines(const char *begin, const char *end, char c0,
         csri_count_terminators(p, p + 16, end, c0, c1, &n, &d);
         continue;
       }
-      count -= is_nl; /* -1 per '\n' lane */
+      count -= (v16)is_nl; /* 0xFF per '\n' lane: unsigned, so subtracting it adds 1 */
     }
     unsigned char lanes[16];
     memcpy(lanes, &count, 16);
