@@ -1,18 +1,5 @@
 /* Device memory for the CUDA backend: allocate, zero, free, copy between host and device. */
-#include "internal.h"
-
-#include <cuda_runtime.h>
-
-/* Records a CUDA runtime error with its name and description. */
-static csr_status device_error(csr_context *ctx, cudaError_t err, const char *what, int line) {
-  return csri_error(ctx, err == cudaErrorMemoryAllocation ? CSR_ERR_OUT_OF_MEMORY : CSR_ERR_DEVICE,
-                    __FILE__, line, "%s: %s (%s)", what, cudaGetErrorName(err),
-                    cudaGetErrorString(err));
-}
-
-static cudaStream_t stream_of(const csr_context *ctx) {
-  return ctx ? (cudaStream_t)ctx->stream : (cudaStream_t)0;
-}
+#include "common.cuh"
 
 extern "C" csr_status csri_cuda_malloc(csr_context *ctx, void **p, size_t bytes) {
   *p = NULL;
@@ -23,7 +10,7 @@ extern "C" csr_status csri_cuda_malloc(csr_context *ctx, void **p, size_t bytes)
   if (err != cudaSuccess) {
     cudaGetLastError(); /* clear the sticky-free error state for later calls */
     *p = NULL;
-    return device_error(ctx, err, "cudaMalloc", __LINE__);
+    return csri_cuda_error(ctx, err, "cudaMalloc", __FILE__, __LINE__);
   }
   return CSR_SUCCESS;
 }
@@ -34,11 +21,12 @@ extern "C" void csri_cuda_free(void *p) {
 }
 
 extern "C" csr_status csri_cuda_memset_zero(csr_context *ctx, void *p, size_t bytes) {
-  cudaStream_t stream = stream_of(ctx);
+  cudaStream_t stream = csri_stream(ctx);
   cudaError_t err = cudaMemsetAsync(p, 0, bytes, stream);
   if (err == cudaSuccess)
     err = cudaStreamSynchronize(stream);
-  return err == cudaSuccess ? CSR_SUCCESS : device_error(ctx, err, "cudaMemsetAsync", __LINE__);
+  return err == cudaSuccess ? CSR_SUCCESS
+                            : csri_cuda_error(ctx, err, "cudaMemsetAsync", __FILE__, __LINE__);
 }
 
 extern "C" csr_status csri_cuda_memcpy(csr_context *ctx, void *dst, const void *src, size_t bytes,
@@ -47,13 +35,14 @@ extern "C" csr_status csri_cuda_memcpy(csr_context *ctx, void *dst, const void *
                                           cudaMemcpyDeviceToDevice};
   if (kind < 0 || kind > 2)
     return csri_error(ctx, CSR_ERR_INVALID_VALUE, __FILE__, __LINE__, "copy kind %d", kind);
-  cudaStream_t stream = stream_of(ctx);
+  cudaStream_t stream = csri_stream(ctx);
   /* Pageable host memory: the copy is synchronous with respect to the host either way; the
    * explicit synchronise makes the data safe to use when this returns. */
   cudaError_t err = cudaMemcpyAsync(dst, src, bytes, kinds[kind], stream);
   if (err == cudaSuccess)
     err = cudaStreamSynchronize(stream);
-  return err == cudaSuccess ? CSR_SUCCESS : device_error(ctx, err, "cudaMemcpyAsync", __LINE__);
+  return err == cudaSuccess ? CSR_SUCCESS
+                            : csri_cuda_error(ctx, err, "cudaMemcpyAsync", __FILE__, __LINE__);
 }
 
 extern "C" int csri_cuda_device_count(void) {
