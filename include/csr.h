@@ -441,6 +441,45 @@ csr_status csr_write_edge_list(csr_context *ctx, const char *path, const csr_mat
                                const csr_write_options *options);
 
 /* ---------------------------------------------------------------------------------------------
+ * Graphs: PageRank
+ * ------------------------------------------------------------------------------------------- */
+
+/** PageRank options; csr_pagerank_options_init sets the defaults. */
+typedef struct csr_pagerank_options {
+  double damping;   /**< d, 0 <= d < 1; default 0.85 */
+  double tol;       /**< stop when sum_i |r_i - r_i(previous)| < tol; default 1e-6 (> 0) */
+  int64_t max_iter; /**< at most this many iterations (>= 1); default 1000 */
+  int weighted;     /**< 1: a page's rank flows along its out-links in proportion to their values
+                         (nonnegative; A must have values); 0 (default): equally, values ignored */
+  const csr_vector *personalization; /**< teleport distribution p: n nonnegative entries, not
+                                          all zero, scaled to sum 1; NULL (default): uniform */
+} csr_pagerank_options;
+void csr_pagerank_options_init(csr_pagerank_options *options);
+
+/** What a PageRank run did. */
+typedef struct csr_pagerank_info {
+  int64_t iterations; /**< iterations run */
+  double l1_change;   /**< sum_i |r_i - r_i(previous)| of the last iteration */
+  int64_t dangling;   /**< pages without out-links (out-weight 0) */
+} csr_pagerank_info;
+
+/** ranks = the PageRank of the graph whose adjacency matrix is A: A(i,j) != 0 is a link i -> j
+ *  (square; duplicate entries and self-loops count as given). With out-weights w_i (out-degree,
+ *  or the row sum when weighted), each iteration computes
+ *      r_i <- d * ( sum_{j -> i} r_j a_ji / w_j  +  (sum of r_j over w_j = 0) / n )  +  (1 - d) p_i
+ *  from r = 1/n: dangling pages spread their rank uniformly (as networkx with uniform
+ *  personalization, igraph and cuGraph do); the ranks sum to 1. It pulls along the transposed
+ *  graph (built once, as a pattern matrix unless weighted) with csr_spmv, so it runs on the
+ *  context's CPU backend. ranks: n entries, F64 or F32 (the precision of the iteration's vectors;
+ *  sums are accumulated in double), host. Returns CSR_SUCCESS when the L1 change fell below tol,
+ *  CSR_INFO_NOT_CONVERGED after max_iter (ranks hold the last iterate), CSR_ERR_DIMENSION_MISMATCH
+ *  (A not square, vector sizes), CSR_ERR_INVALID_VALUE (options, negative weights or
+ *  personalization), CSR_ERR_UNSUPPORTED (device operands, until the GPU SpMV). info may be NULL.
+ */
+csr_status csr_pagerank(csr_context *ctx, const csr_matrix *A, const csr_pagerank_options *options,
+                        csr_vector *ranks, csr_pagerank_info *info);
+
+/* ---------------------------------------------------------------------------------------------
  * Testing hook
  * ------------------------------------------------------------------------------------------- */
 

@@ -102,4 +102,17 @@ int csri_ref_row_stats(const int64_t *row_offsets, int64_t rows, csr_row_stats *
 int csri_omp_row_stats(const csr_context *ctx, const int64_t *row_offsets, int64_t rows,
                        csr_row_stats *stats);
 
+/* --- PageRank's fused vector passes (src/ref/pagerank.c, src/omp/pagerank.c) --------------- */
+
+/* x_j = r_j * inv_w[j] (scale) or r_j (not scale); returns the sum of r_j over dangling pages
+ * (inv_w[j] == 0). x and r share a value type. */
+double csri_ref_pagerank_spread(const csr_vector *r, const double *inv_w, int scale, csr_vector *x);
+double csri_omp_pagerank_spread(const csr_context *ctx, const csr_vector *r, const double *inv_w,
+                                int scale, csr_vector *x);
+/* r_i <- d * (y_i + base) + (1 - d) * p_i (p NULL: 1/n); returns sum_i |r_i(new) - r_i(old)|. */
+double csri_ref_pagerank_update(csr_vector *r, const csr_vector *y, const double *p, double d,
+                                double base);
+double csri_omp_pagerank_update(const csr_context *ctx, csr_vector *r, const csr_vector *y,
+                                const double *p, double d, double base);
+
 #endif /* CSR_OPS_IMPL_H */

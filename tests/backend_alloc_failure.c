@@ -3,6 +3,7 @@
  * leave its outputs NULL. Leaks on those paths are found by the ASan (LeakSanitizer) CI build. */
 #include "testing.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -101,6 +102,25 @@ static csr_status run_symmetric_expand(inputs *in) {
 static csr_status run_spmv(inputs *in) {
   return csr_spmv(in->ctx, 1.5, in->A, in->x, 0.5, in->y);
 }
+/* Weighted and personalized: every allocation PageRank makes (weights, teleport, transpose,
+ * the rescaled copy, two vectors). */
+static csr_status run_pagerank(inputs *in) {
+  csr_vector *r = NULL, *p = NULL;
+  csr_status s = csr_vector_create(in->ctx, &r, in->nodups->rows, CSR_F64, CSR_HOST);
+  if (s == CSR_SUCCESS)
+    s = csr_vector_create(in->ctx, &p, in->nodups->rows, CSR_F64, CSR_HOST);
+  if (s == CSR_SUCCESS)
+    s = csr_fill(in->ctx, 1.0, p);
+  csr_pagerank_options o;
+  csr_pagerank_options_init(&o);
+  o.weighted = 1;
+  o.personalization = p;
+  if (s == CSR_SUCCESS)
+    s = csr_pagerank(in->ctx, in->nodups, &o, r, NULL);
+  csr_vector_free(&r);
+  csr_vector_free(&p);
+  return s;
+}
 static csr_status run_row_stats(inputs *in) {
   csr_row_stats st;
   return csr_row_stats_compute(in->ctx, in->A, &st);
@@ -150,6 +170,7 @@ static const scenario scenarios[] = {
     {"symmetric_expand", run_symmetric_expand},
     {"spmv", run_spmv},
     {"row_stats", run_row_stats},
+    {"pagerank", run_pagerank},
     {"vector_ops", run_vector_ops},
 };
 
@@ -172,6 +193,8 @@ static void make_inputs(inputs *in, csr_backend backend, csrt_rng *rng) {
   in->lower = sq;
   in->nodups = csrt_generate(ctx, CSRT_RANDOM_SQUARE, CSR_F64, CSRT_RANDOM, rng);
   in->nodups->flags = CSR_FLAG_NO_DUPLICATES;
+  for (int64_t t = 0; t < in->nodups->nnz; t++) /* nonnegative: PageRank reads them as weights */
+    ((double *)in->nodups->values)[t] = fabs(((double *)in->nodups->values)[t]);
   if (csr_to_coo(ctx, in->A, &in->T) != CSR_SUCCESS ||
       csr_to_dense(ctx, in->A, CSR_COL_MAJOR, &in->D) != CSR_SUCCESS) {
     fprintf(stderr, "cannot build inputs: %s\n", csr_context_last_error(ctx));

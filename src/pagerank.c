@@ -1,0 +1,201 @@
+/* r = PageRank of the graph with adjacency A (A(i,j) != 0: a link i -> j), by power iteration
+ * pulling along A^T: r_i <- d (sum_{j->i} r_j a_ji / w_j + dangling / n) + (1 - d) p_i. */
+#include "ops_impl.h"
+
+#include <math.h>
+
+void csr_pagerank_options_init(csr_pagerank_options *options) {
+  if (options == NULL)
+    return;
+  options->damping = 0.85;
+  options->tol = 1e-6;
+  options->max_iter = 1000;
+  options->weighted = 0;
+  options->personalization = NULL;
+}
+
+static double entry(const csr_vector *v, int64_t i) {
+  return v->value_type == CSR_F64 ? ((const double *)v->data)[i] : ((const float *)v->data)[i];
+}
+
+static csr_status check(csr_context *ctx, const csr_matrix *A, const csr_pagerank_options *o,
+                        const csr_vector *ranks) {
+  CSRI_CHECK_NULL(ctx, A);
+  CSRI_CHECK_NULL(ctx, o);
+  CSRI_TRY(csri_check_vector(ctx, ranks, "ranks"));
+  CSRI_TRY(csri_check_host(ctx, A->location, "PageRank"));
+  CSRI_TRY(csri_check_host(ctx, ranks->location, "PageRank"));
+  if (A->rows != A->cols || ranks->n != A->rows)
+    return CSRI_FAIL(ctx, CSR_ERR_DIMENSION_MISMATCH,
+                     "PageRank needs a square adjacency matrix and one rank per page: A is %lld x "
+                     "%lld, ranks has %lld entries",
+                     (long long)A->rows, (long long)A->cols, (long long)ranks->n);
+  if (!(o->damping >= 0.0 && o->damping < 1.0) || !(o->tol > 0.0) || o->max_iter < 1)
+    return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE,
+                     "damping %g (0 <= d < 1), tol %g (> 0), max_iter %lld (>= 1) expected",
+                     o->damping, o->tol, (long long)o->max_iter);
+  if (o->weighted && A->value_type == CSR_PATTERN)
+    return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "weighted PageRank needs a matrix with values");
+  const csr_vector *p = o->personalization;
+  if (p == NULL)
+    return CSR_SUCCESS;
+  CSRI_TRY(csri_check_vector(ctx, p, "personalization"));
+  CSRI_TRY(csri_check_host(ctx, p->location, "PageRank"));
+  if (p->n != A->rows)
+    return CSRI_FAIL(ctx, CSR_ERR_DIMENSION_MISMATCH,
+                     "personalization has %lld entries for %lld pages", (long long)p->n,
+                     (long long)A->rows);
+  return CSR_SUCCESS;
+}
+
+/* The arrays of one run, released together. */
+typedef struct work {
+  double *inv_w; /* 1 / out-weight; 0 for a dangling page */
+  double *p;     /* the teleport distribution, summing to 1; NULL: uniform */
+  csr_matrix *AT;
+  csr_vector *x, *y;
+} work;
+
+static void work_free(work *w) {
+  csri_free(w->inv_w);
+  csri_free(w->p);
+  csr_matrix_free(&w->AT);
+  csr_vector_free(&w->x);
+  csr_vector_free(&w->y);
+}
+
+/* inv_w[i] = 1 / (out-degree, or row sum when weighted); 0 when the page has no out-weight. */
+static csr_status out_weights(csr_context *ctx, const csr_matrix *A, int weighted, double *inv_w,
+                              int64_t *dangling) {
+  *dangling = 0;
+  for (int64_t i = 0; i < A->rows; i++) {
+    double w = 0.0;
+    for (int64_t k = A->row_offsets[i]; k < A->row_offsets[i + 1]; k++) {
+      double a = !weighted                  ? 1.0
+                 : A->value_type == CSR_F64 ? ((const double *)A->values)[k]
+                                            : ((const float *)A->values)[k];
+      if (!(a >= 0.0 && isfinite(a)))
+        return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE,
+                         "weighted PageRank: link %lld -> %d has weight %g (finite, >= 0 expected)",
+                         (long long)i, A->col_indices[k], a);
+      w += a;
+    }
+    inv_w[i] = w > 0.0 ? 1.0 / w : 0.0;
+    *dangling += w == 0.0;
+  }
+  return CSR_SUCCESS;
+}
+
+/* p scaled to sum 1 (NULL stays NULL: uniform). */
+static csr_status teleport(csr_context *ctx, const csr_vector *v, double **p) {
+  *p = NULL;
+  if (v == NULL)
+    return CSR_SUCCESS;
+  double sum = 0.0;
+  for (int64_t i = 0; i < v->n; i++) {
+    double e = entry(v, i);
+    if (!(e >= 0.0 && isfinite(e)))
+      return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE,
+                       "personalization[%lld] = %g: finite and >= 0 expected", (long long)i, e);
+    sum += e;
+  }
+  if (!(sum > 0.0))
+    return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "personalization sums to 0");
+  if ((*p = csri_malloc((size_t)v->n * sizeof **p)) == NULL)
+    return CSRI_FAIL(ctx, CSR_ERR_OUT_OF_MEMORY, "personalization of %lld pages", (long long)v->n);
+  for (int64_t i = 0; i < v->n; i++)
+    (*p)[i] = entry(v, i) / sum;
+  return CSR_SUCCESS;
+}
+
+/* AT = A^T as a pattern matrix, or (weighted) with a_ji / w_j in the ranks' precision: each
+ * iteration is then one SpMV of the precision asked for. */
+static csr_status transposed(csr_context *ctx, const csr_matrix *A, int weighted,
+                             const double *inv_w, csr_value_type type, csr_matrix **AT) {
+  csr_matrix view = *A;
+  if (!weighted) { /* links only: no value array to transpose or to read each iteration */
+    view.value_type = CSR_PATTERN;
+    view.values = NULL;
+    return csr_transpose(ctx, &view, AT);
+  }
+  csr_matrix *T = NULL, *M = NULL;
+  CSRI_TRY(csr_transpose(ctx, A, &T));
+  csr_status s = csr_matrix_create(ctx, &M, T->rows, T->cols, T->nnz, type, CSR_HOST);
+  if (s < 0) {
+    csr_matrix_free(&T);
+    return s;
+  }
+  for (int64_t i = 0; i <= T->rows; i++)
+    M->row_offsets[i] = T->row_offsets[i];
+  for (int64_t k = 0; k < T->nnz; k++) {
+    double a =
+        T->value_type == CSR_F64 ? ((const double *)T->values)[k] : ((const float *)T->values)[k];
+    double v = a * inv_w[T->col_indices[k]];
+    M->col_indices[k] = T->col_indices[k];
+    if (type == CSR_F64)
+      ((double *)M->values)[k] = v;
+    else
+      ((float *)M->values)[k] = (float)v;
+  }
+  M->flags = T->flags;
+  csr_matrix_free(&T);
+  *AT = M;
+  return CSR_SUCCESS;
+}
+
+static csr_status setup(csr_context *ctx, const csr_matrix *A, const csr_pagerank_options *o,
+                        const csr_vector *ranks, work *w, int64_t *dangling) {
+  int64_t n = A->rows;
+  if ((w->inv_w = csri_malloc((size_t)n * sizeof *w->inv_w)) == NULL)
+    return CSRI_FAIL(ctx, CSR_ERR_OUT_OF_MEMORY, "out-weights of %lld pages", (long long)n);
+  CSRI_TRY(out_weights(ctx, A, o->weighted, w->inv_w, dangling));
+  CSRI_TRY(teleport(ctx, o->personalization, &w->p));
+  CSRI_TRY(transposed(ctx, A, o->weighted, w->inv_w, ranks->value_type, &w->AT));
+  CSRI_TRY(csr_vector_create(ctx, &w->x, n, ranks->value_type, CSR_HOST));
+  return csr_vector_create(ctx, &w->y, n, ranks->value_type, CSR_HOST);
+}
+
+csr_status csr_pagerank(csr_context *ctx, const csr_matrix *A, const csr_pagerank_options *options,
+                        csr_vector *ranks, csr_pagerank_info *info) {
+  csr_pagerank_options defaults;
+  csr_pagerank_options_init(&defaults);
+  const csr_pagerank_options *o = options ? options : &defaults;
+  CSRI_TRY(check(ctx, A, o, ranks));
+  csr_pagerank_info done = {0, 0.0, 0};
+  int64_t n = A->rows;
+  work w = {NULL, NULL, NULL, NULL, NULL};
+  csr_status status = n == 0 ? CSR_SUCCESS : setup(ctx, A, o, ranks, &w, &done.dangling);
+  csr_backend backend = csri_host_backend(ctx);
+  if (status >= 0 && n > 0)
+    status = csr_fill(ctx, 1.0 / (double)n, ranks);
+  if (status >= 0 && n > 0) {
+    status = CSR_INFO_NOT_CONVERGED;
+    double d = o->damping;
+    while (done.iterations < o->max_iter) {
+      double dangling = backend == CSR_BACKEND_OMP
+                            ? csri_omp_pagerank_spread(ctx, ranks, w.inv_w, !o->weighted, w.x)
+                            : csri_ref_pagerank_spread(ranks, w.inv_w, !o->weighted, w.x);
+      csr_status s = csr_spmv(ctx, 1.0, w.AT, w.x, 0.0, w.y);
+      if (s < 0) {
+        status = s;
+        break;
+      }
+      double base = dangling / (double)n;
+      done.l1_change = backend == CSR_BACKEND_OMP
+                           ? csri_omp_pagerank_update(ctx, ranks, w.y, w.p, d, base)
+                           : csri_ref_pagerank_update(ranks, w.y, w.p, d, base);
+      done.iterations++;
+      if (done.l1_change < o->tol) {
+        status = CSR_SUCCESS;
+        break;
+      }
+    }
+  }
+  work_free(&w);
+  if (status < 0)
+    return status;
+  csri_set_last_backend(ctx, backend);
+  if (info)
+    *info = done;
+  return status;
+}

@@ -1,0 +1,233 @@
+/* csr_pagerank on one CPU backend (argv: ref / omp) against a dense power iteration written here
+ * from the model in csr.h, on hand-worked and random graphs: dangling pages, self-loops,
+ * duplicate links, weights, personalization, f64 and f32; plus its statuses and errors. */
+#include "testing.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static csrt_rng rng;
+
+/* The oracle: P (dense, column j = page j's out-links over its out-weight), then
+ * r <- d (P r + dangling / n) + (1 - d) p from r = 1/n until the L1 change is below 1e-15. */
+static void dense_pagerank(const csr_matrix *A, double d, int weighted, const double *p,
+                           double *r) {
+  int64_t n = A->rows;
+  double *P = calloc((size_t)(n * n), sizeof *P), *w = calloc((size_t)n, sizeof *w),
+         *next = malloc((size_t)n * sizeof *next);
+  for (int64_t i = 0; i < n; i++)
+    for (int64_t k = A->row_offsets[i]; k < A->row_offsets[i + 1]; k++)
+      w[i] += weighted ? csrt_value(A->values, A->value_type, k) : 1.0;
+  for (int64_t i = 0; i < n; i++)
+    for (int64_t k = A->row_offsets[i]; k < A->row_offsets[i + 1]; k++)
+      P[A->col_indices[k] * n + i] +=
+          (weighted ? csrt_value(A->values, A->value_type, k) : 1.0) / w[i];
+  for (int64_t i = 0; i < n; i++)
+    r[i] = 1.0 / (double)n;
+  for (int it = 0; it < 100000; it++) {
+    double dangling = 0.0, change = 0.0;
+    for (int64_t j = 0; j < n; j++)
+      dangling += w[j] == 0.0 ? r[j] : 0.0;
+    for (int64_t i = 0; i < n; i++) {
+      double s = 0.0;
+      for (int64_t j = 0; j < n; j++)
+        s += P[i * n + j] * r[j];
+      next[i] = d * (s + dangling / (double)n) + (1.0 - d) * (p ? p[i] : 1.0 / (double)n);
+    }
+    for (int64_t i = 0; i < n; i++) {
+      change += fabs(next[i] - r[i]);
+      r[i] = next[i];
+    }
+    if (change < 1e-15)
+      break;
+  }
+  free(P);
+  free(w);
+  free(next);
+}
+
+static double l1_to(const csr_vector *r, const double *want) {
+  double s = 0.0;
+  for (int64_t i = 0; i < r->n; i++)
+    s += fabs(csrt_value(r->data, r->value_type, i) - want[i]);
+  return s;
+}
+
+/* Two pages, 0 -> 1, page 1 dangling: r0 = d r1 / 2 + (1 - d) / 2 with r0 + r1 = 1, so
+ * r0 = 1 / (2 + d), r1 = (1 + d) / (2 + d).
+ *     [ . 1 ]
+ *     [ . . ]  */
+static void test_hand(csr_context *ctx) {
+  csr_matrix *A = NULL;
+  CHECK_OK(ctx, csr_matrix_create(ctx, &A, 2, 2, 1, CSR_PATTERN, CSR_HOST));
+  A->row_offsets[1] = A->row_offsets[2] = 1;
+  A->col_indices[0] = 1;
+  csr_vector *r = NULL;
+  CHECK_OK(ctx, csr_vector_create(ctx, &r, 2, CSR_F64, CSR_HOST));
+  csr_pagerank_options o;
+  csr_pagerank_options_init(&o);
+  o.tol = 1e-14;
+  csr_pagerank_info info;
+  CHECK_OK(ctx, csr_pagerank(ctx, A, &o, r, &info));
+  const double *x = r->data;
+  CHECKF(fabs(x[0] - 1.0 / 2.85) < 1e-13 && fabs(x[1] - 1.85 / 2.85) < 1e-13,
+         "two pages: %.17g %.17g, expected %.17g %.17g", x[0], x[1], 1.0 / 2.85, 1.85 / 2.85);
+  CHECK(info.dangling == 1 && info.iterations > 1 && info.l1_change < 1e-14);
+  /* Stopping at the limit says so, and leaves the last iterate. */
+  o.max_iter = 2;
+  CHECK_STATUS(ctx, csr_pagerank(ctx, A, &o, r, &info), CSR_INFO_NOT_CONVERGED);
+  CHECK(info.iterations == 2 && fabs(x[0] + x[1] - 1.0) < 1e-15);
+  csr_vector_free(&r);
+  csr_matrix_free(&A);
+}
+
+/* A random graph of n pages: row lengths 0 (dangling) to 6, random (possibly repeated, possibly
+ * self) links; values made nonnegative for the weighted runs. */
+static csr_matrix *random_graph(csr_context *ctx, int64_t n, csr_value_type type) {
+  int64_t *len = malloc((size_t)n * sizeof *len);
+  for (int64_t i = 0; i < n; i++)
+    len[i] = csrt_below(&rng, 4) == 0 ? 0 : (int64_t)csrt_below(&rng, 7);
+  csr_matrix *A = csrt_from_row_lengths(ctx, n, n, len, type, CSRT_RANDOM, &rng);
+  free(len);
+  for (int64_t k = 0; type != CSR_PATTERN && k < A->nnz; k++)
+    if (type == CSR_F64)
+      ((double *)A->values)[k] = fabs(((double *)A->values)[k]);
+    else
+      ((float *)A->values)[k] = fabsf(((float *)A->values)[k]);
+  if (A->nnz > 1) /* a repeated link counts twice */
+    A->col_indices[1] = A->col_indices[0];
+  return A;
+}
+
+static void test_random(csr_context *ctx) {
+  const int64_t sizes[] = {1, 3, 17, 150};
+  for (int s = 0; s < 4; s++)
+    for (int variant = 0; variant < 4; variant++) { /* plain, weighted, personalized, f32 */
+      int64_t n = sizes[s];
+      csr_value_type rt = variant == 3 ? CSR_F32 : CSR_F64;
+      csr_matrix *A = random_graph(ctx, n, variant == 1 ? CSR_F64 : CSR_PATTERN);
+      csr_vector *r = NULL, *pv = NULL;
+      CHECK_OK(ctx, csr_vector_create(ctx, &r, n, rt, CSR_HOST));
+      double *p = NULL, *want = malloc((size_t)n * sizeof *want);
+      csr_pagerank_options o;
+      csr_pagerank_options_init(&o);
+      o.tol = variant == 3 ? 1e-6 : 1e-13;
+      o.damping = variant == 2 ? 0.7 : 0.85;
+      o.weighted = variant == 1;
+      if (variant == 2) {
+        pv = csrt_random_vector(ctx, n, CSR_F64, &rng);
+        p = malloc((size_t)n * sizeof *p);
+        double sum = 0.0;
+        for (int64_t i = 0; i < n; i++)
+          sum += fabs(((double *)pv->data)[i]);
+        for (int64_t i = 0; i < n; i++) {
+          ((double *)pv->data)[i] = 3.0 * fabs(((double *)pv->data)[i]); /* scaled inside */
+          p[i] = ((double *)pv->data)[i] / (3.0 * sum);
+        }
+        o.personalization = pv;
+      }
+      csr_pagerank_info info;
+      csr_status st = csr_pagerank(ctx, A, &o, r, &info);
+      CHECKF(st == CSR_SUCCESS, "n %lld variant %d: %s (%s)", (long long)n, variant,
+             csr_status_string(st), csr_context_last_error(ctx));
+      dense_pagerank(A, o.damping, o.weighted, p, want);
+      double err = l1_to(r, want), bound = variant == 3 ? 1e-5 : 1e-11, sum = 0.0;
+      for (int64_t i = 0; i < n; i++)
+        sum += csrt_value(r->data, r->value_type, i);
+      CHECKF(err < bound && fabs(sum - 1.0) < bound,
+             "n %lld variant %d: L1 %.3g to the dense iteration (bound %.1g), sum %.17g",
+             (long long)n, variant, err, bound, sum);
+      free(p);
+      free(want);
+      csr_vector_free(&pv);
+      csr_vector_free(&r);
+      csr_matrix_free(&A);
+    }
+}
+
+/* OpenMP: the same bits at any thread count (fixed chunks, partials in chunk order). */
+static void test_threads(csr_context *ctx) {
+  csr_matrix *A = random_graph(ctx, 30000, CSR_PATTERN);
+  csr_vector *r1 = NULL, *r4 = NULL;
+  CHECK_OK(ctx, csr_vector_create(ctx, &r1, A->rows, CSR_F64, CSR_HOST));
+  CHECK_OK(ctx, csr_vector_create(ctx, &r4, A->rows, CSR_F64, CSR_HOST));
+  CHECK_OK(ctx, csr_context_set_threads(ctx, 1));
+  CHECK_OK(ctx, csr_pagerank(ctx, A, NULL, r1, NULL));
+  CHECK_OK(ctx, csr_context_set_threads(ctx, 4));
+  CHECK_OK(ctx, csr_pagerank(ctx, A, NULL, r4, NULL));
+  CHECK(memcmp(r1->data, r4->data, (size_t)A->rows * 8) == 0);
+  CHECK_OK(ctx, csr_context_set_threads(ctx, 0));
+  csr_vector_free(&r1);
+  csr_vector_free(&r4);
+  csr_matrix_free(&A);
+}
+
+static void test_errors(csr_context *ctx) {
+  csr_matrix *A = NULL, *R = NULL;
+  CHECK_OK(ctx, csr_matrix_create(ctx, &A, 3, 3, 0, CSR_PATTERN, CSR_HOST));
+  CHECK_OK(ctx, csr_matrix_create(ctx, &R, 3, 4, 0, CSR_F64, CSR_HOST));
+  csr_vector *r = NULL, *r2 = NULL, *p = NULL;
+  CHECK_OK(ctx, csr_vector_create(ctx, &r, 3, CSR_F64, CSR_HOST));
+  CHECK_OK(ctx, csr_vector_create(ctx, &r2, 2, CSR_F64, CSR_HOST));
+  CHECK_OK(ctx, csr_vector_create(ctx, &p, 3, CSR_F64, CSR_HOST));
+  csr_pagerank_options o;
+  csr_pagerank_options_init(&o);
+  CHECK_STATUS(ctx, csr_pagerank(ctx, NULL, &o, r, NULL), CSR_ERR_NULL_POINTER);
+  CHECK_STATUS(ctx, csr_pagerank(ctx, R, &o, r, NULL), CSR_ERR_DIMENSION_MISMATCH);
+  CHECK_STATUS(ctx, csr_pagerank(ctx, A, &o, r2, NULL), CSR_ERR_DIMENSION_MISMATCH);
+  o.damping = 1.0;
+  CHECK_STATUS(ctx, csr_pagerank(ctx, A, &o, r, NULL), CSR_ERR_INVALID_VALUE);
+  csr_pagerank_options_init(&o);
+  o.tol = 0.0;
+  CHECK_STATUS(ctx, csr_pagerank(ctx, A, &o, r, NULL), CSR_ERR_INVALID_VALUE);
+  csr_pagerank_options_init(&o);
+  o.weighted = 1; /* a pattern matrix has no weights */
+  CHECK_STATUS(ctx, csr_pagerank(ctx, A, &o, r, NULL), CSR_ERR_INVALID_VALUE);
+  csr_pagerank_options_init(&o);
+  o.personalization = p; /* all zero */
+  CHECK_STATUS(ctx, csr_pagerank(ctx, A, &o, r, NULL), CSR_ERR_INVALID_VALUE);
+  ((double *)p->data)[1] = -1.0;
+  CHECK_STATUS(ctx, csr_pagerank(ctx, A, &o, r, NULL), CSR_ERR_INVALID_VALUE);
+  /* A graph with no links: every page dangling, all ranks 1/n. */
+  csr_pagerank_options_init(&o);
+  csr_pagerank_info info;
+  CHECK_OK(ctx, csr_pagerank(ctx, A, &o, r, &info));
+  CHECK(info.dangling == 3 && fabs(((double *)r->data)[2] - 1.0 / 3.0) < 1e-15);
+  /* A negative weight. */
+  csr_matrix *W = NULL;
+  CHECK_OK(ctx, csr_matrix_create(ctx, &W, 3, 3, 1, CSR_F64, CSR_HOST));
+  W->row_offsets[1] = W->row_offsets[2] = W->row_offsets[3] = 1;
+  W->col_indices[0] = 2;
+  ((double *)W->values)[0] = -0.5;
+  o.weighted = 1;
+  CHECK_STATUS(ctx, csr_pagerank(ctx, W, &o, r, NULL), CSR_ERR_INVALID_VALUE);
+  /* No pages. */
+  csr_matrix *E = NULL;
+  csr_vector *r0 = NULL;
+  CHECK_OK(ctx, csr_matrix_create(ctx, &E, 0, 0, 0, CSR_PATTERN, CSR_HOST));
+  CHECK_OK(ctx, csr_vector_create(ctx, &r0, 0, CSR_F64, CSR_HOST));
+  CHECK_OK(ctx, csr_pagerank(ctx, E, NULL, r0, &info));
+  CHECK(info.iterations == 0);
+  csr_matrix_free(&E);
+  csr_vector_free(&r0);
+  csr_matrix_free(&W);
+  csr_vector_free(&p);
+  csr_vector_free(&r);
+  csr_vector_free(&r2);
+  csr_matrix_free(&A);
+  csr_matrix_free(&R);
+}
+
+int main(int argc, char **argv) {
+  csr_backend backend = csrt_backend_from_args(argc, argv);
+  rng.state = csrt_seed("backend_pagerank");
+  csr_context *ctx = csrt_context(backend);
+  test_hand(ctx);
+  test_random(ctx);
+  test_errors(ctx);
+  if (backend == CSR_BACKEND_OMP)
+    test_threads(ctx);
+  csr_context_free(&ctx);
+  return csrt_finish("backend_pagerank");
+}
