@@ -109,10 +109,14 @@ int csri_omp_row_stats(const csr_context *ctx, const int64_t *row_offsets, int64
 double csri_ref_pagerank_spread(const csr_vector *r, const double *inv_w, int scale, csr_vector *x);
 double csri_omp_pagerank_spread(const csr_context *ctx, const csr_vector *r, const double *inv_w,
                                 int scale, csr_vector *x);
-/* r_i <- d * (y_i + base) + (1 - d) * p_i (p NULL: 1/n); returns sum_i |r_i(new) - r_i(old)|. */
+/* r_i <- d * (y_i + base) + (1 - d) * p_i (p NULL: 1/n), and in the same pass the next
+ * iteration's spread: x_i from the new r_i as above, *dangling = the new ranks' dangling sum.
+ * Returns sum_i |r_i(new) - r_i(old)|. */
 double csri_ref_pagerank_update(csr_vector *r, const csr_vector *y, const double *p, double d,
-                                double base);
+                                double base, const double *inv_w, int scale, csr_vector *x,
+                                double *dangling);
 double csri_omp_pagerank_update(const csr_context *ctx, csr_vector *r, const csr_vector *y,
-                                const double *p, double d, double base);
+                                const double *p, double d, double base, const double *inv_w,
+                                int scale, csr_vector *x, double *dangling);
 
 #endif /* CSR_OPS_IMPL_H */

@@ -170,20 +170,21 @@ csr_status csr_pagerank(csr_context *ctx, const csr_matrix *A, const csr_pageran
     status = csr_fill(ctx, 1.0 / (double)n, ranks);
   if (status >= 0 && n > 0) {
     status = CSR_INFO_NOT_CONVERGED;
-    double d = o->damping;
+    int omp = backend == CSR_BACKEND_OMP, scale = !o->weighted;
+    double d = o->damping,
+           dangling = omp ? csri_omp_pagerank_spread(ctx, ranks, w.inv_w, scale, w.x)
+                          : csri_ref_pagerank_spread(ranks, w.inv_w, scale, w.x);
     while (done.iterations < o->max_iter) {
-      double dangling = backend == CSR_BACKEND_OMP
-                            ? csri_omp_pagerank_spread(ctx, ranks, w.inv_w, !o->weighted, w.x)
-                            : csri_ref_pagerank_spread(ranks, w.inv_w, !o->weighted, w.x);
       csr_status s = csr_spmv(ctx, 1.0, w.AT, w.x, 0.0, w.y);
       if (s < 0) {
         status = s;
         break;
       }
-      double base = dangling / (double)n;
-      done.l1_change = backend == CSR_BACKEND_OMP
-                           ? csri_omp_pagerank_update(ctx, ranks, w.y, w.p, d, base)
-                           : csri_ref_pagerank_update(ranks, w.y, w.p, d, base);
+      double base = dangling / (double)n; /* the update also spreads for the next iteration */
+      done.l1_change =
+          omp ? csri_omp_pagerank_update(ctx, ranks, w.y, w.p, d, base, w.inv_w, scale, w.x,
+                                         &dangling)
+              : csri_ref_pagerank_update(ranks, w.y, w.p, d, base, w.inv_w, scale, w.x, &dangling);
       done.iterations++;
       if (done.l1_change < o->tol) {
         status = CSR_SUCCESS;

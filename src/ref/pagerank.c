@@ -1,5 +1,5 @@
-/* PageRank's two vector passes, serial: x = r / w with the dangling sum; r = d (y + base) +
- * (1 - d) p with the L1 change. Sums in double, in index order. */
+/* PageRank's vector passes, serial: x = r / w with the dangling sum; r = d (y + base) +
+ * (1 - d) p with the L1 change, fused with the next spread. Sums in double, in index order. */
 #include "../ops_impl.h"
 
 #include <math.h>
@@ -22,8 +22,10 @@ double csri_ref_pagerank_spread(const csr_vector *r, const double *inv_w, int sc
 }
 
 double csri_ref_pagerank_update(csr_vector *r, const csr_vector *y, const double *p, double d,
-                                double base) {
+                                double base, const double *inv_w, int scale, csr_vector *x,
+                                double *dangling) {
   double change = 0.0, uniform = r->n > 0 ? 1.0 / (double)r->n : 0.0;
+  *dangling = 0.0;
   for (int64_t i = 0; i < r->n; i++) {
     double yi =
         y->value_type == CSR_F64 ? ((const double *)y->data)[i] : ((const float *)y->data)[i];
@@ -36,7 +38,14 @@ double csri_ref_pagerank_update(csr_vector *r, const csr_vector *y, const double
       float *ri = (float *)r->data + i, rounded = (float)next;
       change += fabs((double)rounded - (double)*ri);
       *ri = rounded;
+      next = rounded; /* the spread reads the stored rank, as a separate pass would */
     }
+    *dangling += inv_w[i] == 0.0 ? next : 0.0;
+    double xi = scale ? next * inv_w[i] : next;
+    if (x->value_type == CSR_F64)
+      ((double *)x->data)[i] = xi;
+    else
+      ((float *)x->data)[i] = (float)xi;
   }
   return change;
 }
