@@ -1,0 +1,465 @@
+/* pagerank: the PageRank of a graph read from a file (Matrix Market adjacency matrix or edge
+ * list) with csr_pagerank: the top pages, iterations, the final L1 change, time and the
+ * bandwidth of the iteration; optionally every rank to a file. Text or --json. */
+#include "common.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *prog = "pagerank";
+
+static void usage(void) {
+  printf(
+      "Usage: pagerank GRAPH [--damping D] [--tol T] [--max-iter N] [--top K] [--output FILE]\n"
+      "                [--backend auto|ref|omp|cuda] [--precision f64|f32] [--weighted]\n"
+      "                [--personalization FILE] [--threads N] [--json]\n"
+      "\n"
+      "Reads GRAPH (a Matrix Market adjacency matrix .mtx[.gz], or an edge list of\n"
+      "\"from to [weight]\" lines .txt/.el/.edges[.gz]; \"-\" is standard input) and computes\n"
+      "its PageRank with csr_pagerank. A(i,j) stored is a link i -> j; symmetric files give\n"
+      "links both ways, duplicate entries are merged (their values summed). The matrix must be\n"
+      "square; an edge list has N = largest id + 1 pages. Ids are printed as in the input:\n"
+      "1-based for Matrix Market, 0-based for edge lists.\n"
+      "\n"
+      "Options:\n"
+      "  --damping D          d in [0, 1), default 0.85\n"
+      "  --tol T              stop when the L1 change is below T (> 0), default 1e-6\n"
+      "  --max-iter N         at most N iterations (>= 1), default 1000\n"
+      "  --top K              print the K highest-ranked pages (default 10; 0: none)\n"
+      "  --output FILE        write one \"id rank\" line per page, in id order (%%.17g for f64,\n"
+      "                       %%.9g for f32)\n"
+      "  --backend B          auto (default: OpenMP when built), ref (serial), omp, cuda (not\n"
+      "                       available for PageRank yet: says so and exits 3)\n"
+      "  --precision P        f64 (default) or f32 rank vectors and weights (sums in double)\n"
+      "  --weighted           rank flows along out-links in proportion to their values (which\n"
+      "                       must be >= 0); default: equally, values ignored\n"
+      "  --personalization F  teleport distribution p from a text file: one number >= 0 per\n"
+      "                       line, N lines, page by page in id order (blank lines and lines\n"
+      "                       starting with # or %% are skipped); scaled to sum 1. Default:\n"
+      "                       uniform, p_i = 1/N\n"
+      "  --threads N          OpenMP threads for the omp backend (default: OpenMP's)\n"
+      "  --json               one JSON object instead of text (keys: graph, nodes, links,\n"
+      "                       dangling, id_base, damping, tol, max_iter, weighted,\n"
+      "                       personalized, iterations, l1_change, converged, seconds,\n"
+      "                       seconds_per_iteration, bytes_per_iteration, gbs, backend,\n"
+      "                       threads, precision, top: [{id, rank}...])\n"
+      "  --help               this text\n"
+      "  --version            library version and the backends compiled in\n"
+      "\n"
+      "The model:\n"
+      "  ranks      from r_i = 1/N, each iteration computes, with w_j the out-degree of page j\n"
+      "             (the sum of its out-link values with --weighted):\n"
+      "               r_i <- d * (sum_{j -> i} r_j a_ji / w_j + (sum of r_j over w_j = 0) / N)\n"
+      "                      + (1 - d) * p_i\n"
+      "             (a_ji = 1 unless --weighted): a dangling page (w_j = 0) spreads its rank\n"
+      "             uniformly over all pages; the ranks sum to 1\n"
+      "  stop       when the L1 change sum_i |r_i - r_i(previous)| < tol (converged), or after\n"
+      "             max-iter iterations (not converged: the last iterate is printed, exit 0)\n"
+      "  time       the whole csr_pagerank call, including its one-time setup (out-weights and\n"
+      "             the transposed graph); per iteration = time / iterations\n"
+      "  bytes      per iteration (4 + a)*links + 3*v*N: a column index (and with --weighted a\n"
+      "             value) per link, and three passes over N values; v = 8 (f64) or 4 (f32),\n"
+      "             a = v with --weighted, else 0. A floor on the traffic: the library's\n"
+      "             iteration moves more (rank re-reads, row offsets, 1/w, the fused passes)\n"
+      "  GB/s       bytes per iteration * iterations / time / 1e9 (setup included)\n"
+      "A progress line goes to stderr (only when it is a terminal) while the ranks are computed.\n"
+      "\n" APP_EXIT_HELP);
+}
+
+typedef struct options {
+  const char *path, *output, *personalization;
+  csr_backend backend;
+  csr_value_type precision;
+  double damping, tol;
+  long long max_iter, top, threads;
+  int weighted, json;
+} options;
+
+/* A whole finite decimal number; 0 on success. */
+static int parse_double(const char *text, double *value) {
+  char *end = NULL;
+  errno = 0;
+  double v = strtod(text, &end);
+  if (text[0] == '\0' || *end != '\0' || errno != 0 || !isfinite(v))
+    return -1;
+  *value = v;
+  return 0;
+}
+
+/* Options that take a value. */
+static const char *const valued[] = {"--backend", "--precision", "--damping",
+                                     "--tol",     "--max-iter",  "--top",
+                                     "--threads", "--output",    "--personalization"};
+
+/* Stores the value v of option `name`; 1, or -1 after a usage error. */
+static int parse_value(const char *name, const char *v, options *o) {
+  const char *want = NULL;
+  if (strcmp(name, "--backend") == 0) {
+    const char *names[] = {"auto", "ref", "omp", "cuda"};
+    const csr_backend backends[] = {CSR_BACKEND_AUTO, CSR_BACKEND_REF, CSR_BACKEND_OMP,
+                                    CSR_BACKEND_CUDA};
+    want = "auto, ref, omp or cuda";
+    for (int k = 0; k < 4; k++)
+      if (strcmp(v, names[k]) == 0) {
+        o->backend = backends[k];
+        want = NULL;
+      }
+  } else if (strcmp(name, "--precision") == 0) {
+    want = strcmp(v, "f64") == 0 || strcmp(v, "f32") == 0 ? NULL : "f64 or f32";
+    o->precision = strcmp(v, "f32") == 0 ? CSR_F32 : CSR_F64;
+  } else if (strcmp(name, "--damping") == 0) {
+    if (parse_double(v, &o->damping) != 0 || !(o->damping >= 0.0 && o->damping < 1.0))
+      want = "a number in [0, 1)";
+  } else if (strcmp(name, "--tol") == 0) {
+    if (parse_double(v, &o->tol) != 0 || !(o->tol > 0.0))
+      want = "a number > 0";
+  } else if (strcmp(name, "--max-iter") == 0) {
+    if (app_parse_int(v, 1, INT64_MAX, &o->max_iter) != 0)
+      want = "an integer >= 1";
+  } else if (strcmp(name, "--top") == 0) {
+    if (app_parse_int(v, 0, INT64_MAX, &o->top) != 0)
+      want = "an integer >= 0";
+  } else if (strcmp(name, "--threads") == 0) {
+    if (app_parse_int(v, 1, 4096, &o->threads) != 0)
+      want = "an integer in [1, 4096]";
+  } else if (strcmp(name, "--output") == 0) {
+    o->output = v;
+  } else {
+    o->personalization = v;
+  }
+  if (want == NULL)
+    return 1;
+  app_usage_error(prog, "%s must be %s, not '%s'", name, want, v);
+  return -1;
+}
+
+/* If argv[*i] is a valued option, stores its value and returns 1; 0 for any other argument; -1
+ * after a usage error. */
+static int parse_valued(int argc, char **argv, int *i, options *o) {
+  const char *v = NULL;
+  for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++) {
+    int m = app_option(prog, argc, argv, i, valued[k], &v);
+    if (m != 0)
+      return m < 0 ? -1 : parse_value(valued[k], v, o);
+  }
+  return 0;
+}
+
+static int parse(int argc, char **argv, options *o, int *exit_now) {
+  memset(o, 0, sizeof *o);
+  o->backend = CSR_BACKEND_AUTO;
+  o->precision = CSR_F64;
+  o->damping = 0.85;
+  o->tol = 1e-6;
+  o->max_iter = 1000;
+  o->top = 10;
+  *exit_now = 0;
+  int only_files = 0;
+  for (int i = 1; i < argc; i++) {
+    const char *arg = argv[i];
+    int m = 0;
+    if (only_files || arg[0] != '-' || arg[1] == '\0') {
+      if (o->path)
+        return app_usage_error(prog, "one GRAPH only (got '%s' and '%s')", o->path, arg);
+      o->path = arg;
+    } else if (strcmp(arg, "--") == 0) {
+      only_files = 1;
+    } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "--version") == 0) {
+      if (arg[2] == 'h')
+        usage();
+      else
+        app_print_version(prog);
+      *exit_now = 1;
+      return APP_OK;
+    } else if (strcmp(arg, "--weighted") == 0) {
+      o->weighted = 1;
+    } else if (strcmp(arg, "--json") == 0) {
+      o->json = 1;
+    } else if ((m = parse_valued(argc, argv, &i, o)) < 0) {
+      return APP_USAGE;
+    } else if (m == 0) {
+      return app_usage_error(prog, "unknown option '%s'", arg);
+    }
+  }
+  if (o->path == NULL)
+    return app_usage_error(prog, "missing GRAPH");
+  return APP_OK;
+}
+
+/* p from a text file of n numbers, one per line (see --help). Values are checked by the library
+ * (negative, all zero), so that its message is the one printed. */
+static int load_personalization(csr_context *ctx, const char *path, int64_t n, csr_vector **p) {
+  FILE *f = fopen(path, "r");
+  if (f == NULL) {
+    fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
+    return APP_BAD_INPUT;
+  }
+  csr_status s = csr_vector_create(ctx, p, n, CSR_F64, CSR_HOST);
+  if (s < 0) {
+    fclose(f);
+    app_print_error(prog, "personalization vector", ctx, s);
+    return APP_RUNTIME;
+  }
+  double *data = (*p)->data;
+  char *line = NULL;
+  size_t cap = 0;
+  int64_t count = 0, lineno = 0;
+  int rc = APP_OK;
+  while (rc == APP_OK && getline(&line, &cap, f) >= 0) {
+    lineno++;
+    char *text = line + strspn(line, " \t");
+    text[strcspn(text, " \t\r\n")] = '\0';
+    if (text[0] == '\0' || text[0] == '#' || text[0] == '%')
+      continue;
+    double v;
+    if (parse_double(text, &v) != 0) {
+      fprintf(stderr, "%s: %s:%lld: expected a number, found '%s'\n", prog, path, (long long)lineno,
+              text);
+      rc = APP_BAD_INPUT;
+    } else if (count < n) {
+      data[count] = v;
+    }
+    count += rc == APP_OK;
+  }
+  if (rc == APP_OK && ferror(f)) {
+    fprintf(stderr, "%s: %s: read error\n", prog, path);
+    rc = APP_BAD_INPUT;
+  } else if (rc == APP_OK && count != n) {
+    fprintf(stderr, "%s: %s: %lld values; the graph has %lld pages\n", prog, path, (long long)count,
+            (long long)n);
+    rc = APP_BAD_INPUT;
+  }
+  free(line);
+  fclose(f);
+  return rc;
+}
+
+typedef struct ranked {
+  double rank;
+  int64_t id;
+} ranked;
+
+/* Higher rank first; ties by lower id, so the order is the same on every backend. */
+static int compare_ranked(const void *a, const void *b) {
+  const ranked *x = a, *y = b;
+  if (x->rank != y->rank)
+    return x->rank < y->rank ? 1 : -1;
+  return (x->id > y->id) - (x->id < y->id);
+}
+
+static double rank_of(const csr_vector *r, int64_t i) {
+  return r->value_type == CSR_F64 ? ((const double *)r->data)[i] : ((const float *)r->data)[i];
+}
+
+/* Every page, best first; NULL when out of memory. */
+static ranked *by_rank(const csr_vector *r) {
+  ranked *all = malloc((size_t)(r->n > 0 ? r->n : 1) * sizeof *all);
+  if (all == NULL)
+    return NULL;
+  for (int64_t i = 0; i < r->n; i++)
+    all[i] = (ranked){rank_of(r, i), i};
+  qsort(all, (size_t)r->n, sizeof *all, compare_ranked);
+  return all;
+}
+
+/* Writes "id rank" per page; APP_OK or APP_RUNTIME. */
+static int write_ranks(const char *path, const csr_vector *r, int base) {
+  FILE *f = fopen(path, "w");
+  if (f == NULL) {
+    fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
+    return APP_RUNTIME;
+  }
+  const char *format = r->value_type == CSR_F64 ? "%lld %.17g\n" : "%lld %.9g\n";
+  for (int64_t i = 0; i < r->n; i++)
+    fprintf(f, format, (long long)(i + base), rank_of(r, i));
+  int bad = ferror(f);
+  if (fclose(f) != 0 || bad) {
+    fprintf(stderr, "%s: %s: write failed\n", prog, path);
+    return APP_RUNTIME;
+  }
+  return APP_OK;
+}
+
+/* What the run did, for printing. */
+typedef struct result {
+  csr_pagerank_info info;
+  int converged, base, threads;
+  csr_backend ran;
+  double seconds, bytes, gbs;
+  int64_t top;
+  const ranked *best;
+} result;
+
+static void print_text(const options *o, const csr_matrix *A, const result *r) {
+  const char *precision = o->precision == CSR_F64 ? "f64" : "f32";
+  printf("graph      %s: %lld pages (ids %d-based), %lld links, %lld dangling\n", o->path,
+         (long long)A->rows, r->base, (long long)A->nnz, (long long)r->info.dangling);
+  printf("model      d = %g, tol = %g (L1), max-iter %lld, %s, %s teleport\n", o->damping, o->tol,
+         o->max_iter, o->weighted ? "weighted" : "unweighted",
+         o->personalization ? "personalized" : "uniform");
+  printf("backend    %s, %d thread%s, %s\n", csr_backend_name(r->ran), r->threads,
+         r->threads == 1 ? "" : "s", precision);
+  printf("result     %s after %lld iterations, L1 change %.3g\n",
+         r->converged ? "converged" : "NOT converged", (long long)r->info.iterations,
+         r->info.l1_change);
+  printf("time       %.6f s, %.6f ms per iteration, %.3f GB/s (%.0f bytes per iteration)\n",
+         r->seconds, r->info.iterations ? 1e3 * r->seconds / (double)r->info.iterations : 0.0,
+         r->gbs, r->bytes);
+  if (r->top > 0)
+    printf("top %lld:\n%6s %12s %s\n", (long long)r->top, "place", "id", "rank");
+  for (int64_t k = 0; k < r->top; k++)
+    printf("%6lld %12lld %.*g\n", (long long)k + 1, (long long)(r->best[k].id + r->base),
+           o->precision == CSR_F64 ? 17 : 9, r->best[k].rank);
+}
+
+static void print_json(const options *o, const csr_matrix *A, const result *r) {
+  app_json j;
+  app_json_begin(&j, stdout);
+  app_json_string(&j, "graph", o->path);
+  app_json_int(&j, "nodes", (long long)A->rows);
+  app_json_int(&j, "links", (long long)A->nnz);
+  app_json_int(&j, "dangling", (long long)r->info.dangling);
+  app_json_int(&j, "id_base", r->base);
+  app_json_double(&j, "damping", o->damping);
+  app_json_double(&j, "tol", o->tol);
+  app_json_int(&j, "max_iter", o->max_iter);
+  app_json_bool(&j, "weighted", o->weighted);
+  app_json_bool(&j, "personalized", o->personalization != NULL);
+  app_json_int(&j, "iterations", (long long)r->info.iterations);
+  app_json_double(&j, "l1_change", r->info.l1_change);
+  app_json_bool(&j, "converged", r->converged);
+  app_json_double(&j, "seconds", r->seconds);
+  app_json_double(&j, "seconds_per_iteration",
+                  r->info.iterations ? r->seconds / (double)r->info.iterations : 0.0);
+  app_json_double(&j, "bytes_per_iteration", r->bytes);
+  app_json_double(&j, "gbs", r->gbs);
+  app_json_string(&j, "backend", csr_backend_name(r->ran));
+  app_json_int(&j, "threads", r->threads);
+  app_json_string(&j, "precision", o->precision == CSR_F64 ? "f64" : "f32");
+  app_json_open(&j, "top", '[');
+  for (int64_t k = 0; k < r->top; k++) {
+    app_json_open(&j, NULL, '{');
+    app_json_int(&j, "id", (long long)(r->best[k].id + r->base));
+    app_json_double(&j, "rank", r->best[k].rank);
+    app_json_close(&j, '}');
+  }
+  app_json_close(&j, ']');
+  app_json_end(&j);
+}
+
+/* Why --backend cuda cannot run: csr_pagerank takes host operands and runs on a CPU backend. */
+static int cuda_unavailable(void) {
+  const char *why = !csr_backend_available(CSR_BACKEND_CUDA) ? "this libcsr was built without CUDA"
+                    : !csr_cuda_device_present()             ? "no CUDA device is present"
+                                                 : "csr_pagerank runs on the CPU backends only";
+  fprintf(stderr, "%s: the CUDA backend is not available for PageRank yet (%s)\n", prog, why);
+  return APP_RUNTIME;
+}
+
+/* Runs csr_pagerank, timed; the progress lines bracket it (the library reports no iterations
+ * while it runs, and never prints). */
+static csr_status run(csr_context *ctx, const options *o, const csr_matrix *A, const csr_vector *p,
+                      csr_vector *ranks, result *r) {
+  csr_pagerank_options po;
+  csr_pagerank_options_init(&po);
+  po.damping = o->damping;
+  po.tol = o->tol;
+  po.max_iter = (int64_t)o->max_iter;
+  po.weighted = o->weighted;
+  po.personalization = p;
+  int tty = isatty(STDERR_FILENO);
+  if (tty)
+    fprintf(stderr, "%s: computing the PageRank of %lld pages, %lld links...\n", prog,
+            (long long)A->rows, (long long)A->nnz);
+  double t0 = app_now();
+  csr_status s = csr_pagerank(ctx, A, &po, ranks, &r->info);
+  r->seconds = app_now() - t0;
+  if (tty && s >= 0)
+    fprintf(stderr, "%s: %lld iterations in %.3f s\n", prog, (long long)r->info.iterations,
+            r->seconds);
+  return s;
+}
+
+int main(int argc, char **argv) {
+  options o;
+  int exit_now = 0;
+  int rc = parse(argc, argv, &o, &exit_now);
+  if (rc != APP_OK || exit_now)
+    return rc;
+  if (o.backend == CSR_BACKEND_CUDA)
+    return cuda_unavailable();
+
+  csr_context *ctx = NULL;
+  csr_matrix *A = NULL;
+  csr_vector *p = NULL, *ranks = NULL;
+  ranked *best = NULL;
+  result r;
+  memset(&r, 0, sizeof r);
+  csr_status s = csr_context_create(&ctx);
+  if (s < 0) {
+    fprintf(stderr, "%s: cannot create a context: %s\n", prog, csr_status_string(s));
+    return APP_RUNTIME;
+  }
+  if ((s = csr_context_set_backend(ctx, o.backend)) < 0 ||
+      (o.threads > 0 && (s = csr_context_set_threads(ctx, (int)o.threads)) < 0)) {
+    app_print_error(prog, "--backend/--threads", ctx, s);
+    rc = APP_RUNTIME;
+    goto done;
+  }
+  csr_read_options ro;
+  csr_read_options_init(&ro);
+  ro.value_type = o.precision;
+  csr_file_info fi;
+  if ((s = app_read_csr(ctx, prog, o.path, &ro, &A, &fi, NULL)) < 0) {
+    app_print_error(prog, o.path, ctx, s);
+    rc = app_exit_code(s);
+    goto done;
+  }
+  r.base = fi.format == CSR_FORMAT_MATRIX_MARKET ? 1 : 0;
+  if (o.personalization &&
+      (rc = load_personalization(ctx, o.personalization, A->rows, &p)) != APP_OK)
+    goto done;
+  if ((s = csr_vector_create(ctx, &ranks, A->rows, o.precision, CSR_HOST)) < 0) {
+    app_print_error(prog, "ranks", ctx, s);
+    rc = APP_RUNTIME;
+    goto done;
+  }
+  if ((s = run(ctx, &o, A, p, ranks, &r)) < 0) {
+    app_print_error(prog, "csr_pagerank", ctx, s);
+    rc = app_exit_code(s);
+    goto done;
+  }
+  r.converged = s == CSR_SUCCESS;
+  r.ran = csr_context_last_backend(ctx);
+  r.threads = r.ran == CSR_BACKEND_OMP ? app_omp_threads((int)o.threads) : 1;
+  double v = o.precision == CSR_F64 ? 8.0 : 4.0;
+  r.bytes = (4.0 + (o.weighted ? v : 0.0)) * (double)A->nnz + 3.0 * v * (double)A->rows;
+  r.gbs = r.seconds > 0.0 ? r.bytes * (double)r.info.iterations / r.seconds / 1e9 : 0.0;
+  r.top = o.top < A->rows ? (int64_t)o.top : A->rows;
+  if (r.top > 0 && (best = by_rank(ranks)) == NULL) {
+    fprintf(stderr, "%s: cannot allocate the ranking of %lld pages\n", prog, (long long)A->rows);
+    rc = APP_RUNTIME;
+    goto done;
+  }
+  r.best = best;
+  if (o.output && (rc = write_ranks(o.output, ranks, r.base)) != APP_OK)
+    goto done;
+  if (o.json)
+    print_json(&o, A, &r);
+  else
+    print_text(&o, A, &r);
+  if (fflush(stdout) != 0 || ferror(stdout)) {
+    fprintf(stderr, "%s: writing the output failed\n", prog);
+    rc = APP_RUNTIME;
+  }
+done:
+  free(best);
+  csr_vector_free(&ranks);
+  csr_vector_free(&p);
+  csr_matrix_free(&A);
+  csr_context_free(&ctx);
+  return rc;
+}
