@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# Tests of apps/pagerank, one case per ctest test (label apps):
+#
+#   bash tests/apps/pagerank.sh CASE APPS_DIR SOURCE_DIR
+#
+# CASE: help, usage, bad_input (here), or nx_karate, nx_dangling, nx_weighted,
+# nx_personalization, nx_web (tests/apps/pagerank_check.py: ranks against networkx and the model).
+# Exit 0 pass, 1 fail, 77 skipped (python3 or networkx missing; ../shared absent for nx_web).
+set -euo pipefail
+
+case_name=${1:?usage: pagerank.sh CASE APPS_DIR SOURCE_DIR}
+apps=${2:?apps dir}
+src=${3:?source dir}
+app="$apps/pagerank"
+karate="$src/matrices/karate.mtx"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+
+fail() {
+  echo "FAIL: $*" >&2
+  exit 1
+}
+
+# run EXPECTED_RC CMD...: runs CMD with stdout in $tmp/out and stderr in $tmp/err, checks the rc.
+run() {
+  local expected=$1
+  shift
+  local rc=0
+  "$@" >"$tmp/out" 2>"$tmp/err" </dev/null || rc=$?
+  if [[ "$rc" != "$expected" ]]; then
+    echo "--- stdout:" >&2
+    head -40 "$tmp/out" >&2
+    echo "--- stderr:" >&2
+    head -40 "$tmp/err" >&2
+    fail "exit $rc, expected $expected: $*"
+  fi
+}
+
+# contains FILE TEXT: FILE holds TEXT (fixed string).
+contains() {
+  grep -qF -- "$2" "$1" || {
+    cat "$1" >&2
+    fail "$1 lacks '$2'"
+  }
+}
+
+case_help() {
+  local version
+  version=$(sed -n 's/^#define CSR_VERSION_STRING "\(.*\)"/\1/p' "$src/include/csr.h")
+  run 0 "$app" --help
+  for text in "Usage: pagerank GRAPH" "The model:" "Exit status: 0 success, 1 usage error, 2 bad input" \
+    "r_i <- d * (sum_{j -> i} r_j a_ji / w_j + (sum of r_j over w_j = 0) / N)" "+ (1 - d) * p_i" \
+    "spreads its rank" "the ranks sum to 1" "L1 change sum_i |r_i - r_i(previous)| < tol" \
+    "max-iter iterations" "(4 + a)*links + 3*v*N" "--personalization F" "--weighted"; do
+    contains "$tmp/out" "$text"
+  done
+  [[ ! -s "$tmp/err" ]] || fail "--help wrote to stderr"
+  run 0 "$app" --version
+  contains "$tmp/out" "pagerank (libcsr) $version"
+  run 0 "$app" "$karate" --help # --help wins over the rest of the line
+  contains "$tmp/out" "Usage: pagerank"
+  echo "help: ok"
+}
+
+case_usage() {
+  run 1 "$app"
+  contains "$tmp/err" "missing GRAPH"
+  contains "$tmp/err" "Try 'pagerank --help'"
+  run 1 "$app" "$karate" "$karate"
+  contains "$tmp/err" "one GRAPH only"
+  run 1 "$app" "$karate" --frobnicate
+  contains "$tmp/err" "unknown option '--frobnicate'"
+  local bad
+  for bad in "--damping 1" "--damping -0.1" "--damping x" "--damping 0.5x" "--damping nan" \
+    "--tol 0" "--tol -1e-6" "--tol inf" "--max-iter 0" "--max-iter 1.5" "--top -1" \
+    "--threads 0" "--threads 5000" "--backend gpu" "--precision f16" "--precision F64"; do
+    # shellcheck disable=SC2086 # split "--option value" on purpose
+    run 1 "$app" "$karate" $bad
+    contains "$tmp/err" "${bad%% *}"
+    contains "$tmp/err" "must be"
+  done
+  run 1 "$app" "$karate" --output
+  contains "$tmp/err" "option --output needs a value"
+  run 1 "$app" "$karate" --personalization
+  contains "$tmp/err" "option --personalization needs a value"
+  # Accepted spellings: --name=value, and the bounds.
+  run 0 "$app" "$karate" --damping=0 --tol=1 --max-iter=1 --top=0 --precision=f32
+  run 0 "$app" "$karate" --top 1000 --threads 1
+  [[ $(grep -c '^ *[0-9]\+ \+[0-9]\+ 0\.' "$tmp/out") == 34 ]] || fail "--top 1000 lists 34 pages"
+  # No CUDA PageRank: a runtime failure (3) that says so.
+  run 3 "$app" "$karate" --backend cuda
+  contains "$tmp/err" "the CUDA backend is not available for PageRank yet"
+  echo "usage: ok"
+}
+
+case_bad_input() {
+  local missing="$tmp/no such dir/missing.mtx"
+  run 2 "$app" "$missing"
+  contains "$tmp/err" "$missing"
+  contains "$tmp/err" "CSR_ERR_IO"
+  printf '%%%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 1.5\n2 x 2\n' >"$tmp/bad.mtx"
+  run 2 "$app" "$tmp/bad.mtx"
+  contains "$tmp/err" "$tmp/bad.mtx:4"
+  contains "$tmp/err" "CSR_ERR_PARSE"
+  # The library's refusals, passed on: not square, --weighted without values, negative weight.
+  run 2 "$app" "$src/matrices/lp_share1b.mtx"
+  contains "$tmp/err" "CSR_ERR_DIMENSION_MISMATCH"
+  contains "$tmp/err" "square"
+  run 2 "$app" "$karate" --weighted
+  contains "$tmp/err" "CSR_ERR_INVALID_VALUE"
+  printf '0 1 2.0\n1 2 -1.0\n2 0 1.0\n' >"$tmp/negative.el"
+  run 2 "$app" "$tmp/negative.el" --weighted
+  contains "$tmp/err" "CSR_ERR_INVALID_VALUE"
+  run 0 "$app" "$tmp/negative.el" # unweighted: values ignored
+  # --personalization: missing file, not a number (with its line), wrong count, negative, zero.
+  run 2 "$app" "$karate" --personalization "$tmp/none.txt"
+  contains "$tmp/err" "$tmp/none.txt"
+  printf '# p\n1\n\n2\nx3\n' >"$tmp/p_text.txt"
+  run 2 "$app" "$tmp/negative.el" --personalization "$tmp/p_text.txt"
+  contains "$tmp/err" "$tmp/p_text.txt:5: expected a number, found 'x3'"
+  printf '1\n2\n' >"$tmp/p_short.txt"
+  run 2 "$app" "$tmp/negative.el" --personalization "$tmp/p_short.txt"
+  contains "$tmp/err" "2 values; the graph has 3 pages"
+  printf '1\n2\n3\n4\n' >"$tmp/p_long.txt"
+  run 2 "$app" "$tmp/negative.el" --personalization "$tmp/p_long.txt"
+  contains "$tmp/err" "4 values; the graph has 3 pages"
+  printf '1\n-2\n3\n' >"$tmp/p_negative.txt"
+  run 2 "$app" "$tmp/negative.el" --personalization "$tmp/p_negative.txt"
+  contains "$tmp/err" "CSR_ERR_INVALID_VALUE"
+  printf '0\n0\n0\n' >"$tmp/p_zero.txt"
+  run 2 "$app" "$tmp/negative.el" --personalization "$tmp/p_zero.txt"
+  contains "$tmp/err" "CSR_ERR_INVALID_VALUE"
+  printf '%% comment\n0\n\n1\r\n  0  \n' >"$tmp/p_ok.txt" # comments, blank lines, CRLF, blanks
+  run 0 "$app" "$tmp/negative.el" --personalization "$tmp/p_ok.txt" --output "$tmp/r.txt"
+  [[ $(wc -l <"$tmp/r.txt") == 3 ]] || fail "--output wrote $(wc -l <"$tmp/r.txt") lines for 3 pages"
+  # An --output that cannot be written is a runtime failure.
+  run 3 "$app" "$karate" --output "$tmp/no such dir/r.txt"
+  contains "$tmp/err" "$tmp/no such dir/r.txt"
+  echo "bad_input: ok"
+}
+
+case "$case_name" in
+help | usage | bad_input) "case_$case_name" ;;
+nx_*)
+  if ! command -v python3 >/dev/null 2>&1; then
+    echo "SKIP: python3 not found (it runs networkx)"
+    exit 77
+  fi
+  exec python3 "$src/tests/apps/pagerank_check.py" "$case_name" "$apps" "$src"
+  ;;
+*) fail "unknown case '$case_name'" ;;
+esac
