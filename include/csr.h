@@ -464,17 +464,18 @@ typedef struct csr_pagerank_info {
 } csr_pagerank_info;
 
 /** ranks = the PageRank of the graph whose adjacency matrix is A: A(i,j) != 0 is a link i -> j
- *  (square; duplicate entries and self-loops count as given). With out-weights w_i (out-degree,
- *  or the row sum when weighted), each iteration computes
- *      r_i <- d * ( sum_{j -> i} r_j a_ji / w_j  +  (sum of r_j over w_j = 0) / n )  +  (1 - d) p_i
- *  from r = 1/n: dangling pages spread their rank uniformly (as networkx with uniform
- *  personalization, igraph and cuGraph do); the ranks sum to 1. It pulls along the transposed
- *  graph (built once, as a pattern matrix unless weighted) with csr_spmv, so it runs on the
- *  context's CPU backend. ranks: n entries, F64 or F32 (the precision of the iteration's vectors;
- *  sums are accumulated in double), host. Returns CSR_SUCCESS when the L1 change fell below tol,
- *  CSR_INFO_NOT_CONVERGED after max_iter (ranks hold the last iterate), CSR_ERR_DIMENSION_MISMATCH
- *  (A not square, vector sizes), CSR_ERR_INVALID_VALUE (options, negative weights or
- *  personalization), CSR_ERR_UNSUPPORTED (device operands, until the GPU SpMV). info may be NULL.
+ *  (square; duplicate entries and self-loops count as given, explicit zeros are not links). With
+ * out-weights w_i (out-degree, or the row sum when weighted), each iteration computes r_i <- d * (
+ * sum_{j -> i} r_j a_ji / w_j  +  (sum of r_j over w_j = 0) / n )  +  (1 - d) p_i from r = 1/n:
+ * dangling pages spread their rank uniformly (as networkx with uniform personalization, igraph and
+ * cuGraph do); the ranks sum to 1. It pulls along the transposed graph (built once, as a pattern
+ * matrix unless weighted) with csr_spmv, so it runs on the context's CPU backend. ranks: n entries,
+ * F64 or F32 (the precision of the iteration's vectors; sums are accumulated in double), host.
+ * Returns CSR_SUCCESS when the L1 change fell below tol, CSR_INFO_NOT_CONVERGED after max_iter
+ * (ranks hold the last iterate), CSR_ERR_DIMENSION_MISMATCH (A not square, vector sizes),
+ * CSR_ERR_INVALID_VALUE (options, negative weights, a row of weights whose sum or its reciprocal
+ * overflows, a bad personalization), CSR_ERR_UNSUPPORTED (device operands, until the GPU SpMV).
+ * info may be NULL.
  */
 csr_status csr_pagerank(csr_context *ctx, const csr_matrix *A, const csr_pagerank_options *options,
                         csr_vector *ranks, csr_pagerank_info *info);

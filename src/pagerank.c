@@ -64,22 +64,37 @@ static void work_free(work *w) {
   csr_vector_free(&w->y);
 }
 
-/* inv_w[i] = 1 / (out-degree, or row sum when weighted); 0 when the page has no out-weight. */
+/* The weight of stored entry k as a link: its value when weighted, else 1 for a link and 0 for
+ * an explicit zero (A(i,j) != 0 is a link; a pattern matrix stores links only). */
+static double link_weight(const csr_matrix *A, int weighted, int64_t k) {
+  if (A->value_type == CSR_PATTERN)
+    return 1.0;
+  double a =
+      A->value_type == CSR_F64 ? ((const double *)A->values)[k] : ((const float *)A->values)[k];
+  return weighted ? a : a != 0.0;
+}
+
+/* inv_w[i] = 1 / (out-degree, or row sum when weighted); 0 when the page has no out-weight.
+ * *zeros counts explicit zeros (they are not links). */
 static csr_status out_weights(csr_context *ctx, const csr_matrix *A, int weighted, double *inv_w,
-                              int64_t *dangling) {
-  *dangling = 0;
+                              int64_t *dangling, int64_t *zeros) {
+  *dangling = *zeros = 0;
   for (int64_t i = 0; i < A->rows; i++) {
     double w = 0.0;
     for (int64_t k = A->row_offsets[i]; k < A->row_offsets[i + 1]; k++) {
-      double a = !weighted                  ? 1.0
-                 : A->value_type == CSR_F64 ? ((const double *)A->values)[k]
-                                            : ((const float *)A->values)[k];
+      double a = link_weight(A, weighted, k);
       if (!(a >= 0.0 && isfinite(a)))
         return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE,
                          "weighted PageRank: link %lld -> %d has weight %g (finite, >= 0 expected)",
                          (long long)i, A->col_indices[k], a);
+      *zeros += link_weight(A, 0, k) == 0.0;
       w += a;
     }
+    if (w > 0.0 && !(isfinite(w) && isfinite(1.0 / w)))
+      return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE,
+                       "weighted PageRank: page %lld's out-weights sum to %g, whose reciprocal "
+                       "does not fit a double; rescale the weights",
+                       (long long)i, w);
     inv_w[i] = w > 0.0 ? 1.0 / w : 0.0;
     *dangling += w == 0.0;
   }
@@ -91,29 +106,33 @@ static csr_status teleport(csr_context *ctx, const csr_vector *v, double **p) {
   *p = NULL;
   if (v == NULL)
     return CSR_SUCCESS;
-  double sum = 0.0;
+  double top = 0.0, sum = 0.0; /* summed over the largest entry: no overflow to inf */
   for (int64_t i = 0; i < v->n; i++) {
     double e = entry(v, i);
     if (!(e >= 0.0 && isfinite(e)))
       return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE,
                        "personalization[%lld] = %g: finite and >= 0 expected", (long long)i, e);
-    sum += e;
+    top = e > top ? e : top;
   }
-  if (!(sum > 0.0))
+  if (!(top > 0.0))
     return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "personalization sums to 0");
+  for (int64_t i = 0; i < v->n; i++)
+    sum += entry(v, i) / top;
   if ((*p = csri_malloc((size_t)v->n * sizeof **p)) == NULL)
     return CSRI_FAIL(ctx, CSR_ERR_OUT_OF_MEMORY, "personalization of %lld pages", (long long)v->n);
   for (int64_t i = 0; i < v->n; i++)
-    (*p)[i] = entry(v, i) / sum;
+    (*p)[i] = entry(v, i) / top / sum;
   return CSR_SUCCESS;
 }
 
-/* AT = A^T as a pattern matrix, or (weighted) with a_ji / w_j in the ranks' precision: each
- * iteration is then one SpMV of the precision asked for. */
-static csr_status transposed(csr_context *ctx, const csr_matrix *A, int weighted,
+/* AT = A^T as a pattern matrix, or (weighted, or unweighted with explicit zeros, which are not
+ * links) with link_weight / w_j in the ranks' precision: each iteration is then one SpMV of the
+ * precision asked for. */
+static csr_status transposed(csr_context *ctx, const csr_matrix *A, int weighted, int64_t zeros,
                              const double *inv_w, csr_value_type type, csr_matrix **AT) {
   csr_matrix view = *A;
-  if (!weighted) { /* links only: no value array to transpose or to read each iteration */
+  if (!weighted &&
+      zeros == 0) { /* links only: no value array to transpose or to read each iteration */
     view.value_type = CSR_PATTERN;
     view.values = NULL;
     return csr_transpose(ctx, &view, AT);
@@ -128,9 +147,7 @@ static csr_status transposed(csr_context *ctx, const csr_matrix *A, int weighted
   for (int64_t i = 0; i <= T->rows; i++)
     M->row_offsets[i] = T->row_offsets[i];
   for (int64_t k = 0; k < T->nnz; k++) {
-    double a =
-        T->value_type == CSR_F64 ? ((const double *)T->values)[k] : ((const float *)T->values)[k];
-    double v = a * inv_w[T->col_indices[k]];
+    double v = link_weight(T, weighted, k) * inv_w[T->col_indices[k]];
     M->col_indices[k] = T->col_indices[k];
     if (type == CSR_F64)
       ((double *)M->values)[k] = v;
@@ -148,9 +165,10 @@ static csr_status setup(csr_context *ctx, const csr_matrix *A, const csr_pageran
   int64_t n = A->rows;
   if ((w->inv_w = csri_malloc((size_t)n * sizeof *w->inv_w)) == NULL)
     return CSRI_FAIL(ctx, CSR_ERR_OUT_OF_MEMORY, "out-weights of %lld pages", (long long)n);
-  CSRI_TRY(out_weights(ctx, A, o->weighted, w->inv_w, dangling));
+  int64_t zeros = 0;
+  CSRI_TRY(out_weights(ctx, A, o->weighted, w->inv_w, dangling, &zeros));
   CSRI_TRY(teleport(ctx, o->personalization, &w->p));
-  CSRI_TRY(transposed(ctx, A, o->weighted, w->inv_w, ranks->value_type, &w->AT));
+  CSRI_TRY(transposed(ctx, A, o->weighted, zeros, w->inv_w, ranks->value_type, &w->AT));
   CSRI_TRY(csr_vector_create(ctx, &w->x, n, ranks->value_type, CSR_HOST));
   return csr_vector_create(ctx, &w->y, n, ranks->value_type, CSR_HOST);
 }
@@ -170,7 +188,7 @@ csr_status csr_pagerank(csr_context *ctx, const csr_matrix *A, const csr_pageran
     status = csr_fill(ctx, 1.0 / (double)n, ranks);
   if (status >= 0 && n > 0) {
     status = CSR_INFO_NOT_CONVERGED;
-    int omp = backend == CSR_BACKEND_OMP, scale = !o->weighted;
+    int omp = backend == CSR_BACKEND_OMP, scale = w.AT->value_type == CSR_PATTERN;
     double d = o->damping,
            dangling = omp ? csri_omp_pagerank_spread(ctx, ranks, w.inv_w, scale, w.x)
                           : csri_ref_pagerank_spread(ranks, w.inv_w, scale, w.x);
@@ -186,6 +204,12 @@ csr_status csr_pagerank(csr_context *ctx, const csr_matrix *A, const csr_pageran
                                          &dangling)
               : csri_ref_pagerank_update(ranks, w.y, w.p, d, base, w.inv_w, scale, w.x, &dangling);
       done.iterations++;
+      if (!isfinite(done.l1_change)) { /* cannot happen with checked inputs; never loop on NaN */
+        status =
+            CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "PageRank iteration %lld gave non-finite ranks",
+                      (long long)done.iterations);
+        break;
+      }
       if (done.l1_change < o->tol) {
         status = CSR_SUCCESS;
         break;

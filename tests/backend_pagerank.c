@@ -219,6 +219,63 @@ static void test_errors(csr_context *ctx) {
   csr_matrix_free(&R);
 }
 
+/* Inputs at the edges of double (found in review): weights whose sum or reciprocal does not fit
+ * are refused; a huge teleport vector still sums to 1; an explicit zero is not a link. */
+static void test_extremes(csr_context *ctx) {
+  csr_matrix *W = NULL;
+  csr_vector *r = NULL, *p = NULL;
+  CHECK_OK(ctx, csr_matrix_create(ctx, &W, 3, 3, 3, CSR_F64, CSR_HOST));
+  CHECK_OK(ctx, csr_vector_create(ctx, &r, 3, CSR_F64, CSR_HOST));
+  CHECK_OK(ctx, csr_vector_create(ctx, &p, 3, CSR_F64, CSR_HOST));
+  /* A 3-cycle 0 -> 1 -> 2 -> 0:
+   *   [ . a . ]
+   *   [ . . b ]
+   *   [ c . . ]  */
+  for (int i = 0; i < 3; i++) {
+    W->row_offsets[i + 1] = i + 1;
+    W->col_indices[i] = (i + 1) % 3;
+    ((double *)W->values)[i] = 1.0;
+  }
+  csr_pagerank_options o;
+  csr_pagerank_options_init(&o);
+  o.weighted = 1;
+  ((double *)W->values)[0] = 1e-320; /* 1 / w overflows */
+  CHECK_STATUS(ctx, csr_pagerank(ctx, W, &o, r, NULL), CSR_ERR_INVALID_VALUE);
+  ((double *)W->values)[0] = 1.0;
+  /* Teleport entries whose plain sum overflows: p ~ (1/2, 1/2, 0). */
+  ((double *)p->data)[0] = ((double *)p->data)[1] = 1e308;
+  ((double *)p->data)[2] = 1.0;
+  o.weighted = 0;
+  o.personalization = p;
+  o.tol = 1e-14;
+  CHECK_OK(ctx, csr_pagerank(ctx, W, &o, r, NULL));
+  double want[3], pn[3] = {0.5, 0.5, 0.5e-308};
+  dense_pagerank(W, o.damping, 0, pn, want);
+  CHECKF(l1_to(r, want) < 1e-12, "huge personalization: L1 %.3g", l1_to(r, want));
+  /* An explicit zero is not a link: with (0, 1) stored as 0, page 0 dangles. */
+  ((double *)W->values)[0] = 0.0;
+  o.personalization = NULL;
+  csr_pagerank_info info;
+  CHECK_OK(ctx, csr_pagerank(ctx, W, &o, r, &info));
+  csr_matrix *L = NULL; /* the same graph without the zero: links 1 -> 2, 2 -> 0 */
+  CHECK_OK(ctx, csr_matrix_create(ctx, &L, 3, 3, 2, CSR_PATTERN, CSR_HOST));
+  L->row_offsets[1] = 0, L->row_offsets[2] = 1, L->row_offsets[3] = 2;
+  L->col_indices[0] = 2, L->col_indices[1] = 0;
+  dense_pagerank(L, o.damping, 0, NULL, want);
+  CHECKF(info.dangling == 1 && l1_to(r, want) < 1e-12, "explicit zero: dangling %lld, L1 %.3g",
+         (long long)info.dangling, l1_to(r, want));
+  /* Weights whose row sum overflows. */
+  ((double *)W->values)[0] = 1e308;
+  W->row_offsets[1] = 2, W->row_offsets[2] = 2; /* row 0: (0,1) and (0,2) weigh 1e308 each */
+  W->col_indices[1] = 2, ((double *)W->values)[1] = 1e308;
+  o.weighted = 1;
+  CHECK_STATUS(ctx, csr_pagerank(ctx, W, &o, r, NULL), CSR_ERR_INVALID_VALUE);
+  csr_matrix_free(&L);
+  csr_matrix_free(&W);
+  csr_vector_free(&r);
+  csr_vector_free(&p);
+}
+
 int main(int argc, char **argv) {
   csr_backend backend = csrt_backend_from_args(argc, argv);
   rng.state = csrt_seed("backend_pagerank");
@@ -226,6 +283,7 @@ int main(int argc, char **argv) {
   test_hand(ctx);
   test_random(ctx);
   test_errors(ctx);
+  test_extremes(ctx);
   if (backend == CSR_BACKEND_OMP)
     test_threads(ctx);
   csr_context_free(&ctx);
