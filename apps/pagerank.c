@@ -65,7 +65,7 @@ static void usage(void) {
       "             a = v with --weighted, else 0. A floor on the traffic: the library's\n"
       "             iteration moves more (rank re-reads, row offsets, 1/w, the fused passes)\n"
       "  GB/s       bytes per iteration * iterations / time / 1e9 (setup included)\n"
-      "A progress line goes to stderr (only when it is a terminal) while the ranks are computed.\n"
+      "A progress line per iteration goes to stderr (only when it is a terminal).\n"
       "\n" APP_EXIT_HELP);
 }
 
@@ -359,8 +359,14 @@ static int cuda_unavailable(void) {
   return APP_RUNTIME;
 }
 
-/* Runs csr_pagerank, timed; the progress lines bracket it (the library reports no iterations
- * while it runs, and never prints). */
+/* One progress line per iteration, rewritten in place (stderr is a terminal). */
+static void show_progress(void *user, int64_t iteration, double l1_change) {
+  (void)user;
+  fprintf(stderr, "\r%s: iteration %lld, L1 change %.3g   ", prog, (long long)iteration, l1_change);
+}
+
+/* Runs csr_pagerank, timed; on a terminal a line per iteration through the library's progress
+ * callback (the library never prints). */
 static csr_status run(csr_context *ctx, const options *o, const csr_matrix *A, const csr_vector *p,
                       csr_vector *ranks, result *r) {
   csr_pagerank_options po;
@@ -372,13 +378,15 @@ static csr_status run(csr_context *ctx, const options *o, const csr_matrix *A, c
   po.personalization = p;
   int tty = isatty(STDERR_FILENO);
   if (tty)
+    po.progress = show_progress;
+  if (tty)
     fprintf(stderr, "%s: computing the PageRank of %lld pages, %lld links...\n", prog,
             (long long)A->rows, (long long)A->nnz);
   double t0 = app_now();
   csr_status s = csr_pagerank(ctx, A, &po, ranks, &r->info);
   r->seconds = app_now() - t0;
   if (tty && s >= 0)
-    fprintf(stderr, "%s: %lld iterations in %.3f s\n", prog, (long long)r->info.iterations,
+    fprintf(stderr, "\n%s: %lld iterations in %.3f s\n", prog, (long long)r->info.iterations,
             r->seconds);
   return s;
 }

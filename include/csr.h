@@ -453,6 +453,10 @@ typedef struct csr_pagerank_options {
                          (nonnegative; A must have values); 0 (default): equally, values ignored */
   const csr_vector *personalization; /**< teleport distribution p: n nonnegative entries, not
                                           all zero, scaled to sum 1; NULL (default): uniform */
+  /** Called after each iteration with its number (from 1) and L1 change, when not NULL (the
+   *  default): a progress report for apps; the library itself never prints. */
+  void (*progress)(void *user, int64_t iteration, double l1_change);
+  void *progress_user; /**< passed to progress */
 } csr_pagerank_options;
 void csr_pagerank_options_init(csr_pagerank_options *options);
 

@@ -12,6 +12,8 @@ void csr_pagerank_options_init(csr_pagerank_options *options) {
   options->max_iter = 1000;
   options->weighted = 0;
   options->personalization = NULL;
+  options->progress = NULL;
+  options->progress_user = NULL;
 }
 
 static double entry(const csr_vector *v, int64_t i) {
@@ -204,6 +206,8 @@ csr_status csr_pagerank(csr_context *ctx, const csr_matrix *A, const csr_pageran
                                          &dangling)
               : csri_ref_pagerank_update(ranks, w.y, w.p, d, base, w.inv_w, scale, w.x, &dangling);
       done.iterations++;
+      if (o->progress)
+        o->progress(o->progress_user, done.iterations, done.l1_change);
       if (!isfinite(done.l1_change)) { /* cannot happen with checked inputs; never loop on NaN */
         status =
             CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "PageRank iteration %lld gave non-finite ranks",

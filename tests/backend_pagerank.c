@@ -54,6 +54,19 @@ static double l1_to(const csr_vector *r, const double *want) {
   return s;
 }
 
+/* The progress callback: called once per iteration, in order, with the run's last change. */
+typedef struct progress_log {
+  int64_t calls, last_iteration;
+  double last_change;
+} progress_log;
+static void log_progress(void *user, int64_t iteration, double l1_change) {
+  progress_log *log = user;
+  log->calls++;
+  CHECK(iteration == log->last_iteration + 1);
+  log->last_iteration = iteration;
+  log->last_change = l1_change;
+}
+
 /* Two pages, 0 -> 1, page 1 dangling: r0 = d r1 / 2 + (1 - d) / 2 with r0 + r1 = 1, so
  * r0 = 1 / (2 + d), r1 = (1 + d) / (2 + d).
  *     [ . 1 ]
@@ -74,6 +87,12 @@ static void test_hand(csr_context *ctx) {
   CHECKF(fabs(x[0] - 1.0 / 2.85) < 1e-13 && fabs(x[1] - 1.85 / 2.85) < 1e-13,
          "two pages: %.17g %.17g, expected %.17g %.17g", x[0], x[1], 1.0 / 2.85, 1.85 / 2.85);
   CHECK(info.dangling == 1 && info.iterations > 1 && info.l1_change < 1e-14);
+  progress_log log = {0, 0, 0.0};
+  o.progress = log_progress;
+  o.progress_user = &log;
+  CHECK_OK(ctx, csr_pagerank(ctx, A, &o, r, &info));
+  CHECK(log.calls == info.iterations && log.last_change == info.l1_change);
+  o.progress = NULL;
   /* Stopping at the limit says so, and leaves the last iterate. */
   o.max_iter = 2;
   CHECK_STATUS(ctx, csr_pagerank(ctx, A, &o, r, &info), CSR_INFO_NOT_CONVERGED);
