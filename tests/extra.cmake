@@ -37,6 +37,12 @@ if(CSR_BUILD_APPS)
     set_tests_properties(apps_pagerank_${case}
       PROPERTIES LABELS apps SKIP_RETURN_CODE 77 TIMEOUT 300)
   endforeach()
+  # apps_pagerank_igraph: the top 100 of cnr-2000 and web-NotreDame in igraph's order, against
+  # igraph's ranking stored in tests/data/igraph (77 when ../shared is absent).
+  add_test(NAME apps_pagerank_igraph
+    COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/apps/pagerank_igraph.py
+            $<TARGET_FILE_DIR:pagerank> ${PROJECT_SOURCE_DIR})
+  set_tests_properties(apps_pagerank_igraph PROPERTIES LABELS apps SKIP_RETURN_CODE 77 TIMEOUT 300)
 endif()
 
 # mmio_example: a program in the style of NIST's example_read.c (tests/mmio_example/), written
