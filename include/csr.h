@@ -485,6 +485,73 @@ csr_status csr_pagerank(csr_context *ctx, const csr_matrix *A, const csr_pageran
                         csr_vector *ranks, csr_pagerank_info *info);
 
 /* ---------------------------------------------------------------------------------------------
+ * Iterative solvers
+ * ------------------------------------------------------------------------------------------- */
+
+/** Krylov method of csr_solve. */
+typedef enum csr_solver_method {
+  CSR_SOLVER_CG = 0,         /**< conjugate gradients: A symmetric positive definite */
+  CSR_SOLVER_PCG_JACOBI = 1, /**< CG preconditioned by diag(A)^-1: A SPD, diagonal > 0 */
+  CSR_SOLVER_BICGSTAB = 2    /**< BiCGSTAB (van der Vorst): any nonsingular square A */
+} csr_solver_method;
+
+/** Solver options; csr_solver_options_init sets the defaults noted. The iteration stops when
+ *  ||r|| <= max(rtol * ||b||, atol), r = b - A x (2-norms; for PCG the unpreconditioned r). */
+typedef struct csr_solver_options {
+  csr_solver_method method; /**< CSR_SOLVER_CG */
+  double rtol;              /**< relative tolerance on ||r|| / ||b||, >= 0; default 1e-8 */
+  double atol;              /**< absolute tolerance on ||r||, >= 0; default 0 (not both 0) */
+  int64_t max_iter;         /**< iteration limit, >= 0; 0 (default): max(2n, 1000) */
+  double *history;          /**< NULL (default), or caller's array receiving ||r_k|| for
+                                 k = 0 (the initial guess), 1, 2, ...: iterations + 1 values
+                                 when history_capacity allows, the first ones otherwise */
+  int64_t history_capacity; /**< entries history can take, >= 0; default 0 */
+} csr_solver_options;
+void csr_solver_options_init(csr_solver_options *options);
+
+/** Why csr_solve stopped. */
+typedef enum csr_solver_stop {
+  CSR_SOLVER_CONVERGED = 0, /**< ||b - A x|| met the tolerance (status CSR_SUCCESS) */
+  CSR_SOLVER_MAX_ITER = 1,  /**< the iteration limit came first (CSR_INFO_NOT_CONVERGED) */
+  CSR_SOLVER_BREAKDOWN = 2, /**< the method cannot go on (CSR_ERR_INVALID_MATRIX) */
+  CSR_SOLVER_FAILED = 3     /**< another error (a bad Jacobi diagonal, out of memory, NaN) */
+} csr_solver_stop;
+
+/** What a csr_solve run did. */
+typedef struct csr_solver_info {
+  int64_t iterations;       /**< iterations run (a BiCGSTAB half step that converges counts 1) */
+  double residual_norm;     /**< ||b - A x|| of the returned x, recomputed (not the recurrence) */
+  double relative_residual; /**< residual_norm / ||b|| (0 when b = 0) */
+  int64_t history_length;   /**< entries written to options->history: min(iterations + 1,
+                                 history_capacity), 0 without a history array */
+  csr_solver_stop stop;     /**< why it stopped */
+} csr_solver_info;
+
+/** Solves A x = b by the method in options (NULL: the defaults, CG). A: square, F64, F32 or
+ *  PATTERN; b and x: A->rows entries, both F64 or both F32 (F64 with an F64 matrix, F32 with F32),
+ *  not overlapping; all on the host. x: the initial guess on entry (zeros are fine), the solution
+ *  on return. Every step is a public operation (csr_spmv, csr_dot, csr_axpby, csr_nrm2, ...), so
+ *  it runs on the context's CPU backend. When the recurrence residual meets the tolerance the
+ *  true residual b - A x is recomputed; if it does not meet it, the method restarts from it. b = 0
+ *  gives x = 0 at once. Returns:
+ *   - CSR_SUCCESS: converged;
+ *   - CSR_INFO_NOT_CONVERGED: max_iter iterations ran; x holds the last iterate;
+ *   - CSR_ERR_INVALID_MATRIX: breakdown. CG/PCG: p'Ap <= 0 (A is not symmetric positive
+ *     definite); PCG: a diagonal entry missing, zero or negative (the message names the row);
+ *     BiCGSTAB: rho = rhat'r = 0, rhat'v = 0 or omega = 0 (the message says which). x holds the
+ *     last finite iterate;
+ *   - CSR_ERR_NULL_POINTER (A, b, x), CSR_ERR_DIMENSION_MISMATCH (A not square, b or x not of
+ *     A's size), CSR_ERR_TYPE_MISMATCH, CSR_ERR_INVALID_VALUE (bad method, negative or NaN
+ *     tolerances, both 0, negative max_iter or history_capacity, history NULL with a capacity,
+ *     b and x overlapping, non-finite b or initial residual, a non-finite residual during the
+ *     iteration: x may then hold non-finite values), CSR_ERR_UNSUPPORTED (device operands),
+ *     CSR_ERR_OUT_OF_MEMORY.
+ *  info (may be NULL) is filled on every return after the arguments were accepted, including
+ *  breakdowns; it is left untouched on argument errors. */
+csr_status csr_solve(csr_context *ctx, const csr_matrix *A, const csr_vector *b, csr_vector *x,
+                     const csr_solver_options *options, csr_solver_info *info);
+
+/* ---------------------------------------------------------------------------------------------
  * Testing hook
  * ------------------------------------------------------------------------------------------- */
 

@@ -1,0 +1,33 @@
+/* Shared by the csr_solve front end (src/solve.c) and its methods (src/cg.c, src/bicgstab.c). */
+#ifndef CSR_SOLVER_IMPL_H
+#define CSR_SOLVER_IMPL_H
+
+#include "internal.h"
+
+/* One csr_solve run: checked operands, the stopping threshold, and what has been done so far. */
+typedef struct csri_solve_run {
+  csr_context *ctx;
+  const csr_matrix *A;
+  const csr_vector *b;
+  csr_vector *x;
+  const csr_solver_options *options;
+  double tol;       /* stop when ||r|| <= tol = max(rtol * ||b||, atol) */
+  int64_t max_iter; /* >= 1 */
+  int64_t iterations;
+  int64_t history_length;
+  csr_solver_stop stop; /* set by the method before it returns */
+} csri_solve_run;
+
+/* r = b - A x (r of b's size and type). */
+csr_status csri_solve_residual(csri_solve_run *run, csr_vector *r);
+/* Appends ||r_k|| to the caller's history while it has room. */
+void csri_solve_record(csri_solve_run *run, double rnorm);
+/* Replaces the last history entry (the same iterate's recomputed residual norm). */
+void csri_solve_rerecord(csri_solve_run *run, double rnorm);
+
+/* The methods: x holds the initial guess; on return run->stop and run->iterations say what
+ * happened. CSR_SUCCESS, CSR_INFO_NOT_CONVERGED, or an error. */
+csr_status csri_cg(csri_solve_run *run, int jacobi);
+csr_status csri_bicgstab(csri_solve_run *run);
+
+#endif /* CSR_SOLVER_IMPL_H */

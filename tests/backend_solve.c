@@ -1,0 +1,430 @@
+/* csr_solve on one CPU backend (argv: ref / omp): CG, Jacobi-PCG and BiCGSTAB on generated 2D
+ * Poisson and convection-diffusion matrices and on SPD / unsymmetric Matrix Market files, with
+ * b = A * ones (so x = ones is the exact solution); then breakdowns, the iteration limit, the
+ * residual history, b = 0 and argument errors. */
+#include "testing.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The 5-point stencil on an m x m grid: 4 + shift on the diagonal, -1 - c (west, north) and
+ * -1 + c (east, south) off it. c = 0: the SPD Poisson matrix; c != 0: unsymmetric
+ * convection-diffusion (central differences). */
+static csr_matrix *stencil(csr_context *ctx, int64_t m, double shift, double c) {
+  int64_t n = m * m;
+  csr_matrix *A = NULL;
+  CHECK_OK(ctx, csr_matrix_create(ctx, &A, n, n, 5 * n, CSR_F64, CSR_HOST));
+  double *v = A->values;
+  int64_t k = 0;
+  for (int64_t i = 0; i < m; i++)
+    for (int64_t j = 0; j < m; j++) {
+      int64_t row = i * m + j;
+      struct {
+        int ok;
+        int64_t col;
+        double val;
+      } e[5] = {{i > 0, row - m, -1.0 - c},
+                {j > 0, row - 1, -1.0 - c},
+                {1, row, 4.0 + shift},
+                {j < m - 1, row + 1, -1.0 + c},
+                {i < m - 1, row + m, -1.0 + c}};
+      for (int t = 0; t < 5; t++)
+        if (e[t].ok) {
+          A->col_indices[k] = (int32_t)e[t].col;
+          v[k++] = e[t].val;
+        }
+      A->row_offsets[row + 1] = k;
+    }
+  A->nnz = k;
+  A->flags = CSR_FLAG_SORTED | CSR_FLAG_NO_DUPLICATES;
+  return A;
+}
+
+/* A diagonal matrix with the given entries (F64). */
+static csr_matrix *diagonal(csr_context *ctx, int64_t n, const double *d) {
+  csr_matrix *A = NULL;
+  CHECK_OK(ctx, csr_matrix_create(ctx, &A, n, n, n, CSR_F64, CSR_HOST));
+  for (int64_t i = 0; i < n; i++) {
+    A->row_offsets[i + 1] = i + 1;
+    A->col_indices[i] = (int32_t)i;
+    ((double *)A->values)[i] = d[i];
+  }
+  A->flags = CSR_FLAG_SORTED | CSR_FLAG_NO_DUPLICATES;
+  return A;
+}
+
+static double norm_inf(const csr_vector *v) {
+  double m = 0.0;
+  for (int64_t i = 0; i < v->n; i++)
+    m = fmax(m, fabs(csrt_value(v->data, v->value_type, i)));
+  return m;
+}
+
+/* max_i sum_j |a_ij| */
+static double matrix_norm_inf(const csr_matrix *A) {
+  double m = 0.0;
+  for (int64_t i = 0; i < A->rows; i++) {
+    double s = 0.0;
+    for (int64_t k = A->row_offsets[i]; k < A->row_offsets[i + 1]; k++)
+      s += fabs(csrt_value(A->values, A->value_type, k));
+    m = fmax(m, s);
+  }
+  return m;
+}
+
+/* ||A x - b|| / (||A|| ||x|| + ||b||), infinity norms, residual computed here in long double. */
+static double scaled_residual(const csr_matrix *A, const csr_vector *x, const csr_vector *b) {
+  double worst = 0.0;
+  for (int64_t i = 0; i < A->rows; i++) {
+    long double s = -(long double)csrt_value(b->data, b->value_type, i);
+    for (int64_t k = A->row_offsets[i]; k < A->row_offsets[i + 1]; k++)
+      s += (long double)csrt_value(A->values, A->value_type, k) *
+           csrt_value(x->data, x->value_type, A->col_indices[k]);
+    worst = fmax(worst, fabs((double)s));
+  }
+  return worst / (matrix_norm_inf(A) * norm_inf(x) + norm_inf(b));
+}
+
+static const char *method_name(csr_solver_method m) {
+  return m == CSR_SOLVER_CG ? "CG" : m == CSR_SOLVER_PCG_JACOBI ? "PCG" : "BiCGSTAB";
+}
+
+/* b = A * ones, x = 0, solve; expects convergence, the scaled residual below 1e-10 and
+ * |x - 1| <= xtol; checks the history against info. */
+static void solve_ones(csr_context *ctx, const char *name, const csr_matrix *A,
+                       csr_solver_method method, int64_t max_iter, double xtol) {
+  int64_t n = A->rows;
+  csr_vector *ones = NULL, *b = NULL, *x = NULL;
+  CHECK_OK(ctx, csr_vector_create(ctx, &ones, n, CSR_F64, CSR_HOST));
+  CHECK_OK(ctx, csr_vector_create(ctx, &b, n, CSR_F64, CSR_HOST));
+  CHECK_OK(ctx, csr_vector_create(ctx, &x, n, CSR_F64, CSR_HOST));
+  CHECK_OK(ctx, csr_fill(ctx, 1.0, ones));
+  CHECK_OK(ctx, csr_spmv(ctx, 1.0, A, ones, 0.0, b));
+  csr_solver_options o;
+  csr_solver_options_init(&o);
+  o.method = method;
+  o.rtol = 1e-12;
+  o.max_iter = max_iter;
+  o.history_capacity = max_iter + 1;
+  o.history = malloc((size_t)o.history_capacity * sizeof *o.history);
+  csr_solver_info info;
+  CHECK_OK(ctx, csr_solve(ctx, A, b, x, &o, &info));
+  double bnorm = 0.0, err = 0.0, scaled = scaled_residual(A, x, b);
+  CHECK_OK(ctx, csr_nrm2(ctx, b, &bnorm));
+  for (int64_t i = 0; i < n; i++)
+    err = fmax(err, fabs(((double *)x->data)[i] - 1.0));
+  CHECKF(scaled <= 1e-10 && err <= xtol && info.stop == CSR_SOLVER_CONVERGED &&
+             info.relative_residual <= 1e-12 && info.residual_norm <= 1e-12 * bnorm,
+         "%s %s: %lld iterations, scaled residual %.3g, |x - 1| %.3g (<= %.1g), relative %.3g",
+         name, method_name(method), (long long)info.iterations, scaled, err, xtol,
+         info.relative_residual);
+  /* k = 0 is the initial residual b (x = 0); the last entry is the recomputed b - A x. */
+  CHECK(info.history_length == info.iterations + 1);
+  CHECK(o.history[0] == bnorm && o.history[info.history_length - 1] == info.residual_norm);
+  printf("  %-22s %-8s n %6lld: %5lld iterations, scaled residual %.2e, |x - 1| %.2e\n", name,
+         method_name(method), (long long)n, (long long)info.iterations, scaled, err);
+  free(o.history);
+  csr_vector_free(&ones);
+  csr_vector_free(&b);
+  csr_vector_free(&x);
+}
+
+static void test_generated(csr_context *ctx) {
+  csr_matrix *P = stencil(ctx, 60, 0.0, 0.0), *C = stencil(ctx, 50, 0.0, 0.4);
+  solve_ones(ctx, "poisson 60x60", P, CSR_SOLVER_CG, 2000, 1e-8);
+  solve_ones(ctx, "poisson 60x60", P, CSR_SOLVER_PCG_JACOBI, 2000, 1e-8);
+  solve_ones(ctx, "poisson 60x60", P, CSR_SOLVER_BICGSTAB, 2000, 1e-8);
+  solve_ones(ctx, "convection-diffusion", C, CSR_SOLVER_BICGSTAB, 2000, 1e-8);
+  csr_matrix_free(&P);
+  csr_matrix_free(&C);
+}
+
+/* Matrix Market files: skipped (and said so) when absent. */
+static csr_matrix *read_if_present(csr_context *ctx, const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (f == NULL) {
+    printf("  %s: absent, skipped\n", path);
+    return NULL;
+  }
+  fclose(f);
+  csr_matrix *A = NULL;
+  CHECK_OK(ctx, csr_read_csr(ctx, path, NULL, &A, NULL));
+  return A;
+}
+
+static int all_finite(const csr_vector *x) {
+  for (int64_t i = 0; i < x->n; i++)
+    if (!isfinite(csrt_value(x->data, x->value_type, i)))
+      return 0;
+  return 1;
+}
+
+/* Unpreconditioned CG on bcsstk13 (condition number ~1e10) stalls near a relative residual of
+ * 1e-7: it must say so (CSR_INFO_NOT_CONVERGED, finite x, residual reported), where Jacobi-PCG
+ * converges. */
+static void cg_stalls(csr_context *ctx, const char *name, const csr_matrix *A, int64_t max_iter) {
+  int64_t n = A->rows;
+  csr_vector *ones = NULL, *b = NULL, *x = NULL;
+  CHECK_OK(ctx, csr_vector_create(ctx, &ones, n, CSR_F64, CSR_HOST));
+  CHECK_OK(ctx, csr_vector_create(ctx, &b, n, CSR_F64, CSR_HOST));
+  CHECK_OK(ctx, csr_vector_create(ctx, &x, n, CSR_F64, CSR_HOST));
+  CHECK_OK(ctx, csr_fill(ctx, 1.0, ones));
+  CHECK_OK(ctx, csr_spmv(ctx, 1.0, A, ones, 0.0, b));
+  csr_solver_options o;
+  csr_solver_options_init(&o);
+  o.rtol = 1e-12;
+  o.max_iter = max_iter;
+  csr_solver_info info;
+  CHECK_STATUS(ctx, csr_solve(ctx, A, b, x, &o, &info), CSR_INFO_NOT_CONVERGED);
+  CHECK(info.stop == CSR_SOLVER_MAX_ITER && info.iterations == max_iter && all_finite(x) &&
+        info.relative_residual > 1e-12 && info.relative_residual < 1e-2);
+  printf("  %-22s %-8s n %6lld: %5lld iterations, not converged (relative residual %.2e), "
+         "as expected\n",
+         name, "CG", (long long)n, (long long)info.iterations, info.relative_residual);
+  csr_vector_free(&ones);
+  csr_vector_free(&b);
+  csr_vector_free(&x);
+}
+
+static void test_files(csr_context *ctx) {
+  static const struct {
+    const char *path;
+    int cg_converges;
+    int64_t max_iter;
+    double xtol;
+  } spd[] = {{"matrices/1138_bus.mtx", 1, 10000, 1e-8},
+             {"../shared/matrices/bcsstk13.mtx", 0, 5000, 1e-5},
+             {"matrices/bcsstk16.mtx.gz", 1, 5000, 1e-8}};
+  for (size_t f = 0; f < sizeof spd / sizeof *spd; f++) {
+    csr_matrix *A = read_if_present(ctx, spd[f].path);
+    if (A == NULL)
+      continue;
+    const char *name = strrchr(spd[f].path, '/') + 1;
+    if (spd[f].cg_converges)
+      solve_ones(ctx, name, A, CSR_SOLVER_CG, spd[f].max_iter, spd[f].xtol);
+    else
+      cg_stalls(ctx, name, A, 2 * A->rows);
+    solve_ones(ctx, name, A, CSR_SOLVER_PCG_JACOBI, spd[f].max_iter, spd[f].xtol);
+    csr_matrix_free(&A);
+  }
+  /* west0067 (unsymmetric; most rows store no diagonal entry) + 10 I, assembled through COO:
+   * diagonally dominant. */
+  FILE *f = fopen("matrices/west0067.mtx", "rb");
+  if (f == NULL) {
+    printf("  matrices/west0067.mtx: absent, skipped\n");
+    return;
+  }
+  fclose(f);
+  csr_coo *T = NULL, *S = NULL;
+  CHECK_OK(ctx, csr_read_coo(ctx, "matrices/west0067.mtx", NULL, &T, NULL));
+  CHECK_OK(ctx, csr_coo_create(ctx, &S, T->rows, T->cols, T->nnz + T->rows, CSR_F64, CSR_HOST));
+  for (int64_t k = 0; k < S->nnz; k++) {
+    int in_T = k < T->nnz;
+    S->row_indices[k] = in_T ? T->row_indices[k] : (int32_t)(k - T->nnz);
+    S->col_indices[k] = in_T ? T->col_indices[k] : (int32_t)(k - T->nnz);
+    ((double *)S->values)[k] = in_T ? ((double *)T->values)[k] : 10.0;
+  }
+  csr_matrix *W = NULL;
+  CHECK_OK(ctx, csr_from_coo(ctx, S, 0, &W));
+  solve_ones(ctx, "west0067.mtx + 10 I", W, CSR_SOLVER_BICGSTAB, 1000, 1e-8);
+  csr_matrix_free(&W);
+  csr_coo_free(&T);
+  csr_coo_free(&S);
+}
+
+/* Breakdowns: x stays finite (the last good iterate), the status and message say why. */
+static void test_breakdowns(csr_context *ctx) {
+  csr_vector *b = NULL, *x = NULL;
+  CHECK_OK(ctx, csr_vector_create(ctx, &b, 4, CSR_F64, CSR_HOST));
+  CHECK_OK(ctx, csr_vector_create(ctx, &x, 4, CSR_F64, CSR_HOST));
+  CHECK_OK(ctx, csr_fill(ctx, 1.0, b));
+  csr_solver_options o;
+  csr_solver_options_init(&o);
+  csr_solver_info info;
+  /* Indefinite: p = r = b = ones, p'Ap = 1 + 2 - 3 - 4 < 0 at once. */
+  const double indefinite[4] = {1.0, 2.0, -3.0, -4.0};
+  csr_matrix *A = diagonal(ctx, 4, indefinite);
+  CHECK_STATUS(ctx, csr_solve(ctx, A, b, x, &o, &info), CSR_ERR_INVALID_MATRIX);
+  CHECK(info.stop == CSR_SOLVER_BREAKDOWN && info.iterations == 0 && all_finite(x));
+  CHECK(strstr(csr_context_last_error(ctx), "not symmetric positive definite") != NULL);
+  /* The same after some progress: diag(1, 2, 3, -0.5) passes p'Ap > 0 first. */
+  ((double *)A->values)[2] = 3.0;
+  ((double *)A->values)[3] = -0.5;
+  CHECK_STATUS(ctx, csr_solve(ctx, A, b, x, &o, &info), CSR_ERR_INVALID_MATRIX);
+  CHECKF(info.stop == CSR_SOLVER_BREAKDOWN && all_finite(x) && isfinite(info.residual_norm),
+         "CG on diag(1, 2, 3, -0.5): stop %d after %lld iterations", (int)info.stop,
+         (long long)info.iterations);
+  /* PCG: a negative diagonal entry is named. */
+  o.method = CSR_SOLVER_PCG_JACOBI;
+  CHECK_STATUS(ctx, csr_solve(ctx, A, b, x, &o, &info), CSR_ERR_INVALID_MATRIX);
+  CHECK(strstr(csr_context_last_error(ctx), "A(3,3)") != NULL && all_finite(x));
+  /* PCG: a missing diagonal entry is named (row 1 stores (1, 0) instead). */
+  A->col_indices[1] = 0;
+  A->flags = 0;
+  CHECK_STATUS(ctx, csr_solve(ctx, A, b, x, &o, &info), CSR_ERR_INVALID_MATRIX);
+  CHECK(strstr(csr_context_last_error(ctx), "row 1 has no diagonal") != NULL);
+  csr_matrix_free(&A);
+  /* BiCGSTAB on the swap [[0 1] [1 0]] with b = e0: v = A b = e1 is orthogonal to rhat = b. */
+  csr_vector *b2 = NULL, *x2 = NULL;
+  CHECK_OK(ctx, csr_vector_create(ctx, &b2, 2, CSR_F64, CSR_HOST));
+  CHECK_OK(ctx, csr_vector_create(ctx, &x2, 2, CSR_F64, CSR_HOST));
+  ((double *)b2->data)[0] = 1.0;
+  CHECK_OK(ctx, csr_matrix_create(ctx, &A, 2, 2, 2, CSR_F64, CSR_HOST));
+  A->row_offsets[1] = 1;
+  A->row_offsets[2] = 2;
+  A->col_indices[0] = 1;
+  A->col_indices[1] = 0;
+  ((double *)A->values)[0] = ((double *)A->values)[1] = 1.0;
+  o.method = CSR_SOLVER_BICGSTAB;
+  CHECK_STATUS(ctx, csr_solve(ctx, A, b2, x2, &o, &info), CSR_ERR_INVALID_MATRIX);
+  CHECK(info.stop == CSR_SOLVER_BREAKDOWN && all_finite(x2));
+  CHECK(strstr(csr_context_last_error(ctx), "BiCGSTAB breakdown") != NULL);
+  csr_matrix_free(&A);
+  csr_vector_free(&b2);
+  csr_vector_free(&x2);
+  csr_vector_free(&b);
+  csr_vector_free(&x);
+}
+
+/* The iteration limit, the history, b = 0, an exact guess, F32, NULL options. */
+static void test_limits(csr_context *ctx) {
+  csr_matrix *P = stencil(ctx, 20, 0.0, 0.0);
+  int64_t n = P->rows;
+  csr_vector *b = NULL, *x = NULL;
+  CHECK_OK(ctx, csr_vector_create(ctx, &b, n, CSR_F64, CSR_HOST));
+  CHECK_OK(ctx, csr_vector_create(ctx, &x, n, CSR_F64, CSR_HOST));
+  CHECK_OK(ctx, csr_fill(ctx, 1.0, x));
+  CHECK_OK(ctx, csr_spmv(ctx, 1.0, P, x, 0.0, b));
+  CHECK_OK(ctx, csr_fill(ctx, 0.0, x));
+  double history[8];
+  csr_solver_options o;
+  csr_solver_options_init(&o);
+  o.max_iter = 2;
+  o.history = history;
+  o.history_capacity = 8;
+  csr_solver_info info;
+  for (int m = 0; m < 3; m++) {
+    o.method = (csr_solver_method)m;
+    CHECK_OK(ctx, csr_fill(ctx, 0.0, x));
+    CHECK_STATUS(ctx, csr_solve(ctx, P, b, x, &o, &info), CSR_INFO_NOT_CONVERGED);
+    CHECK(info.stop == CSR_SOLVER_MAX_ITER && info.iterations == 2 && info.history_length == 3);
+    CHECK(all_finite(x) && history[2] < history[0] && info.relative_residual < 1.0);
+  }
+  /* A short history keeps the first entries. */
+  o.method = CSR_SOLVER_CG;
+  o.max_iter = 0;
+  o.history_capacity = 4;
+  CHECK_OK(ctx, csr_fill(ctx, 0.0, x));
+  CHECK_OK(ctx, csr_solve(ctx, P, b, x, &o, &info));
+  CHECK(info.iterations > 4 && info.history_length == 4);
+  /* An exact guess: no iteration. */
+  CHECK_OK(ctx, csr_fill(ctx, 1.0, x));
+  CHECK_OK(ctx, csr_solve(ctx, P, b, x, &o, &info));
+  CHECK(info.iterations == 0 && info.history_length == 1 && info.residual_norm == 0.0);
+  /* b = 0: x = 0 whatever the guess, success, no iteration. */
+  CHECK_OK(ctx, csr_fill(ctx, 0.0, b));
+  CHECK_OK(ctx, csr_fill(ctx, 5.0, x));
+  for (int m = 0; m < 3; m++) {
+    o.method = (csr_solver_method)m;
+    CHECK_OK(ctx, csr_solve(ctx, P, b, x, &o, &info));
+    CHECK(norm_inf(x) == 0.0 && info.iterations == 0 && info.residual_norm == 0.0 &&
+          info.stop == CSR_SOLVER_CONVERGED);
+  }
+  /* NULL options: CG with the defaults (rtol 1e-8). */
+  CHECK_OK(ctx, csr_fill(ctx, 1.0, b));
+  CHECK_OK(ctx, csr_solve(ctx, P, b, x, NULL, &info));
+  CHECK(info.relative_residual <= 1e-8 && info.iterations > 0);
+  CHECK_OK(ctx, csr_solve(ctx, P, b, x, NULL, NULL));
+  /* F32 throughout. */
+  csr_matrix *P32 = NULL;
+  CHECK_OK(ctx, csr_matrix_create(ctx, &P32, n, n, P->nnz, CSR_F32, CSR_HOST));
+  for (int64_t i = 0; i <= n; i++)
+    P32->row_offsets[i] = P->row_offsets[i];
+  for (int64_t k = 0; k < P->nnz; k++) {
+    P32->col_indices[k] = P->col_indices[k];
+    ((float *)P32->values)[k] = (float)((double *)P->values)[k];
+  }
+  csr_vector *b32 = NULL, *x32 = NULL;
+  CHECK_OK(ctx, csr_vector_create(ctx, &b32, n, CSR_F32, CSR_HOST));
+  CHECK_OK(ctx, csr_vector_create(ctx, &x32, n, CSR_F32, CSR_HOST));
+  CHECK_OK(ctx, csr_fill(ctx, 1.0, b32));
+  csr_solver_options_init(&o);
+  o.rtol = 1e-5;
+  for (int m = 0; m < 3; m++) {
+    o.method = (csr_solver_method)m;
+    CHECK_OK(ctx, csr_fill(ctx, 0.0, x32));
+    CHECK_OK(ctx, csr_solve(ctx, P32, b32, x32, &o, &info));
+    CHECK(info.relative_residual <= 1e-5 && all_finite(x32));
+  }
+  csr_matrix_free(&P32);
+  csr_vector_free(&b32);
+  csr_vector_free(&x32);
+  csr_vector_free(&b);
+  csr_vector_free(&x);
+  csr_matrix_free(&P);
+}
+
+/* Argument errors leave x and info untouched. */
+static void test_errors(csr_context *ctx) {
+  csr_matrix *P = stencil(ctx, 3, 0.0, 0.0), *W = NULL;
+  CHECK_OK(ctx, csr_matrix_create(ctx, &W, 9, 8, 0, CSR_F64, CSR_HOST));
+  csr_vector *b = NULL, *x = NULL, *short_x = NULL, *x32 = NULL;
+  CHECK_OK(ctx, csr_vector_create(ctx, &b, 9, CSR_F64, CSR_HOST));
+  CHECK_OK(ctx, csr_vector_create(ctx, &x, 9, CSR_F64, CSR_HOST));
+  CHECK_OK(ctx, csr_vector_create(ctx, &short_x, 8, CSR_F64, CSR_HOST));
+  CHECK_OK(ctx, csr_vector_create(ctx, &x32, 9, CSR_F32, CSR_HOST));
+  CHECK_OK(ctx, csr_fill(ctx, 1.0, b));
+  csr_solver_options o;
+  csr_solver_options_init(&o);
+  csr_solver_info info;
+  info.iterations = -7;
+  CHECK_STATUS(ctx, csr_solve(ctx, NULL, b, x, &o, &info), CSR_ERR_NULL_POINTER);
+  CHECK_STATUS(ctx, csr_solve(ctx, P, NULL, x, &o, &info), CSR_ERR_NULL_POINTER);
+  CHECK_STATUS(ctx, csr_solve(ctx, P, b, NULL, &o, &info), CSR_ERR_NULL_POINTER);
+  CHECK_STATUS(ctx, csr_solve(ctx, W, b, short_x, &o, &info), CSR_ERR_DIMENSION_MISMATCH);
+  CHECK_STATUS(ctx, csr_solve(ctx, P, b, short_x, &o, &info), CSR_ERR_DIMENSION_MISMATCH);
+  CHECK_STATUS(ctx, csr_solve(ctx, P, short_x, x, &o, &info), CSR_ERR_DIMENSION_MISMATCH);
+  CHECK_STATUS(ctx, csr_solve(ctx, P, b, x32, &o, &info), CSR_ERR_TYPE_MISMATCH);
+  CHECK_STATUS(ctx, csr_solve(ctx, P, b, b, &o, &info), CSR_ERR_INVALID_VALUE);
+  o.method = (csr_solver_method)3;
+  CHECK_STATUS(ctx, csr_solve(ctx, P, b, x, &o, &info), CSR_ERR_INVALID_VALUE);
+  csr_solver_options_init(&o);
+  o.rtol = -1.0;
+  CHECK_STATUS(ctx, csr_solve(ctx, P, b, x, &o, &info), CSR_ERR_INVALID_VALUE);
+  o.rtol = NAN;
+  CHECK_STATUS(ctx, csr_solve(ctx, P, b, x, &o, &info), CSR_ERR_INVALID_VALUE);
+  o.rtol = 0.0;
+  CHECK_STATUS(ctx, csr_solve(ctx, P, b, x, &o, &info), CSR_ERR_INVALID_VALUE);
+  csr_solver_options_init(&o);
+  o.max_iter = -1;
+  CHECK_STATUS(ctx, csr_solve(ctx, P, b, x, &o, &info), CSR_ERR_INVALID_VALUE);
+  csr_solver_options_init(&o);
+  o.history_capacity = 3;
+  CHECK_STATUS(ctx, csr_solve(ctx, P, b, x, &o, &info), CSR_ERR_INVALID_VALUE);
+  CHECK(info.iterations == -7 && norm_inf(x) == 0.0);
+  /* Non-finite b is refused before any iteration. */
+  ((double *)b->data)[4] = NAN;
+  CHECK_STATUS(ctx, csr_solve(ctx, P, b, x, NULL, &info), CSR_ERR_INVALID_VALUE);
+  CHECK(info.stop == CSR_SOLVER_FAILED && norm_inf(x) == 0.0);
+  csr_matrix_free(&P);
+  csr_matrix_free(&W);
+  csr_vector_free(&b);
+  csr_vector_free(&x);
+  csr_vector_free(&short_x);
+  csr_vector_free(&x32);
+}
+
+int main(int argc, char **argv) {
+  csr_backend backend = csrt_backend_from_args(argc, argv);
+  csrt_seed("backend_solve");
+  csr_context *ctx = csrt_context(backend);
+  test_generated(ctx);
+  test_files(ctx);
+  test_breakdowns(ctx);
+  test_limits(ctx);
+  test_errors(ctx);
+  csr_context_free(&ctx);
+  return csrt_finish("backend_solve");
+}
