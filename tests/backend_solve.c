@@ -93,6 +93,30 @@ static const char *method_name(csr_solver_method m) {
 
 /* b = A * ones, x = 0, solve; expects convergence, the scaled residual below 1e-10 and
  * |x - 1| <= xtol; checks the history against info. */
+#ifdef CSR_TEST_HAVE_LAPACKE
+#include <lapacke.h>
+/* The independent answer: A x = b solved densely by LAPACK (dposv for the symmetric methods,
+ * Cholesky; dgesv otherwise). Returns max_i |x_i - lapack_i|, or -1 when LAPACK fails. */
+static double lapack_distance(csr_context *ctx, const csr_matrix *A, const csr_vector *b,
+                              const csr_vector *x, int spd) {
+  csr_dense *D = NULL;
+  CHECK_OK(ctx, csr_to_dense(ctx, A, CSR_COL_MAJOR, &D));
+  int n = (int)A->rows;
+  double *sol = malloc((size_t)n * sizeof *sol);
+  lapack_int *piv = malloc((size_t)n * sizeof *piv);
+  memcpy(sol, b->data, (size_t)n * sizeof *sol);
+  lapack_int info = spd ? LAPACKE_dposv(LAPACK_COL_MAJOR, 'L', n, 1, D->data, (int)D->ld, sol, n)
+                        : LAPACKE_dgesv(LAPACK_COL_MAJOR, n, 1, D->data, (int)D->ld, piv, sol, n);
+  double dist = info == 0 ? 0.0 : -1.0;
+  for (int i = 0; info == 0 && i < n; i++)
+    dist = fmax(dist, fabs(((double *)x->data)[i] - sol[i]));
+  free(sol);
+  free(piv);
+  csr_dense_free(&D);
+  return dist;
+}
+#endif
+
 static void solve_ones(csr_context *ctx, const char *name, const csr_matrix *A,
                        csr_solver_method method, int64_t max_iter, double xtol) {
   int64_t n = A->rows;
@@ -120,6 +144,13 @@ static void solve_ones(csr_context *ctx, const char *name, const csr_matrix *A,
          "%s %s: %lld iterations, scaled residual %.3g, |x - 1| %.3g (<= %.1g), relative %.3g",
          name, method_name(method), (long long)info.iterations, scaled, err, xtol,
          info.relative_residual);
+#ifdef CSR_TEST_HAVE_LAPACKE
+  if (n <= 2500) {
+    double dist = lapack_distance(ctx, A, b, x, method != CSR_SOLVER_BICGSTAB);
+    CHECKF(dist >= 0.0 && dist <= xtol, "%s %s: max |x - LAPACK's x| = %.3g (<= %.1g)", name,
+           method_name(method), dist, xtol);
+  }
+#endif
   /* k = 0 is the initial residual b (x = 0); the last entry is the recomputed b - A x. */
   CHECK(info.history_length == info.iterations + 1);
   CHECK(o.history[0] == bnorm && o.history[info.history_length - 1] == info.residual_norm);
