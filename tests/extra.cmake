@@ -37,6 +37,15 @@ if(CSR_BUILD_APPS)
     set_tests_properties(apps_pagerank_${case}
       PROPERTIES LABELS apps SKIP_RETURN_CODE 77 TIMEOUT 300)
   endforeach()
+  # apps_cg_*: cg's command line and exit codes, CG/PCG on 1138_bus and BiCGSTAB on a generated
+  # convection-diffusion matrix (JSON residuals), b files, the --history CSV and PNG, breakdown
+  # (tests/apps/cg.sh); 77 (python3 missing) reports skipped.
+  foreach(case help usage bad_input spd bicgstab rhs history breakdown)
+    add_test(NAME apps_cg_${case}
+      COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/apps/cg.sh ${case} $<TARGET_FILE_DIR:cg>
+              ${PROJECT_SOURCE_DIR})
+    set_tests_properties(apps_cg_${case} PROPERTIES LABELS apps SKIP_RETURN_CODE 77 TIMEOUT 300)
+  endforeach()
   # apps_pagerank_igraph: the top 100 of cnr-2000 and web-NotreDame in igraph's order, against
   # igraph's ranking stored in tests/data/igraph (77 when ../shared is absent).
   add_test(NAME apps_pagerank_igraph

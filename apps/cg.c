@@ -1,0 +1,536 @@
+/* cg: solves A x = b with csr_solve (CG, Jacobi-PCG or BiCGSTAB) and reports iterations, why it
+ * stopped, the relative and scaled residuals, the error against the known solution when b is
+ * A * ones, and the time; optionally the residual history as CSV and a PNG plot. Text or --json. */
+#include "common.h"
+#include "png.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *prog = "cg";
+
+enum { PLOT_WIDTH = 640, PLOT_HEIGHT = 480, PLOT_MARGIN = 40 };
+
+static void usage(void) {
+  printf(
+      "Usage: cg A.mtx [b.mtx] [--method cg|pcg|bicgstab] [--tol T] [--maxit N]\n"
+      "          [--backend auto|ref|omp|cuda] [--threads N] [--history FILE] [--json]\n"
+      "\n"
+      "Solves A x = b with csr_solve from x = 0. A: a square Matrix Market matrix (.mtx[.gz]).\n"
+      "b: a Matrix Market array (n x 1) or coordinate vector (n x 1, entries not stored are 0);\n"
+      "without it b = A * ones, so that the solution is known and its error is reported.\n"
+      "\n"
+      "Options:\n"
+      "  --method M     cg (default: A symmetric positive definite), pcg (CG with the Jacobi\n"
+      "                 preconditioner diag(A)^-1: A SPD), bicgstab (any nonsingular A)\n"
+      "  --tol T        stop when ||b - A x||_2 <= T * ||b||_2 (T > 0), default 1e-8\n"
+      "  --maxit N      at most N iterations (>= 1), default the library's max(2n, 1000)\n"
+      "  --backend B    auto (default: OpenMP when built), ref (serial), omp, cuda (not\n"
+      "                 available for the solvers yet: says so and exits 3)\n"
+      "  --threads N    OpenMP threads for the omp backend (default: OpenMP's)\n"
+      "  --history FILE write the residual history as CSV (iteration,residual_norm,\n"
+      "                 relative_residual; a row per iteration and one for x = 0) and a %dx%d\n"
+      "                 PNG plot of log10(relative residual) against the iteration next to it\n"
+      "                 (FILE with .png for .csv, else FILE.png): a polyline with axes, grid\n"
+      "                 lines at the powers of 10 and at about 10 iteration steps; no text\n"
+      "                 (no labels or numbers are drawn)\n"
+      "  --json         one JSON object instead of text (keys: matrix, rhs, n, nnz, method,\n"
+      "                 tol, max_iter, iterations, stop, converged, residual_norm,\n"
+      "                 relative_residual, scaled_residual, error_inf, seconds,\n"
+      "                 seconds_per_iteration, backend, threads, history, plot, plot_width,\n"
+      "                 plot_height)\n"
+      "  --help         this text\n"
+      "  --version      library version and the backends compiled in\n"
+      "\n"
+      "Reported:\n"
+      "  stop               converged, or not converged (the iteration limit came first:\n"
+      "                     the last iterate is reported, exit 0)\n"
+      "  relative residual  ||b - A x||_2 / ||b||_2, recomputed from the returned x\n"
+      "  scaled residual    ||A x - b||_inf / (||A||_inf ||x||_inf + ||b||_inf)\n"
+      "  error              ||x - 1||_inf (only when b was not given)\n"
+      "  time               the csr_solve call alone; per iteration = time / iterations\n"
+      "A breakdown (CG/PCG: p'Ap <= 0, A not SPD; BiCGSTAB: a zero inner product) is bad\n"
+      "input: the library's message, exit 2.\n"
+      "\n" APP_EXIT_HELP,
+      PLOT_WIDTH, PLOT_HEIGHT);
+}
+
+typedef struct options {
+  const char *path, *rhs, *history;
+  csr_backend backend;
+  csr_solver_method method;
+  double tol;
+  long long max_iter, threads; /* 0: the defaults */
+  int json;
+} options;
+
+static const char *method_name(csr_solver_method m) {
+  return m == CSR_SOLVER_CG ? "cg" : m == CSR_SOLVER_PCG_JACOBI ? "pcg" : "bicgstab";
+}
+
+/* A whole finite decimal number; 0 on success. */
+static int parse_double(const char *text, double *value) {
+  char *end = NULL;
+  errno = 0;
+  double v = strtod(text, &end);
+  if (text[0] == '\0' || *end != '\0' || errno != 0 || !isfinite(v))
+    return -1;
+  *value = v;
+  return 0;
+}
+
+static const char *const valued[] = {"--method",  "--tol",     "--maxit",
+                                     "--backend", "--threads", "--history"};
+
+/* Stores the value v of option `name`; 1, or -1 after a usage error. */
+static int parse_value(const char *name, const char *v, options *o) {
+  const char *want = NULL;
+  if (strcmp(name, "--backend") == 0) {
+    const char *names[] = {"auto", "ref", "omp", "cuda"};
+    const csr_backend backends[] = {CSR_BACKEND_AUTO, CSR_BACKEND_REF, CSR_BACKEND_OMP,
+                                    CSR_BACKEND_CUDA};
+    want = "auto, ref, omp or cuda";
+    for (int k = 0; k < 4; k++)
+      if (strcmp(v, names[k]) == 0) {
+        o->backend = backends[k];
+        want = NULL;
+      }
+  } else if (strcmp(name, "--method") == 0) {
+    const csr_solver_method methods[] = {CSR_SOLVER_CG, CSR_SOLVER_PCG_JACOBI, CSR_SOLVER_BICGSTAB};
+    want = "cg, pcg or bicgstab";
+    for (int k = 0; k < 3; k++)
+      if (strcmp(v, method_name(methods[k])) == 0) {
+        o->method = methods[k];
+        want = NULL;
+      }
+  } else if (strcmp(name, "--tol") == 0) {
+    if (parse_double(v, &o->tol) != 0 || !(o->tol > 0.0))
+      want = "a number > 0";
+  } else if (strcmp(name, "--maxit") == 0) {
+    if (app_parse_int(v, 1, 1000000000LL, &o->max_iter) != 0)
+      want = "an integer in [1, 1e9]";
+  } else if (strcmp(name, "--threads") == 0) {
+    if (app_parse_int(v, 1, 4096, &o->threads) != 0)
+      want = "an integer in [1, 4096]";
+  } else {
+    o->history = v;
+  }
+  if (want == NULL)
+    return 1;
+  app_usage_error(prog, "%s must be %s, not '%s'", name, want, v);
+  return -1;
+}
+
+static int parse(int argc, char **argv, options *o, int *exit_now) {
+  memset(o, 0, sizeof *o);
+  o->backend = CSR_BACKEND_AUTO;
+  o->method = CSR_SOLVER_CG;
+  o->tol = 1e-8;
+  *exit_now = 0;
+  int only_files = 0;
+  for (int i = 1; i < argc; i++) { /* --help and --version win over the rest of the line */
+    if (strcmp(argv[i], "--") == 0)
+      break;
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "--version") == 0) {
+      if (argv[i][2] == 'h')
+        usage();
+      else
+        app_print_version(prog);
+      *exit_now = 1;
+      return APP_OK;
+    }
+  }
+  for (int i = 1; i < argc; i++) {
+    const char *arg = argv[i], *v = NULL;
+    int m = 0;
+    if (only_files || arg[0] != '-' || arg[1] == '\0') {
+      if (o->path == NULL)
+        o->path = arg;
+      else if (o->rhs == NULL)
+        o->rhs = arg;
+      else
+        return app_usage_error(prog, "at most A and b (got a third file '%s')", arg);
+      continue;
+    }
+    if (strcmp(arg, "--") == 0) {
+      only_files = 1;
+      continue;
+    }
+    if (strcmp(arg, "--json") == 0) {
+      o->json = 1;
+      continue;
+    }
+    for (size_t k = 0; k < sizeof valued / sizeof valued[0] && m == 0; k++)
+      if ((m = app_option(prog, argc, argv, &i, valued[k], &v)) > 0)
+        m = parse_value(valued[k], v, o);
+    if (m < 0)
+      return APP_USAGE;
+    if (m == 0)
+      return app_usage_error(prog, "unknown option '%s'", arg);
+  }
+  if (o->path == NULL)
+    return app_usage_error(prog, "missing A.mtx");
+  return APP_OK;
+}
+
+/* b from a Matrix Market file: n x 1, array or coordinate (duplicates summed). */
+static int load_rhs(csr_context *ctx, const char *path, int64_t n, csr_vector *b) {
+  csr_coo *T = NULL;
+  csr_file_info fi;
+  csr_status s = app_read_coo(ctx, prog, path, NULL, &T, &fi, NULL);
+  if (s < 0) {
+    app_print_error(prog, path, ctx, s);
+    return app_exit_code(s);
+  }
+  int rc = APP_OK;
+  if (T->cols != 1 || T->rows != n) {
+    fprintf(stderr,
+            "%s: %s: b is %lld x %lld; it must be a vector of %lld entries (%lld x 1), the "
+            "size of A\n",
+            prog, path, (long long)T->rows, (long long)T->cols, (long long)n, (long long)n);
+    rc = APP_BAD_INPUT;
+  } else {
+    double *data = b->data;
+    const double *values = T->values;
+    for (int64_t k = 0; k < T->nnz; k++)
+      data[T->row_indices[k]] += values ? values[k] : 1.0;
+  }
+  csr_coo_free(&T);
+  return rc;
+}
+
+/* ||A||_inf: the largest row sum of |a_ij| (stored entries of a pattern count as 1). */
+static double matrix_norm_inf(const csr_matrix *A) {
+  const double *values = A->values;
+  double best = 0.0;
+  for (int64_t i = 0; i < A->rows; i++) {
+    double sum = 0.0;
+    for (int64_t k = A->row_offsets[i]; k < A->row_offsets[i + 1]; k++)
+      sum += values ? fabs(values[k]) : 1.0;
+    if (sum > best || isnan(sum))
+      best = sum;
+  }
+  return best;
+}
+
+/* What the run gave. */
+typedef struct result {
+  csr_solver_info info;
+  double seconds, b_norm2, relative, scaled, error;
+  int have_error, threads;
+  csr_backend ran;
+  char plot[4096];
+} result;
+
+/* The PNG path for a CSV path: .csv replaced by .png, else .png appended; -1 when too long. */
+static int plot_path(const char *csv, char *png, size_t size) {
+  size_t n = strlen(csv);
+  if (app_ends_with(csv, ".csv"))
+    n -= 4;
+  if (n + 5 > size)
+    return -1;
+  memcpy(png, csv, n);
+  memcpy(png + n, ".png", 5);
+  return 0;
+}
+
+/* The history as CSV and its plot; APP_OK or APP_RUNTIME (after a message). */
+static int write_history(const char *path, const double *h, int64_t count, double b_norm2,
+                         result *r) {
+  FILE *f = fopen(path, "w");
+  if (f == NULL) {
+    fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
+    return APP_RUNTIME;
+  }
+  fprintf(f, "iteration,residual_norm,relative_residual\n");
+  for (int64_t k = 0; k < count; k++)
+    fprintf(f, "%lld,%.17g,%.17g\n", (long long)k, h[k], b_norm2 > 0.0 ? h[k] / b_norm2 : 0.0);
+  if (ferror(f) | (fclose(f) != 0)) {
+    fprintf(stderr, "%s: %s: writing failed\n", prog, path);
+    return APP_RUNTIME;
+  }
+  if (plot_path(path, r->plot, sizeof r->plot) != 0) {
+    fprintf(stderr, "%s: %s: path too long for the plot\n", prog, path);
+    return APP_RUNTIME;
+  }
+  double *x = malloc((size_t)(count > 0 ? count : 1) * sizeof *x);
+  double *y = malloc((size_t)(count > 0 ? count : 1) * sizeof *y);
+  png_image img;
+  int rc = APP_OK;
+  if (x == NULL || y == NULL || png_image_init(&img, PLOT_WIDTH, PLOT_HEIGHT) != 0) {
+    free(x);
+    free(y);
+    fprintf(stderr, "%s: cannot allocate the plot\n", prog);
+    return APP_RUNTIME;
+  }
+  double lo = INFINITY, hi = -INFINITY;
+  for (int64_t k = 0; k < count; k++) {
+    x[k] = (double)k;
+    y[k] = b_norm2 > 0.0 && h[k] > 0.0 ? log10(h[k] / b_norm2) : NAN;
+    if (isfinite(y[k])) {
+      lo = fmin(lo, y[k]);
+      hi = fmax(hi, y[k]);
+    }
+  }
+  if (!(lo <= hi))
+    lo = hi = 0.0;
+  lo = floor(lo);
+  hi = ceil(hi);
+  if (hi <= lo)
+    hi = lo + 1.0;
+  double x_hi = count > 1 ? (double)(count - 1) : 1.0;
+  /* Grid: every power of 10 (at most 40 lines), the iterations in steps of 1, 2 or 5 * 10^k. */
+  double y_grid[41], x_grid[64];
+  int ny = 0, nx = 0;
+  double y_step = ceil((hi - lo) / 40.0);
+  for (double v = lo; v <= hi + 0.5 && ny < 41; v += y_step)
+    y_grid[ny++] = v;
+  double step = pow(10.0, floor(log10(x_hi / 10.0 > 1.0 ? x_hi / 10.0 : 1.0)));
+  if (x_hi / step > 50.0)
+    step *= 5.0;
+  else if (x_hi / step > 20.0)
+    step *= 2.0;
+  for (double v = 0.0; v <= x_hi + 1e-9 && nx < 64; v += step)
+    x_grid[nx++] = v;
+  png_plot(&img, PLOT_MARGIN, x, y, count, 0.0, x_hi, lo, hi, x_grid, nx, y_grid, ny);
+  if (png_write(&img, r->plot) != 0) {
+    fprintf(stderr, "%s: %s: writing the plot failed\n", prog, r->plot);
+    rc = APP_RUNTIME;
+  }
+  png_image_free(&img);
+  free(x);
+  free(y);
+  return rc;
+}
+
+static const char *stop_name(csr_solver_stop stop) {
+  switch (stop) {
+  case CSR_SOLVER_CONVERGED: return "converged";
+  case CSR_SOLVER_MAX_ITER: return "not converged";
+  case CSR_SOLVER_BREAKDOWN: return "breakdown";
+  case CSR_SOLVER_FAILED: break;
+  }
+  return "failed";
+}
+
+static void print_json(const options *o, const csr_matrix *A, int64_t max_iter, const result *r) {
+  app_json j;
+  app_json_begin(&j, stdout);
+  app_json_string(&j, "matrix", o->path);
+  if (o->rhs)
+    app_json_string(&j, "rhs", o->rhs);
+  else
+    app_json_string(&j, "rhs", "A*ones");
+  app_json_int(&j, "n", (long long)A->rows);
+  app_json_int(&j, "nnz", (long long)A->nnz);
+  app_json_string(&j, "method", method_name(o->method));
+  app_json_double(&j, "tol", o->tol);
+  app_json_int(&j, "max_iter", (long long)max_iter);
+  app_json_int(&j, "iterations", (long long)r->info.iterations);
+  app_json_string(&j, "stop", stop_name(r->info.stop));
+  app_json_bool(&j, "converged", r->info.stop == CSR_SOLVER_CONVERGED);
+  app_json_double(&j, "residual_norm", r->info.residual_norm);
+  app_json_double(&j, "relative_residual", r->relative);
+  app_json_double(&j, "scaled_residual", r->scaled);
+  if (r->have_error)
+    app_json_double(&j, "error_inf", r->error);
+  else
+    app_json_null(&j, "error_inf");
+  app_json_double(&j, "seconds", r->seconds);
+  app_json_double(&j, "seconds_per_iteration",
+                  r->info.iterations > 0 ? r->seconds / (double)r->info.iterations : 0.0);
+  app_json_string(&j, "backend", csr_backend_name(r->ran));
+  app_json_int(&j, "threads", r->threads);
+  if (o->history) {
+    app_json_string(&j, "history", o->history);
+    app_json_string(&j, "plot", r->plot);
+    app_json_int(&j, "plot_width", PLOT_WIDTH);
+    app_json_int(&j, "plot_height", PLOT_HEIGHT);
+  } else {
+    app_json_null(&j, "history");
+    app_json_null(&j, "plot");
+  }
+  app_json_end(&j);
+}
+
+static void print_text(const options *o, const csr_matrix *A, int64_t max_iter, const result *r) {
+  printf("matrix             %s: %lld x %lld, %lld stored entries\n", o->path, (long long)A->rows,
+         (long long)A->cols, (long long)A->nnz);
+  printf("right-hand side    %s\n", o->rhs ? o->rhs : "b = A * ones (solution: ones)");
+  printf("method             %s, tol %g, at most %lld iterations\n", method_name(o->method), o->tol,
+         (long long)max_iter);
+  if (r->info.stop == CSR_SOLVER_CONVERGED)
+    printf("stopped            converged after %lld iterations\n", (long long)r->info.iterations);
+  else
+    printf("stopped            not converged: the iteration limit (%lld) came first\n",
+           (long long)r->info.iterations);
+  printf("relative residual  %.3e  ||b - Ax||_2 / ||b||_2\n", r->relative);
+  printf("scaled residual    %.3e  ||Ax - b||_inf / (||A||_inf ||x||_inf + ||b||_inf)\n",
+         r->scaled);
+  if (r->have_error)
+    printf("error              %.3e  ||x - 1||_inf\n", r->error);
+  printf("time               %.6f s, %.3e s per iteration\n", r->seconds,
+         r->info.iterations > 0 ? r->seconds / (double)r->info.iterations : 0.0);
+  printf("backend            %s, %d thread%s\n", csr_backend_name(r->ran), r->threads,
+         r->threads == 1 ? "" : "s");
+  if (o->history)
+    printf("history            %s (%lld rows), plot %s (%dx%d)\n", o->history,
+           (long long)r->info.history_length, r->plot, PLOT_WIDTH, PLOT_HEIGHT);
+}
+
+/* r = b - A x and the norms of the report. */
+static csr_status measure(csr_context *ctx, const csr_matrix *A, const csr_vector *b,
+                          const csr_vector *x, int known, result *r) {
+  csr_vector *res = NULL;
+  csr_status s = csr_vector_clone(ctx, b, &res, CSR_HOST);
+  double rn2 = 0.0, rninf = 0.0, xninf = 0.0, bninf = 0.0;
+  if (s >= 0)
+    s = csr_spmv(ctx, -1.0, A, x, 1.0, res);
+  if (s >= 0)
+    s = csr_nrm2(ctx, res, &rn2);
+  if (s >= 0)
+    s = csr_nrminf(ctx, res, &rninf);
+  if (s >= 0)
+    s = csr_nrminf(ctx, x, &xninf);
+  if (s >= 0)
+    s = csr_nrminf(ctx, b, &bninf);
+  if (s >= 0 && known) {
+    s = csr_fill(ctx, 1.0, res);
+    if (s >= 0)
+      s = csr_axpy(ctx, -1.0, x, res);
+    if (s >= 0)
+      s = csr_nrminf(ctx, res, &r->error);
+    r->have_error = 1;
+  }
+  csr_vector_free(&res);
+  r->relative = r->b_norm2 > 0.0 ? rn2 / r->b_norm2 : rn2;
+  double denominator = matrix_norm_inf(A) * xninf + bninf;
+  r->scaled = denominator > 0.0 ? rninf / denominator : rninf;
+  return s;
+}
+
+int main(int argc, char **argv) {
+  options o;
+  int exit_now = 0;
+  int rc = parse(argc, argv, &o, &exit_now);
+  if (rc != APP_OK || exit_now)
+    return rc;
+  if (o.backend == CSR_BACKEND_CUDA) {
+    const char *why = csr_backend_available(CSR_BACKEND_CUDA) ? "the solvers are CPU-only"
+                                                              : "this build has no CUDA";
+    fprintf(stderr, "%s: the CUDA backend is not available yet for the solvers (%s)\n", prog, why);
+    return APP_RUNTIME;
+  }
+
+  csr_context *ctx = NULL;
+  csr_matrix *A = NULL;
+  csr_vector *b = NULL, *x = NULL;
+  double *history = NULL;
+  result r;
+  memset(&r, 0, sizeof r);
+  r.info.stop = CSR_SOLVER_FAILED;
+  csr_status s = csr_context_create(&ctx);
+  if (s < 0) {
+    fprintf(stderr, "%s: cannot create a context: %s\n", prog, csr_status_string(s));
+    return APP_RUNTIME;
+  }
+  if ((s = csr_context_set_backend(ctx, o.backend)) < 0 ||
+      (o.threads > 0 && (s = csr_context_set_threads(ctx, (int)o.threads)) < 0)) {
+    app_print_error(prog, "--backend/--threads", ctx, s);
+    rc = APP_RUNTIME;
+    goto done;
+  }
+  if ((s = app_read_csr(ctx, prog, o.path, NULL, &A, NULL, NULL)) < 0) {
+    app_print_error(prog, o.path, ctx, s);
+    rc = app_exit_code(s);
+    goto done;
+  }
+  if (A->rows != A->cols) {
+    fprintf(stderr, "%s: %s: A is %lld x %lld; it must be square\n", prog, o.path,
+            (long long)A->rows, (long long)A->cols);
+    rc = APP_BAD_INPUT;
+    goto done;
+  }
+  int64_t n = A->rows;
+  if ((s = csr_vector_create(ctx, &b, n, CSR_F64, CSR_HOST)) < 0 ||
+      (s = csr_vector_create(ctx, &x, n, CSR_F64, CSR_HOST)) < 0) {
+    app_print_error(prog, "vectors", ctx, s);
+    rc = APP_RUNTIME;
+    goto done;
+  }
+  if (o.rhs) {
+    if ((rc = load_rhs(ctx, o.rhs, n, b)) != APP_OK)
+      goto done;
+  } else if ((s = csr_fill(ctx, 1.0, x)) < 0 || (s = csr_spmv(ctx, 1.0, A, x, 0.0, b)) < 0 ||
+             (s = csr_fill(ctx, 0.0, x)) < 0) {
+    app_print_error(prog, "b = A * ones", ctx, s);
+    rc = app_exit_code(s);
+    goto done;
+  }
+  if ((s = csr_nrm2(ctx, b, &r.b_norm2)) < 0) {
+    app_print_error(prog, "||b||", ctx, s);
+    rc = app_exit_code(s);
+    goto done;
+  }
+  csr_solver_options so;
+  csr_solver_options_init(&so);
+  so.method = o.method;
+  so.rtol = o.tol;
+  so.max_iter = (int64_t)o.max_iter;
+  int64_t max_iter = so.max_iter > 0 ? so.max_iter : (2 * n > 1000 ? 2 * n : 1000);
+  if (o.history) {
+    if ((history = malloc((size_t)(max_iter + 1) * sizeof *history)) == NULL) {
+      fprintf(stderr, "%s: cannot allocate a history of %lld entries\n", prog,
+              (long long)max_iter + 1);
+      rc = APP_RUNTIME;
+      goto done;
+    }
+    so.history = history;
+    so.history_capacity = max_iter + 1;
+  }
+  double t0 = app_now();
+  s = csr_solve(ctx, A, b, x, &so, &r.info);
+  r.seconds = app_now() - t0;
+  r.ran = csr_context_last_backend(ctx);
+  r.threads = r.ran == CSR_BACKEND_OMP ? app_omp_threads((int)o.threads) : 1;
+  if (s < 0) {
+    char what[128];
+    if (r.info.stop == CSR_SOLVER_BREAKDOWN)
+      snprintf(what, sizeof what, "csr_solve (%s): breakdown after %lld iterations",
+               method_name(o.method), (long long)r.info.iterations);
+    else
+      snprintf(what, sizeof what, "csr_solve (%s)", method_name(o.method));
+    app_print_error(prog, what, ctx, s);
+    rc = app_exit_code(s);
+    if (o.history && r.info.history_length > 0 &&
+        write_history(o.history, history, r.info.history_length, r.b_norm2, &r) == APP_OK)
+      fprintf(stderr, "%s: the residual history up to the failure is in %s and %s\n", prog,
+              o.history, r.plot);
+    goto done;
+  }
+  if ((s = measure(ctx, A, b, x, o.rhs == NULL, &r)) < 0) {
+    app_print_error(prog, "the residual", ctx, s);
+    rc = app_exit_code(s);
+    goto done;
+  }
+  if (o.history &&
+      (rc = write_history(o.history, history, r.info.history_length, r.b_norm2, &r)) != APP_OK)
+    goto done;
+  if (o.json)
+    print_json(&o, A, max_iter, &r);
+  else
+    print_text(&o, A, max_iter, &r);
+  if (fflush(stdout) != 0 || ferror(stdout)) {
+    fprintf(stderr, "%s: writing the output failed\n", prog);
+    rc = APP_RUNTIME;
+  }
+done:
+  free(history);
+  csr_vector_free(&x);
+  csr_vector_free(&b);
+  csr_matrix_free(&A);
+  csr_context_free(&ctx);
+  return rc;
+}

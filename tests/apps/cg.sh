@@ -1,0 +1,280 @@
+#!/usr/bin/env bash
+# Tests of apps/cg, one case per ctest test (label apps):
+#
+#   bash tests/apps/cg.sh CASE APPS_DIR SOURCE_DIR
+#
+# CASE: help, usage, bad_input, spd (cg and pcg on matrices/1138_bus.mtx), bicgstab (a generated
+# unsymmetric convection-diffusion matrix), rhs (b from array and coordinate files), history (CSV
+# rows and the PNG's signature, IHDR and IDAT size), breakdown (an indefinite matrix with cg).
+# Exit 0 pass, 1 fail, 77 skipped (python3 missing: it parses the JSON and the PNG).
+set -euo pipefail
+
+case_name=${1:?usage: cg.sh CASE APPS_DIR SOURCE_DIR}
+apps=${2:?apps dir}
+src=${3:?source dir}
+app="$apps/cg"
+bus="$src/matrices/1138_bus.mtx"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+
+fail() {
+  echo "FAIL: $*" >&2
+  exit 1
+}
+
+# run EXPECTED_RC CMD...: runs CMD with stdout in $tmp/out and stderr in $tmp/err, checks the rc.
+run() {
+  local expected=$1
+  shift
+  local rc=0
+  "$@" >"$tmp/out" 2>"$tmp/err" </dev/null || rc=$?
+  if [[ "$rc" != "$expected" ]]; then
+    echo "--- stdout:" >&2
+    head -40 "$tmp/out" >&2
+    echo "--- stderr:" >&2
+    head -40 "$tmp/err" >&2
+    fail "exit $rc, expected $expected: $*"
+  fi
+}
+
+# contains FILE TEXT: FILE holds TEXT (fixed string).
+contains() {
+  grep -qF -- "$2" "$1" || {
+    cat "$1" >&2
+    fail "$1 lacks '$2'"
+  }
+}
+
+need_python() {
+  if ! command -v python3 >/dev/null 2>&1; then
+    echo "SKIP: python3 not found"
+    exit 77
+  fi
+}
+
+# check_json EXPR...: each Python expression over j (the JSON in $tmp/out) must be true.
+check_json() {
+  python3 - "$tmp/out" "$@" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+for expr in sys.argv[2:]:
+    if not eval(expr):
+        sys.exit("FAIL: %s is false for %s" % (expr, json.dumps(j)))
+PY
+}
+
+# The unsymmetric 2D convection-diffusion matrix (5-point, upwind convection) on an m x m grid.
+write_convection_diffusion() {
+  python3 - "$1" "$2" <<'PY'
+import sys
+path, m = sys.argv[1], int(sys.argv[2])
+h = 1.0 / (m + 1)
+c = 20.0 * h  # convection times h: cell Peclet number 10 with the diffusion 1 scaled by h^2
+entries = []
+for i in range(m):
+    for j in range(m):
+        k = i * m + j
+        entries.append((k, k, 4.0 + 2.0 * c))
+        if i > 0: entries.append((k, k - m, -1.0 - c))
+        if i < m - 1: entries.append((k, k + m, -1.0))
+        if j > 0: entries.append((k, k - 1, -1.0 - c))
+        if j < m - 1: entries.append((k, k + 1, -1.0))
+with open(path, "w") as f:
+    f.write("%%%%MatrixMarket matrix coordinate real general\n%d %d %d\n" % (m * m, m * m, len(entries)))
+    for r, col, v in entries:
+        f.write("%d %d %.17g\n" % (r + 1, col + 1, v))
+PY
+}
+
+case_help() {
+  local version
+  version=$(sed -n 's/^#define CSR_VERSION_STRING "\(.*\)"/\1/p' "$src/include/csr.h")
+  run 0 "$app" --help
+  for text in "Usage: cg A.mtx [b.mtx]" "--method cg|pcg|bicgstab" "--history FILE" \
+    "iteration,residual_norm" "no text" "scaled residual" "||x - 1||_inf" \
+    "Exit status: 0 success, 1 usage error, 2 bad input"; do
+    contains "$tmp/out" "$text"
+  done
+  [[ ! -s "$tmp/err" ]] || fail "--help wrote to stderr"
+  run 0 "$app" --version
+  contains "$tmp/out" "cg (libcsr) $version"
+  run 0 "$app" "$bus" --method nope --help # --help wins over the rest of the line
+  contains "$tmp/out" "Usage: cg"
+  echo "help: ok"
+}
+
+case_usage() {
+  run 1 "$app"
+  contains "$tmp/err" "missing A.mtx"
+  contains "$tmp/err" "Try 'cg --help'"
+  run 1 "$app" "$bus" "$bus" "$bus"
+  contains "$tmp/err" "a third file"
+  run 1 "$app" "$bus" --frobnicate
+  contains "$tmp/err" "unknown option '--frobnicate'"
+  local bad
+  for bad in "--method gmres" "--method CG" "--tol 0" "--tol -1e-6" "--tol inf" "--tol x" \
+    "--maxit 0" "--maxit 1.5" "--maxit -3" "--threads 0" "--threads 5000" "--backend gpu"; do
+    # shellcheck disable=SC2086 # split "--option value" on purpose
+    run 1 "$app" "$bus" $bad
+    contains "$tmp/err" "${bad%% *}"
+    contains "$tmp/err" "must be"
+  done
+  run 1 "$app" "$bus" --history
+  contains "$tmp/err" "option --history needs a value"
+  # Accepted spellings and bounds; the iteration limit is not an error (exit 0, "not converged").
+  run 0 "$app" "$bus" --method=pcg --tol=1e-3 --maxit=1 --threads=1 --backend=ref
+  contains "$tmp/out" "not converged"
+  run 3 "$app" "$bus" --backend cuda
+  contains "$tmp/err" "not available yet"
+  echo "usage: ok"
+}
+
+case_bad_input() {
+  local missing="$tmp/no such dir/missing.mtx"
+  run 2 "$app" "$missing"
+  contains "$tmp/err" "$missing"
+  contains "$tmp/err" "CSR_ERR_IO"
+  printf '%%%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 1.5\n2 x 2\n' >"$tmp/bad.mtx"
+  run 2 "$app" "$tmp/bad.mtx"
+  contains "$tmp/err" "$tmp/bad.mtx:4"
+  contains "$tmp/err" "CSR_ERR_PARSE"
+  run 2 "$app" "$src/matrices/lp_share1b.mtx"
+  contains "$tmp/err" "must be square"
+  # b of the wrong size, or not a vector.
+  printf '%%%%MatrixMarket matrix array real general\n3 1\n1\n2\n3\n' >"$tmp/b3.mtx"
+  run 2 "$app" "$bus" "$tmp/b3.mtx"
+  contains "$tmp/err" "b is 3 x 1; it must be a vector of 1138 entries"
+  printf '%%%%MatrixMarket matrix array real general\n1138 2\n' >"$tmp/b2.mtx"
+  for _ in $(seq 2276); do echo 1; done >>"$tmp/b2.mtx"
+  run 2 "$app" "$bus" "$tmp/b2.mtx"
+  contains "$tmp/err" "b is 1138 x 2"
+  run 2 "$app" "$bus" "$tmp/missing_b.mtx"
+  contains "$tmp/err" "$tmp/missing_b.mtx"
+  contains "$tmp/err" "CSR_ERR_IO"
+  # PCG on a matrix with a missing diagonal entry: the library's message.
+  run 2 "$app" "$src/matrices/west0067.mtx" --method pcg
+  contains "$tmp/err" "CSR_ERR_INVALID_MATRIX"
+  contains "$tmp/err" "no diagonal entry"
+  # A history file that cannot be written: a runtime failure.
+  run 3 "$app" "$bus" --tol 1e-2 --history "$tmp/no such dir/h.csv"
+  contains "$tmp/err" "$tmp/no such dir/h.csv"
+  echo "bad_input: ok"
+}
+
+case_spd() {
+  need_python
+  local m
+  for m in cg pcg; do
+    for backend in ref omp; do
+      run 0 "$app" "$bus" --method $m --tol 1e-10 --maxit 20000 --backend $backend --json
+      check_json "j['converged'] and j['stop'] == 'converged'" "j['method'] == '$m'" \
+        "j['relative_residual'] <= 1e-10" "j['scaled_residual'] <= 1e-10" \
+        "j['error_inf'] is not None and j['error_inf'] < 1e-5" "0 < j['iterations'] < 20000" \
+        "j['n'] == 1138 and j['nnz'] == 4054" "j['seconds'] > 0"
+    done
+  done
+  # Text output says the same.
+  run 0 "$app" "$bus" --method pcg --tol 1e-10
+  contains "$tmp/out" "converged after"
+  contains "$tmp/out" "error "
+  # The limit: exit 0, "not converged".
+  run 0 "$app" "$bus" --maxit 5 --json
+  check_json "not j['converged']" "j['stop'] == 'not converged'" "j['iterations'] == 5"
+  echo "spd: ok"
+}
+
+case_bicgstab() {
+  need_python
+  write_convection_diffusion "$tmp/cd.mtx" 30
+  run 0 "$app" "$tmp/cd.mtx" --method bicgstab --tol 1e-10 --json
+  check_json "j['converged']" "j['n'] == 900" "j['relative_residual'] <= 1e-10" \
+    "j['scaled_residual'] <= 1e-10" "j['error_inf'] < 1e-6" "j['iterations'] < 900"
+  run 0 "$app" "$tmp/cd.mtx" --method bicgstab --tol 1e-10 --backend ref --threads 1 --json
+  check_json "j['converged']" "j['backend'] == 'ref'" "j['threads'] == 1"
+  echo "bicgstab: ok"
+}
+
+case_rhs() {
+  need_python
+  # b = A * (1, 2, 3) for the SPD tridiagonal [2 -1; -1 2 -1; -1 2], as an array and as a
+  # coordinate vector (a zero entry left out); no error is reported (the solution is not known).
+  printf '%%%%MatrixMarket matrix coordinate real symmetric\n3 3 5\n1 1 2\n2 1 -1\n2 2 2\n3 2 -1\n3 3 2\n' >"$tmp/t.mtx"
+  printf '%%%%MatrixMarket matrix array real general\n3 1\n0\n0\n4\n' >"$tmp/b_array.mtx"
+  printf '%%%%MatrixMarket matrix coordinate real general\n3 1 1\n3 1 4\n' >"$tmp/b_coord.mtx"
+  local b
+  for b in b_array b_coord; do
+    run 0 "$app" "$tmp/t.mtx" "$tmp/$b.mtx" --tol 1e-12 --json
+    check_json "j['converged']" "j['rhs'].endswith('$b.mtx')" "j['error_inf'] is None" \
+      "j['relative_residual'] <= 1e-12" "j['iterations'] <= 3"
+  done
+  run 0 "$app" "$tmp/t.mtx" "$tmp/b_coord.mtx"
+  if grep -q "^error" "$tmp/out"; then fail "an error line without a known solution"; fi
+  echo "rhs: ok"
+}
+
+case_history() {
+  need_python
+  local m
+  for m in cg bicgstab; do
+    run 0 "$app" "$bus" --method $m --tol 1e-6 --maxit 5000 --history "$tmp/h_$m.csv" --json
+    python3 - "$tmp/out" "$tmp/h_$m.csv" "$tmp/h_$m.png" <<'PY'
+import csv, json, struct, sys, zlib
+j = json.load(open(sys.argv[1]))
+rows = list(csv.reader(open(sys.argv[2])))
+assert rows[0] == ["iteration", "residual_norm", "relative_residual"], rows[0]
+assert len(rows) - 1 == j["iterations"] + 1, (len(rows), j["iterations"])
+assert [int(r[0]) for r in rows[1:]] == list(range(j["iterations"] + 1))
+last = float(rows[-1][2])
+assert last <= 1e-6 * 1.0001 and float(rows[1][2]) == 1.0, (rows[1], rows[-1])
+assert j["plot"] == sys.argv[3], j["plot"]
+data = open(sys.argv[3], "rb").read()
+assert data[:8] == b"\x89PNG\r\n\x1a\n", data[:8]
+pos, chunks = 8, []
+while pos < len(data):
+    length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+    body = data[pos + 8:pos + 8 + length]
+    crc, = struct.unpack(">I", data[pos + 8 + length:pos + 12 + length])
+    assert crc == zlib.crc32(kind + body), kind
+    chunks.append((kind, body))
+    pos += 12 + length
+kinds = [k for k, _ in chunks]
+assert kinds[0] == b"IHDR" and kinds[-1] == b"IEND" and b"IDAT" in kinds, kinds
+w, h, depth, color = struct.unpack(">IIBB", chunks[0][1][:10])
+assert (w, h) == (j["plot_width"], j["plot_height"]), (w, h)
+assert depth == 8 and color in (0, 2), (depth, color)
+raw = zlib.decompress(b"".join(b for k, b in chunks if k == b"IDAT"))
+channels = 3 if color == 2 else 1
+assert len(raw) == h * (1 + channels * w), len(raw)
+# Something was drawn: not all white, and the curve's colour (not grey) appears.
+pixels = [raw[r * (1 + channels * w) + 1:(r + 1) * (1 + channels * w)] for r in range(h)]
+assert any(any(b != 255 for b in row) for row in pixels)
+PY
+  done
+  # FILE without .csv: the plot is FILE.png; the text output names both.
+  run 0 "$app" "$bus" --tol 1e-3 --history "$tmp/hist"
+  [[ -s "$tmp/hist" && -s "$tmp/hist.png" ]] || fail "--history $tmp/hist wrote no hist.png"
+  contains "$tmp/out" "plot $tmp/hist.png (640x480)"
+  echo "history: ok"
+}
+
+case_breakdown() {
+  # diag(1, -1, 2, 3): symmetric and indefinite; b = A * ones gives p'Ap <= 0 early.
+  printf '%%%%MatrixMarket matrix coordinate real symmetric\n4 4 5\n1 1 1\n2 2 -1\n3 3 2\n4 4 3\n2 1 0.5\n' >"$tmp/indef.mtx"
+  run 2 "$app" "$tmp/indef.mtx" --method cg
+  contains "$tmp/err" "breakdown"
+  contains "$tmp/err" "CSR_ERR_INVALID_MATRIX"
+  contains "$tmp/err" "not symmetric positive definite"
+  [[ ! -s "$tmp/out" ]] || fail "a breakdown printed a report"
+  # The history up to the breakdown is still written.
+  run 2 "$app" "$tmp/indef.mtx" --method cg --history "$tmp/b.csv"
+  [[ -s "$tmp/b.csv" && -s "$tmp/b.png" ]] || fail "no history after a breakdown"
+  # BiCGSTAB solves it (nonsingular).
+  run 0 "$app" "$tmp/indef.mtx" --method bicgstab --tol 1e-12
+  contains "$tmp/out" "converged after"
+  echo "breakdown: ok"
+}
+
+case "$case_name" in
+help | usage | bad_input | spd | bicgstab | rhs | history | breakdown) "case_$case_name" ;;
+*) fail "unknown case '$case_name'" ;;
+esac
