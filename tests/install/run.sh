@@ -99,6 +99,20 @@ fi
 check_run "find_package(csr), csr::csr" env "LD_LIBRARY_PATH=$libdir" "$work/cmake-build/hello"
 check_run "find_package(csr), csr::csr_static" "$work/cmake-build/hello_static"
 
+# The documented solver example (docs/example_cg.c) runs and says ok.
+check_example() {
+  local name="$1" out
+  shift
+  if ! out="$("$@" 2>&1)" || [[ "$out" != *"example_cg: ok"* ]]; then
+    echo "FAILED: $name printed:" >&2
+    printf '%s\n' "$out" >&2
+    exit 1
+  fi
+  echo "ok: $name: $(printf '%s\n' "$out" | head -n 1)"
+}
+check_example "docs/example_cg.c, find_package(csr)" env "LD_LIBRARY_PATH=$libdir" \
+  "$work/cmake-build/example_cg"
+
 # --- (b) pkg-config, shared ---------------------------------------------------------------------
 export PKG_CONFIG_PATH="$libdir/pkgconfig"
 cflags="$(pkg-config --cflags csr)"
@@ -108,6 +122,10 @@ echo "pkg-config: cflags '$cflags' libs '$libs' static libs '$static_libs'"
 # shellcheck disable=SC2086 # pkg-config output is a list of words
 quiet "$work/pc-shared.log" "$cc" -o "$work/hello_pc" "$source_dir/hello.c" $cflags $libs
 check_run "pkg-config csr (shared)" env "LD_LIBRARY_PATH=$libdir" "$work/hello_pc"
+quiet "$work/pc-example.log" "$cc" -o "$work/example_cg_pc" "$source_dir/../../docs/example_cg.c" \
+  $cflags $libs
+check_example "docs/example_cg.c, pkg-config csr" env "LD_LIBRARY_PATH=$libdir" \
+  "$work/example_cg_pc"
 # It must have picked up the installed libcsr.so. (grep without -q reads all of ldd's output:
 # under pipefail, -q would quit early and ldd's SIGPIPE would fail the pipeline.)
 if ! env "LD_LIBRARY_PATH=$libdir" ldd "$work/hello_pc" | grep "libcsr.so.* => $libdir/" >/dev/null; then
