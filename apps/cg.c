@@ -26,7 +26,7 @@ static void usage(void) {
       "  --method M     cg (default: A symmetric positive definite), pcg (CG with the Jacobi\n"
       "                 preconditioner diag(A)^-1: A SPD), bicgstab (any nonsingular A)\n"
       "  --tol T        stop when ||b - A x||_2 <= T * ||b||_2 (T > 0), default 1e-8\n"
-      "  --maxit N      at most N iterations (>= 1), default the library's max(2n, 1000)\n"
+      "  --maxit N      at most N iterations (>= 1), default the library's max(10n, 1000)\n"
       "  --backend B    auto (default: OpenMP when built), ref (serial), omp, cuda (not\n"
       "                 available for the solvers yet: says so and exits 3)\n"
       "  --threads N    OpenMP threads for the omp backend (default: OpenMP's)\n"
@@ -479,7 +479,7 @@ int main(int argc, char **argv) {
   so.method = o.method;
   so.rtol = o.tol;
   so.max_iter = (int64_t)o.max_iter;
-  int64_t max_iter = so.max_iter > 0 ? so.max_iter : (2 * n > 1000 ? 2 * n : 1000);
+  int64_t max_iter = so.max_iter > 0 ? so.max_iter : (10 * n > 1000 ? 10 * n : 1000);
   if (o.history) {
     if ((history = malloc((size_t)(max_iter + 1) * sizeof *history)) == NULL) {
       fprintf(stderr, "%s: cannot allocate a history of %lld entries\n", prog,

@@ -501,7 +501,7 @@ typedef struct csr_solver_options {
   csr_solver_method method; /**< CSR_SOLVER_CG */
   double rtol;              /**< relative tolerance on ||r|| / ||b||, >= 0; default 1e-8 */
   double atol;              /**< absolute tolerance on ||r||, >= 0; default 0 (not both 0) */
-  int64_t max_iter;         /**< iteration limit, >= 0; 0 (default): max(2n, 1000) */
+  int64_t max_iter;         /**< iteration limit, >= 0; 0 (default): max(10n, 1000) */
   double *history;          /**< NULL (default), or caller's array receiving ||r_k|| for
                                  k = 0 (the initial guess), 1, 2, ...: iterations + 1 values
                                  when history_capacity allows, the first ones otherwise */
