@@ -6,34 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
-#ifndef UNDER_ASAN
-#define UNDER_ASAN 0
-#endif
-
-static long long available_gib(void) {
-  FILE *f = fopen("/proc/meminfo", "r");
-  char line[256];
-  long long kib = 0;
-  while (f && fgets(line, sizeof line, f))
-    if (sscanf(line, "MemAvailable: %lld kB", &kib) == 1)
-      break;
-  if (f)
-    fclose(f);
-  return kib / (1024 * 1024);
-}
-
 int main(int argc, char **argv) {
   csr_backend backend = csrt_backend_from_args(argc, argv);
-  if (UNDER_ASAN || available_gib() < 14 || getenv("CSR_SKIP_LARGE")) {
+  if (csrt_under_asan() || csrt_available_gib() < 14 || getenv("CSR_SKIP_LARGE")) {
     printf("backend_large_nnz: needs ~9 GB outside ASan (%lld GiB available): skipped\n",
-           available_gib());
+           csrt_available_gib());
     return 77;
   }
   csr_context *ctx = csrt_context(backend);

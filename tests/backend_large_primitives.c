@@ -8,29 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
-#ifndef UNDER_ASAN
-#define UNDER_ASAN 0
-#endif
-
-static long long available_gib(void) {
-  FILE *f = fopen("/proc/meminfo", "r");
-  char line[256];
-  long long kib = 0;
-  while (f && fgets(line, sizeof line, f))
-    if (sscanf(line, "MemAvailable: %lld kB", &kib) == 1)
-      break;
-  if (f)
-    fclose(f);
-  return kib / (1024 * 1024);
-}
-
 /* Element i: a byte of a hash of i; 0 for about one in 1024 (those are dropped). */
 static uint8_t element(int64_t i) {
   uint64_t x = (uint64_t)i * UINT64_C(0x9E3779B97F4A7C15);
@@ -86,9 +63,9 @@ static void large_histogram(csr_context *ctx) {
 
 int main(int argc, char **argv) {
   csr_backend backend = csrt_backend_from_args(argc, argv);
-  if (UNDER_ASAN || available_gib() < 8 || getenv("CSR_SKIP_LARGE")) {
+  if (csrt_under_asan() || csrt_available_gib() < 8 || getenv("CSR_SKIP_LARGE")) {
     printf("backend_large_primitives: needs ~4.5 GB outside ASan (%lld GiB available): skipped\n",
-           available_gib());
+           csrt_available_gib());
     return 77;
   }
   csr_context *ctx = csrt_context(backend);

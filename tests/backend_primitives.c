@@ -6,6 +6,7 @@
  * two-phase protocol (query, then the caller's buffer; a buffer one byte short is refused). */
 #include "bins.h"
 #include "csr_primitives.h"
+#include "primitive_data.h"
 #include "testing.h"
 
 #include <math.h>
@@ -19,15 +20,6 @@ static unsigned long calls; /* alternates the workspace forms */
 static const int64_t lengths[] = {0, 1, 2, 3, 4095, 4096, 4097, 65537, 1000003};
 #define NLENGTHS ((int)(sizeof lengths / sizeof lengths[0]))
 #define BIG 1000003
-
-static void *xmalloc(size_t bytes) {
-  void *p = malloc(bytes ? bytes : 1);
-  if (p == NULL) {
-    fprintf(stderr, "out of memory\n");
-    exit(1);
-  }
-  return p;
-}
 
 /* Workspace forms, one per call in turn: 0 the context's cache (workspace_bytes NULL); 1 the
  * query, then a buffer of exactly that size; 2 the query, a buffer one byte short (must be
@@ -46,7 +38,7 @@ typedef struct ws_form {
       break;                                                                                       \
     }                                                                                              \
     CHECK_OK(ctx, call_with(NULL, &w_.bytes));                                                     \
-    w_.buffer = xmalloc(w_.bytes);                                                                 \
+    w_.buffer = csrt_xmalloc(w_.bytes);                                                            \
     if (w_.form == 2 && w_.bytes > 0) {                                                            \
       size_t short_ = w_.bytes - 1;                                                                \
       CHECK_STATUS(ctx, call_with(w_.buffer, &short_), CSR_ERR_INVALID_VALUE);                     \
@@ -54,14 +46,6 @@ typedef struct ws_form {
     CHECK_OK(ctx, call_with(w_.buffer, &w_.bytes));                                                \
     free(w_.buffer);                                                                               \
   } while (0)
-
-static void fill_random(void *p, size_t bytes) {
-  unsigned char *b = p;
-  for (size_t i = 0; i < bytes; i += 8) {
-    uint64_t r = csrt_next(&rng);
-    memcpy(b + i, &r, bytes - i < 8 ? bytes - i : 8);
-  }
-}
 
 /* --- scan ------------------------------------------------------------------------------------ */
 
@@ -97,11 +81,11 @@ static int64_t s_n;
 /* heads: NULL (plain), or a head with probability 1/every (every 1: at each element). */
 static void scan_case(csr_data_type type, int64_t n, int every, int in_place) {
   size_t size = csr_data_type_size(type), bytes = (size_t)n * size;
-  void *in = xmalloc(bytes), *out = xmalloc(bytes), *want = xmalloc(bytes);
+  void *in = csrt_xmalloc(bytes), *out = csrt_xmalloc(bytes), *want = csrt_xmalloc(bytes);
   uint8_t *heads = NULL;
-  fill_random(in, bytes);
+  csrt_fill_random(&rng, in, bytes);
   if (every > 0) {
-    heads = xmalloc((size_t)n);
+    heads = csrt_xmalloc((size_t)n);
     for (int64_t i = 0; i < n; i++)
       heads[i] = every == 1 || csrt_below(&rng, (uint64_t)every) == 0 ? (uint8_t)(1 + i % 255) : 0;
   }
@@ -161,31 +145,6 @@ static int keeps(csr_data_type type, const void *in, int64_t i, csr_predicate p,
 #undef CMP
 }
 
-/* Element i of a value drawn so that equal, smaller and larger elements than `op` all occur:
- * op itself, op's neighbours, the type's extremes, 0, random bits; floats also NaN and -0.0. */
-static void draw(csr_data_type type, void *p, int64_t i, const void *op) {
-  size_t size = csr_data_type_size(type);
-  char *dst = (char *)p + (size_t)i * size;
-  uint64_t r = csrt_next(&rng), pick = r % 16;
-  if (type == CSR_DATA_F32 || type == CSR_DATA_F64) {
-    double v = pick == 0   ? NAN
-               : pick == 1 ? -0.0
-               : pick == 2 ? 0.0
-               : pick < 6  ? (type == CSR_DATA_F32 ? *(const float *)op : *(const double *)op)
-                           : (double)(int64_t)(r >> 40) / 65536.0 - 64.0;
-    if (type == CSR_DATA_F32) {
-      float f = (float)v;
-      memcpy(dst, &f, 4);
-    } else
-      memcpy(dst, &v, 8);
-    return;
-  }
-  uint64_t o = 0, v;
-  memcpy(&o, op, size); /* little-endian: the low bytes */
-  v = pick < 4 ? o : pick == 4 ? o + 1 : pick == 5 ? o - 1 : pick == 6 ? 0 : pick == 7 ? ~0ull : r;
-  memcpy(dst, &v, size);
-}
-
 static int64_t c_kept;
 static csr_data_type c_type;
 static const void *c_in, *c_op;
@@ -201,8 +160,8 @@ static int64_t c_n;
 /* mode: 0..2 a predicate; 3 random flags (half); 4 sparse flags; 5 all kept; 6 none kept. */
 static void compact_case(csr_data_type type, int64_t n, int mode) {
   size_t size = csr_data_type_size(type);
-  char *in = xmalloc((size_t)n * size), *out = xmalloc((size_t)n * size);
-  char *want = xmalloc((size_t)n * size);
+  char *in = csrt_xmalloc((size_t)n * size), *out = csrt_xmalloc((size_t)n * size);
+  char *want = csrt_xmalloc((size_t)n * size);
   uint8_t *flags = NULL;
   uint64_t op_bits = csrt_next(&rng);
   union {
@@ -217,9 +176,9 @@ static void compact_case(csr_data_type type, int64_t n, int mode) {
   else if (type == CSR_DATA_F32)
     op.f = (float)((double)(int64_t)(op_bits >> 40) / 65536.0 - 64.0);
   for (int64_t i = 0; i < n; i++)
-    draw(type, in, i, op.c);
+    csrt_draw_near(&rng, type, in, i, op.c);
   if (mode >= 3) {
-    flags = xmalloc((size_t)n);
+    flags = csrt_xmalloc((size_t)n);
     for (int64_t i = 0; i < n; i++)
       flags[i] = mode == 3   ? (uint8_t)(csrt_below(&rng, 2) * (1 + i % 200))
                  : mode == 4 ? csrt_below(&rng, 1000) == 0
@@ -267,10 +226,6 @@ typedef enum key_shape {
   KEY_SHAPES
 } key_shape;
 
-static uint64_t mask_of(int begin, int end) {
-  return end - begin == 64 ? UINT64_MAX : ((UINT64_C(1) << (end - begin)) - 1) << begin;
-}
-
 static csr_data_type r_ktype, r_vtype;
 static void *r_keys, *r_values;
 static int64_t r_n;
@@ -287,11 +242,11 @@ static uint64_t key_at(const void *k, size_t ks, int64_t i) {
  * whose keys and payloads are the originals, ordered by (key bits in range, first position),
  * which is the one stable order. Keys-only (vs 0) must give the keys of the vs 4 run. */
 static void sort_case(size_t ks, int64_t n, key_shape shape, int begin, int end) {
-  uint64_t range = mask_of(begin, end), all = ks == 4 ? UINT32_MAX : UINT64_MAX;
-  char *keys0 = xmalloc((size_t)n * ks), *keys = xmalloc((size_t)n * ks);
-  char *sorted4 = xmalloc((size_t)n * ks);
-  uint64_t *v0 = xmalloc((size_t)n * 8), *v = xmalloc((size_t)n * 8);
-  uint8_t *seen = xmalloc((size_t)n);
+  uint64_t range = csrt_bit_mask(begin, end), all = ks == 4 ? UINT32_MAX : UINT64_MAX;
+  char *keys0 = csrt_xmalloc((size_t)n * ks), *keys = csrt_xmalloc((size_t)n * ks);
+  char *sorted4 = csrt_xmalloc((size_t)n * ks);
+  uint64_t *v0 = csrt_xmalloc((size_t)n * 8), *v = csrt_xmalloc((size_t)n * 8);
+  uint8_t *seen = csrt_xmalloc((size_t)n);
   uint64_t base = csrt_next(&rng), few[5];
   for (int j = 0; j < 5; j++)
     few[j] = csrt_next(&rng);
@@ -406,37 +361,6 @@ static void *h_counts;
 #define HIST_CALL(ws, bytes)                                                                       \
   csr_histogram(ctx, CSR_HOST, h_stype, h_samples, h_n, h_bins, h_ctype, h_counts, ws, bytes)
 
-/* One sample: in one bin with probability 99/100 when `skewed`, else anywhere in about twice
- * the binned range (below and above it too), with NaN and infinities for floats. */
-static double sample_value(const csr_histogram_bins *b, int skewed) {
-  uint64_t r = csrt_next(&rng);
-  double lo = b->rule == CSR_BINS_EVEN ? b->lower : 0.0;
-  double hi = b->rule == CSR_BINS_EVEN ? b->upper : b->rule == CSR_BINS_LOG2 ? 0.0 : b->bins;
-  if (skewed && r % 100 != 0)
-    return b->rule == CSR_BINS_LOG2 ? 5.0 : lo + (hi - lo) * 0.37;
-  if (b->rule == CSR_BINS_LOG2) /* exponents up to ~bins + 8, either sign, zeros */
-    return r % 7 == 0 ? 0.0
-                      : (r % 11 == 0 ? -1.0 : 1.0) * ldexp(1.0 + (double)(r >> 40) * 0x1p-24,
-                                                           (int)(r % (unsigned)(b->bins + 8)));
-  double width = hi - lo;
-  return lo - width / 2 + 2 * width * csrt_uniform(&rng, 0.0, 1.0);
-}
-
-static void store(csr_data_type type, void *p, int64_t i, double v, uint64_t r) {
-  switch (type) {
-  case CSR_DATA_I32: ((int32_t *)p)[i] = (int32_t)fmax(fmin(floor(v), 2e9), -2e9); break;
-  case CSR_DATA_I64: ((int64_t *)p)[i] = (int64_t)fmax(fmin(floor(v), 9e18), -9e18); break;
-  case CSR_DATA_U32: ((uint32_t *)p)[i] = v < 0 ? (uint32_t)r : (uint32_t)fmin(v, 4e9); break;
-  case CSR_DATA_U64: ((uint64_t *)p)[i] = v < 0 ? r : (uint64_t)fmin(v, 1.8e19); break;
-  case CSR_DATA_U16: ((uint16_t *)p)[i] = v < 0 ? (uint16_t)r : (uint16_t)fmin(v, 65535); break;
-  case CSR_DATA_U8: ((uint8_t *)p)[i] = v < 0 ? (uint8_t)r : (uint8_t)fmin(v, 255); break;
-  case CSR_DATA_F32:
-    ((float *)p)[i] = r % 97 == 0 ? NAN : r % 101 == 0 ? -INFINITY : (float)v;
-    break;
-  default: ((double *)p)[i] = r % 97 == 0 ? NAN : r % 101 == 0 ? INFINITY : v; break;
-  }
-}
-
 static void histogram_case(csr_data_type stype, csr_bin_rule rule, int nbins, int64_t n,
                            int skewed) {
   csr_histogram_bins spec = {rule, nbins, 0.0, 0.0};
@@ -457,9 +381,9 @@ static void histogram_case(csr_data_type stype, csr_bin_rule rule, int nbins, in
   if (rule == CSR_BINS_EVEN)
     b.scale = (double)spec.bins / (spec.upper - spec.lower);
   size_t size = csr_data_type_size(stype);
-  void *samples = xmalloc((size_t)n * size);
+  void *samples = csrt_xmalloc((size_t)n * size);
   for (int64_t i = 0; i < n; i++)
-    store(stype, samples, i, sample_value(&spec, skewed), csrt_next(&rng));
+    csrt_store_sample(stype, samples, i, csrt_sample_value(&rng, &spec, skewed), csrt_next(&rng));
   uint64_t *want = calloc((size_t)nbins, 8);
   for (int64_t i = 0; i < n; i++) {
     int k = bin_of(&b, stype, samples, i);
@@ -467,7 +391,7 @@ static void histogram_case(csr_data_type stype, csr_bin_rule rule, int nbins, in
       want[k]++;
   }
   const csr_data_type ctypes[3] = {CSR_DATA_U64, CSR_DATA_U32, CSR_DATA_U16};
-  void *counts = xmalloc((size_t)nbins * 8);
+  void *counts = csrt_xmalloc((size_t)nbins * 8);
   for (int c = 0; c < 3; c++) {
     memset(counts, 0xA5, (size_t)nbins * 8);
     h_stype = stype, h_ctype = ctypes[c], h_samples = samples, h_n = n, h_bins = &spec;

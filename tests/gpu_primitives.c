@@ -10,6 +10,7 @@
  * argument "large" runs only them (main() lists the other arguments). */
 #include "csr_primitives.h"
 #include "internal.h"
+#include "primitive_data.h"
 #include "testing.h"
 
 #include <math.h>
@@ -33,15 +34,6 @@ static int quick_lengths(void) {
 }
 #define NLENGTHS quick_lengths()
 #define LONG_INPUT 1000003
-
-static void *xmalloc(size_t bytes) {
-  void *p = malloc(bytes ? bytes : 1);
-  if (p == NULL) {
-    fprintf(stderr, "out of host memory\n");
-    exit(1);
-  }
-  return p;
-}
 
 /* A device copy of bytes at h (NULL for 0 bytes). */
 static void *to_device(const void *h, size_t bytes) {
@@ -83,14 +75,6 @@ static void device_free(void *d) {
     device_free(ws_);                                                                              \
   } while (0)
 
-static void fill_random(void *p, size_t bytes) {
-  unsigned char *b = p;
-  for (size_t i = 0; i < bytes; i += 8) {
-    uint64_t r = csrt_next(&rng);
-    memcpy(b + i, &r, bytes - i < 8 ? bytes - i : 8);
-  }
-}
-
 /* Index of the first element of `size` bytes where a and b differ, or -1. */
 static long long first_diff(const void *a, const void *b, size_t bytes, size_t size) {
   for (size_t i = 0; i < bytes; i += size)
@@ -118,11 +102,11 @@ static int64_t s_n;
 /* every: 0 plain; else a head with probability 1/every (1: at every element). */
 static void scan_case(csr_data_type type, int64_t n, int every, int in_place) {
   size_t bytes = (size_t)n * csr_data_type_size(type);
-  void *in = xmalloc(bytes), *want = xmalloc(bytes), *got = xmalloc(bytes);
+  void *in = csrt_xmalloc(bytes), *want = csrt_xmalloc(bytes), *got = csrt_xmalloc(bytes);
   uint8_t *heads = NULL;
-  fill_random(in, bytes);
+  csrt_fill_random(&rng, in, bytes);
   if (every > 0) {
-    heads = xmalloc((size_t)n);
+    heads = csrt_xmalloc((size_t)n);
     for (int64_t i = 0; i < n; i++)
       heads[i] = every == 1 || csrt_below(&rng, (uint64_t)every) == 0 ? (uint8_t)(1 + i % 255) : 0;
   }
@@ -169,31 +153,6 @@ static void scans(void) {
 
 /* --- compact --------------------------------------------------------------------------------- */
 
-/* Values around the operand: itself, its neighbours, 0, the extremes, random bits; floats also
- * NaN and -0.0. */
-static void draw(csr_data_type type, void *p, int64_t i, const void *op) {
-  size_t size = csr_data_type_size(type);
-  char *dst = (char *)p + (size_t)i * size;
-  uint64_t r = csrt_next(&rng), pick = r % 16;
-  if (type == CSR_DATA_F32 || type == CSR_DATA_F64) {
-    double v = pick == 0   ? NAN
-               : pick == 1 ? -0.0
-               : pick == 2 ? 0.0
-               : pick < 6  ? (type == CSR_DATA_F32 ? *(const float *)op : *(const double *)op)
-                           : (double)(int64_t)(r >> 40) / 65536.0 - 64.0;
-    if (type == CSR_DATA_F32) {
-      float f = (float)v;
-      memcpy(dst, &f, 4);
-    } else
-      memcpy(dst, &v, 8);
-    return;
-  }
-  uint64_t o = 0, v;
-  memcpy(&o, op, size);
-  v = pick < 4 ? o : pick == 4 ? o + 1 : pick == 5 ? o - 1 : pick == 6 ? 0 : pick == 7 ? ~0ull : r;
-  memcpy(dst, &v, size);
-}
-
 static int64_t c_kept;
 static csr_data_type c_type;
 static const void *c_in, *c_op;
@@ -209,7 +168,7 @@ static int64_t c_n;
 /* mode: 0..2 a predicate; 3 random flags; 4 sparse flags; 5 all kept; 6 none kept. */
 static void compact_case(csr_data_type type, int64_t n, int mode) {
   size_t size = csr_data_type_size(type), bytes = (size_t)n * size;
-  char *in = xmalloc(bytes), *want = xmalloc(bytes), *got = xmalloc(bytes);
+  char *in = csrt_xmalloc(bytes), *want = csrt_xmalloc(bytes), *got = csrt_xmalloc(bytes);
   uint8_t *flags = NULL;
   union {
     uint64_t u;
@@ -223,9 +182,9 @@ static void compact_case(csr_data_type type, int64_t n, int mode) {
   else if (type == CSR_DATA_F32)
     op.f = (float)((double)(int64_t)(op.u >> 40) / 65536.0 - 64.0);
   for (int64_t i = 0; i < n; i++)
-    draw(type, in, i, op.c);
+    csrt_draw_near(&rng, type, in, i, op.c);
   if (mode >= 3) {
-    flags = xmalloc((size_t)n);
+    flags = csrt_xmalloc((size_t)n);
     for (int64_t i = 0; i < n; i++)
       flags[i] = mode == 3   ? (uint8_t)(csrt_below(&rng, 2) * (1 + i % 200))
                  : mode == 4 ? csrt_below(&rng, 1000) == 0
@@ -277,10 +236,6 @@ typedef enum key_shape {
   KEY_SHAPES
 } key_shape;
 
-static uint64_t mask_of(int begin, int end) {
-  return end - begin == 64 ? UINT64_MAX : ((UINT64_C(1) << (end - begin)) - 1) << begin;
-}
-
 static csr_data_type r_ktype, r_vtype;
 static void *r_keys, *r_values;
 static int64_t r_n;
@@ -289,7 +244,7 @@ static int r_begin, r_end;
   csr_radix_sort(c, CSR_DEVICE, r_ktype, r_keys, r_vtype, r_values, r_n, r_begin, r_end, ws, bytes)
 
 static void make_keys(void *keys, size_t ks, int64_t n, key_shape shape, int begin, int end) {
-  uint64_t range = mask_of(begin, end), all = ks == 4 ? UINT32_MAX : UINT64_MAX;
+  uint64_t range = csrt_bit_mask(begin, end), all = ks == 4 ? UINT32_MAX : UINT64_MAX;
   uint64_t base = csrt_next(&rng), few[5];
   for (int j = 0; j < 5; j++)
     few[j] = csrt_next(&rng);
@@ -311,14 +266,14 @@ static void make_keys(void *keys, size_t ks, int64_t n, key_shape shape, int beg
 
 static void sort_case(size_t ks, int64_t n, key_shape shape, int begin, int end) {
   size_t kb = (size_t)n * ks;
-  char *keys0 = xmalloc(kb), *want = xmalloc(kb), *got = xmalloc(kb);
-  char *v0 = xmalloc((size_t)n * 8), *vwant = xmalloc((size_t)n * 8),
-       *vgot = xmalloc((size_t)n * 8);
+  char *keys0 = csrt_xmalloc(kb), *want = csrt_xmalloc(kb), *got = csrt_xmalloc(kb);
+  char *v0 = csrt_xmalloc((size_t)n * 8), *vwant = csrt_xmalloc((size_t)n * 8),
+       *vgot = csrt_xmalloc((size_t)n * 8);
   make_keys(keys0, ks, n, shape, begin, end);
   const csr_data_type vtypes[3] = {CSR_DATA_U32, CSR_DATA_F32, CSR_DATA_I64};
   for (size_t vs = 0; vs <= 8; vs += 4) {
     size_t vb = (size_t)n * vs;
-    fill_random(v0, vb);
+    csrt_fill_random(&rng, v0, vb);
     memcpy(want, keys0, kb);
     memcpy(vwant, v0, vb);
     csr_data_type kt = ks == 4 ? CSR_DATA_U32 : CSR_DATA_U64;
@@ -371,37 +326,6 @@ static void *h_counts;
 #define HIST_CALL(c, ws, bytes)                                                                    \
   csr_histogram(c, CSR_DEVICE, h_stype, h_samples, h_n, h_bins, h_ctype, h_counts, ws, bytes)
 
-/* A sample: in one bin with probability 99/100 when `skewed`, else over about twice the binned
- * range (below and above it too). */
-static double sample_value(const csr_histogram_bins *b, int skewed) {
-  uint64_t r = csrt_next(&rng);
-  double lo = b->rule == CSR_BINS_EVEN ? b->lower : 0.0;
-  double hi = b->rule == CSR_BINS_EVEN ? b->upper : b->rule == CSR_BINS_LOG2 ? 0.0 : b->bins;
-  if (skewed && r % 100 != 0)
-    return b->rule == CSR_BINS_LOG2 ? 5.0 : lo + (hi - lo) * 0.37;
-  if (b->rule == CSR_BINS_LOG2)
-    return r % 7 == 0 ? 0.0
-                      : (r % 11 == 0 ? -1.0 : 1.0) * ldexp(1.0 + (double)(r >> 40) * 0x1p-24,
-                                                           (int)(r % (unsigned)(b->bins + 8)));
-  double width = hi - lo;
-  return lo - width / 2 + 2 * width * csrt_uniform(&rng, 0.0, 1.0);
-}
-
-static void store(csr_data_type type, void *p, int64_t i, double v, uint64_t r) {
-  switch (type) {
-  case CSR_DATA_I32: ((int32_t *)p)[i] = (int32_t)fmax(fmin(floor(v), 2e9), -2e9); break;
-  case CSR_DATA_I64: ((int64_t *)p)[i] = (int64_t)fmax(fmin(floor(v), 9e18), -9e18); break;
-  case CSR_DATA_U32: ((uint32_t *)p)[i] = v < 0 ? (uint32_t)r : (uint32_t)fmin(v, 4e9); break;
-  case CSR_DATA_U64: ((uint64_t *)p)[i] = v < 0 ? r : (uint64_t)fmin(v, 1.8e19); break;
-  case CSR_DATA_U16: ((uint16_t *)p)[i] = v < 0 ? (uint16_t)r : (uint16_t)fmin(v, 65535); break;
-  case CSR_DATA_U8: ((uint8_t *)p)[i] = v < 0 ? (uint8_t)r : (uint8_t)fmin(v, 255); break;
-  case CSR_DATA_F32:
-    ((float *)p)[i] = r % 97 == 0 ? NAN : r % 101 == 0 ? -INFINITY : (float)v;
-    break;
-  default: ((double *)p)[i] = r % 97 == 0 ? NAN : r % 101 == 0 ? INFINITY : v; break;
-  }
-}
-
 static void histogram_case(csr_data_type stype, csr_bin_rule rule, int nbins, int64_t n,
                            int skewed) {
   csr_histogram_bins spec = {rule, nbins, 0.0, 0.0};
@@ -414,13 +338,13 @@ static void histogram_case(csr_data_type stype, csr_bin_rule rule, int nbins, in
                                    : floor(csrt_uniform(&rng, 1.0, 300.0)));
   }
   size_t size = csr_data_type_size(stype);
-  void *samples = xmalloc((size_t)n * size);
+  void *samples = csrt_xmalloc((size_t)n * size);
   for (int64_t i = 0; i < n; i++)
-    store(stype, samples, i, sample_value(&spec, skewed), csrt_next(&rng));
+    csrt_store_sample(stype, samples, i, csrt_sample_value(&rng, &spec, skewed), csrt_next(&rng));
   void *d_samples = to_device(samples, (size_t)n * size);
   const csr_data_type ctypes[3] = {CSR_DATA_U64, CSR_DATA_U32, CSR_DATA_U16};
   size_t cb = (size_t)nbins * 8;
-  void *want = xmalloc(cb), *got = xmalloc(cb), *d_counts = NULL;
+  void *want = csrt_xmalloc(cb), *got = csrt_xmalloc(cb), *d_counts = NULL;
   CHECK_OK(dev, csri_array_alloc(dev, &d_counts, (int64_t)cb, 1, CSR_DEVICE, 0));
   for (int c = 0; c < 3; c++) {
     size_t bytes = (size_t)nbins * csr_data_type_size(ctypes[c]);
@@ -513,8 +437,8 @@ static void large_scan(int segmented) {
     device_free(d);
     return;
   }
-  int32_t *w = xmalloc((size_t)WINDOW * 4);
-  uint8_t *hw = xmalloc((size_t)WINDOW);
+  int32_t *w = csrt_xmalloc((size_t)WINDOW * 4);
+  uint8_t *hw = csrt_xmalloc((size_t)WINDOW);
   for (int64_t b = 0; b < n; b += WINDOW) {
     int64_t e = b + WINDOW < n ? b + WINDOW : n;
     for (int64_t i = b; i < e; i++) {
@@ -568,8 +492,8 @@ static void large_compact(int by_flags) {
     device_free(d_out);
     return;
   }
-  char *w = xmalloc((size_t)WINDOW * size);
-  uint8_t *fw = xmalloc((size_t)WINDOW);
+  char *w = csrt_xmalloc((size_t)WINDOW * size);
+  uint8_t *fw = csrt_xmalloc((size_t)WINDOW);
   int64_t kept_want = 0;
   for (int64_t b = 0; b < n; b += WINDOW) {
     int64_t e = b + WINDOW < n ? b + WINDOW : n;

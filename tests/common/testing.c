@@ -272,3 +272,30 @@ csr_vector *csrt_random_vector(csr_context *ctx, int64_t n, csr_value_type type,
     set_value(v->data, type, i, random_value(rng, CSRT_RANDOM));
   return v;
 }
+
+#if defined(__SANITIZE_ADDRESS__)
+#define CSRT_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CSRT_ASAN 1
+#endif
+#endif
+#ifndef CSRT_ASAN
+#define CSRT_ASAN 0
+#endif
+
+int csrt_under_asan(void) {
+  return CSRT_ASAN;
+}
+
+long long csrt_available_gib(void) {
+  FILE *f = fopen("/proc/meminfo", "r");
+  char line[256];
+  long long kib = 0;
+  while (f && fgets(line, sizeof line, f))
+    if (sscanf(line, "MemAvailable: %lld kB", &kib) == 1)
+      break;
+  if (f)
+    fclose(f);
+  return kib / (1024 * 1024);
+}

@@ -43,6 +43,12 @@ void csrt_checkf(int ok, const char *file, int line, const char *format, ...)
 /* Prints "<name>: N passed, M failed" and returns the process exit code (0 iff no failure). */
 int csrt_finish(const char *name);
 
+/* --- the machine ------------------------------------------------------------------------------ */
+/* 1 in an AddressSanitizer build (the large tests skip there: shadow memory doubles their need). */
+int csrt_under_asan(void);
+/* MemAvailable of /proc/meminfo in GiB (0 when unknown). */
+long long csrt_available_gib(void);
+
 /* --- random numbers: splitmix64, reproducible from the printed seed ------------------------ */
 typedef struct csrt_rng {
   uint64_t state;
