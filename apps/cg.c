@@ -88,15 +88,7 @@ static const char *const valued[] = {"--method",  "--tol",     "--maxit",
 static int parse_value(const char *name, const char *v, options *o) {
   const char *want = NULL;
   if (strcmp(name, "--backend") == 0) {
-    const char *names[] = {"auto", "ref", "omp", "cuda"};
-    const csr_backend backends[] = {CSR_BACKEND_AUTO, CSR_BACKEND_REF, CSR_BACKEND_OMP,
-                                    CSR_BACKEND_CUDA};
-    want = "auto, ref, omp or cuda";
-    for (int k = 0; k < 4; k++)
-      if (strcmp(v, names[k]) == 0) {
-        o->backend = backends[k];
-        want = NULL;
-      }
+    want = app_parse_backend(v, &o->backend) == 0 ? NULL : "auto, ref, omp or cuda";
   } else if (strcmp(name, "--method") == 0) {
     const csr_solver_method methods[] = {CSR_SOLVER_CG, CSR_SOLVER_PCG_JACOBI, CSR_SOLVER_BICGSTAB};
     want = "cg, pcg or bicgstab";

@@ -60,6 +60,18 @@ int app_parse_int(const char *text, long long lo, long long hi, long long *value
   return 0;
 }
 
+int app_parse_backend(const char *text, csr_backend *backend) {
+  static const char *const names[] = {"auto", "ref", "omp", "cuda"};
+  static const csr_backend backends[] = {CSR_BACKEND_AUTO, CSR_BACKEND_REF, CSR_BACKEND_OMP,
+                                         CSR_BACKEND_CUDA};
+  for (int k = 0; k < 4; k++)
+    if (strcmp(text, names[k]) == 0) {
+      *backend = backends[k];
+      return 0;
+    }
+  return -1;
+}
+
 int app_exit_code(csr_status status) {
   switch (status) {
   case CSR_ERR_OUT_OF_MEMORY:

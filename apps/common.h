@@ -42,6 +42,9 @@ int app_option(const char *prog, int argc, char **argv, int *i, const char *name
 /* Parses a whole decimal integer in [lo, hi]; 0 on success, -1 otherwise. */
 int app_parse_int(const char *text, long long lo, long long hi, long long *value);
 
+/* The backend named auto, ref, omp or cuda (as --backend takes it); 0, or -1 for another name. */
+int app_parse_backend(const char *text, csr_backend *backend);
+
 /* Exit code for a failed library call: 3 for out of memory, device and not-compiled errors,
  * 2 for the rest (the input or the request was at fault). */
 int app_exit_code(csr_status status);

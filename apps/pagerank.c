@@ -98,15 +98,7 @@ static const char *const valued[] = {"--backend", "--precision", "--damping",
 static int parse_value(const char *name, const char *v, options *o) {
   const char *want = NULL;
   if (strcmp(name, "--backend") == 0) {
-    const char *names[] = {"auto", "ref", "omp", "cuda"};
-    const csr_backend backends[] = {CSR_BACKEND_AUTO, CSR_BACKEND_REF, CSR_BACKEND_OMP,
-                                    CSR_BACKEND_CUDA};
-    want = "auto, ref, omp or cuda";
-    for (int k = 0; k < 4; k++)
-      if (strcmp(v, names[k]) == 0) {
-        o->backend = backends[k];
-        want = NULL;
-      }
+    want = app_parse_backend(v, &o->backend) == 0 ? NULL : "auto, ref, omp or cuda";
   } else if (strcmp(name, "--precision") == 0) {
     want = strcmp(v, "f64") == 0 || strcmp(v, "f32") == 0 ? NULL : "f64 or f32";
     o->precision = strcmp(v, "f32") == 0 ? CSR_F32 : CSR_F64;

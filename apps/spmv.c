@@ -99,15 +99,7 @@ static int parse(int argc, char **argv, options *o, int *exit_now) {
     } else if ((m = app_option(prog, argc, argv, &i, "--backend", &v)) != 0) {
       if (m < 0)
         return APP_USAGE;
-      if (strcmp(v, "auto") == 0)
-        o->backend = CSR_BACKEND_AUTO;
-      else if (strcmp(v, "ref") == 0)
-        o->backend = CSR_BACKEND_REF;
-      else if (strcmp(v, "omp") == 0)
-        o->backend = CSR_BACKEND_OMP;
-      else if (strcmp(v, "cuda") == 0)
-        o->backend = CSR_BACKEND_CUDA;
-      else
+      if (app_parse_backend(v, &o->backend) != 0)
         return app_usage_error(prog, "--backend must be auto, ref, omp or cuda, not '%s'", v);
     } else if ((m = app_option(prog, argc, argv, &i, "--precision", &v)) != 0) {
       if (m < 0)
