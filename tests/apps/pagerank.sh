@@ -13,36 +13,9 @@ apps=${2:?apps dir}
 src=${3:?source dir}
 app="$apps/pagerank"
 karate="$src/matrices/karate.mtx"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-
-fail() {
-  echo "FAIL: $*" >&2
-  exit 1
-}
-
-# run EXPECTED_RC CMD...: runs CMD with stdout in $tmp/out and stderr in $tmp/err, checks the rc.
-run() {
-  local expected=$1
-  shift
-  local rc=0
-  "$@" >"$tmp/out" 2>"$tmp/err" </dev/null || rc=$?
-  if [[ "$rc" != "$expected" ]]; then
-    echo "--- stdout:" >&2
-    head -40 "$tmp/out" >&2
-    echo "--- stderr:" >&2
-    head -40 "$tmp/err" >&2
-    fail "exit $rc, expected $expected: $*"
-  fi
-}
-
-# contains FILE TEXT: FILE holds TEXT (fixed string).
-contains() {
-  grep -qF -- "$2" "$1" || {
-    cat "$1" >&2
-    fail "$1 lacks '$2'"
-  }
-}
+# shellcheck source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+exec </dev/null # no case reads standard input
 
 case_help() {
   local version

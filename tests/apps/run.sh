@@ -12,43 +12,8 @@ case_name=${1:?usage: run.sh CASE APPS_DIR SOURCE_DIR}
 apps=${2:?apps dir}
 src=${3:?source dir}
 matrices="$src/matrices"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-
-fail() {
-  echo "FAIL: $*" >&2
-  exit 1
-}
-
-# run EXPECTED_RC CMD...: runs CMD with stdout in $tmp/out and stderr in $tmp/err, checks the rc.
-run() {
-  local expected=$1
-  shift
-  local rc=0
-  "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
-  if [[ "$rc" != "$expected" ]]; then
-    echo "--- stdout:" >&2
-    head -40 "$tmp/out" >&2
-    echo "--- stderr:" >&2
-    head -40 "$tmp/err" >&2
-    fail "exit $rc, expected $expected: $*"
-  fi
-}
-
-# contains FILE TEXT: FILE holds TEXT (fixed string).
-contains() {
-  grep -qF -- "$2" "$1" || {
-    cat "$1" >&2
-    fail "$1 lacks '$2'"
-  }
-}
-
-need_python() {
-  if ! command -v python3 >/dev/null 2>&1; then
-    echo "SKIP: python3 not found (it parses the JSON output)"
-    exit 77
-  fi
-}
+# shellcheck source=lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 # json FILE EXPR: evaluates the Python expression EXPR on the JSON object j read from FILE.
 json() {
