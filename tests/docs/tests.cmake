@@ -1,0 +1,30 @@
+# The documentation's tests (included from tests/CMakeLists.txt, OPTIONAL).
+#
+# docs_api: every public function and type of include/*.h has a doc comment, and docs/api.md is
+#   what scripts/gen_api_docs.py makes of the headers (fix: document it, then run
+#   python3 scripts/gen_api_docs.py). tests/docs/undocumented.txt lists the declarations that
+#   had no comment of their own when the test came; it may only shrink.
+# docs_api_detects: the check above fails, naming the function, on a copy of the headers with
+#   one doc comment removed, and on a stale or missing api.md (tests/docs/check_generator.py).
+# docs_api_parser: the generator reads tests/docs/fixture.h (multi-line declarations, #if
+#   attribute blocks, extern "C", function-like macros, nested members) as a C compiler would.
+# python3 missing: the docs_api tests report skipped (77).
+find_program(csr_python3 python3)
+if(csr_python3)
+  set(csr_docs_python ${csr_python3})
+else()
+  set(csr_docs_python bash -c "echo 'python3 not found: skipped'; exit 77" --)
+endif()
+
+add_test(NAME docs_api
+  COMMAND ${csr_docs_python} ${PROJECT_SOURCE_DIR}/scripts/gen_api_docs.py --check
+          --known-undocumented ${CMAKE_CURRENT_SOURCE_DIR}/docs/undocumented.txt
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+foreach(case detects parser)
+  add_test(NAME docs_api_${case}
+    COMMAND ${csr_docs_python} ${CMAKE_CURRENT_SOURCE_DIR}/docs/check_generator.py ${case}
+            ${PROJECT_SOURCE_DIR}
+    WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+endforeach()
+set_tests_properties(docs_api docs_api_detects docs_api_parser
+  PROPERTIES LABELS unit SKIP_RETURN_CODE 77 TIMEOUT 120)
