@@ -8,6 +8,10 @@
 #   one doc comment removed, and on a stale or missing api.md (tests/docs/check_generator.py).
 # docs_api_parser: the generator reads tests/docs/fixture.h (multi-line declarations, #if
 #   attribute blocks, extern "C", function-like macros, nested members) as a C compiler would.
+# docs_example_tour*: docs/example_tour.c, the user guide's program, built here with the
+#   project's warnings and run on its built-in matrix and on matrices/1138_bus.mtx; its output
+#   is checked line by line (tests/docs/check_tour.sh). tests/install/run.sh runs the same check
+#   on the program built against the installed library.
 # python3 missing: the docs_api tests report skipped (77).
 find_program(csr_python3 python3)
 if(csr_python3)
@@ -28,3 +32,11 @@ foreach(case detects parser)
 endforeach()
 set_tests_properties(docs_api docs_api_detects docs_api_parser
   PROPERTIES LABELS unit SKIP_RETURN_CODE 77 TIMEOUT 120)
+
+add_executable(docs_example_tour ${PROJECT_SOURCE_DIR}/docs/example_tour.c)
+target_link_libraries(docs_example_tour PRIVATE csr_static)
+target_compile_options(docs_example_tour PRIVATE ${csr_c_warnings})
+add_test(NAME docs_example_tour
+  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/docs/check_tour.sh
+          ${PROJECT_SOURCE_DIR}/matrices/1138_bus.mtx $<TARGET_FILE:docs_example_tour>)
+set_tests_properties(docs_example_tour PROPERTIES LABELS unit TIMEOUT 120)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # ctest "install_package": installs a built libcsr into a scratch prefix and builds
-# tests/install/hello.c against it the ways a user would:
+# tests/install/hello.c (and the guide's docs/example_cg.c and docs/example_tour.c) against it
+# the ways a user would:
 #   (a) CMake:      find_package(csr) -> csr::csr (shared) and csr::csr_static
 #   (b) pkg-config: cc hello.c $(pkg-config --cflags --libs csr)           (shared)
 #   (c) pkg-config: cc hello.c ... $(pkg-config --static --libs csr) with libcsr.a
@@ -113,6 +114,14 @@ check_example() {
 check_example "docs/example_cg.c, find_package(csr)" env "LD_LIBRARY_PATH=$libdir" \
   "$work/cmake-build/example_cg"
 
+# The user guide's tour (docs/example_tour.c) prints what docs/index.md says, on its built-in
+# matrix and on matrices/1138_bus.mtx (tests/docs/check_tour.sh compares the lines).
+repo="$(cd "$source_dir/../.." && pwd)"
+check_tour() {
+  bash "$repo/tests/docs/check_tour.sh" "$repo/matrices/1138_bus.mtx" "$@"
+}
+check_tour env "LD_LIBRARY_PATH=$libdir" "$work/cmake-build/example_tour"
+
 # --- (b) pkg-config, shared ---------------------------------------------------------------------
 export PKG_CONFIG_PATH="$libdir/pkgconfig"
 cflags="$(pkg-config --cflags csr)"
@@ -122,10 +131,16 @@ echo "pkg-config: cflags '$cflags' libs '$libs' static libs '$static_libs'"
 # shellcheck disable=SC2086 # pkg-config output is a list of words
 quiet "$work/pc-shared.log" "$cc" -o "$work/hello_pc" "$source_dir/hello.c" $cflags $libs
 check_run "pkg-config csr (shared)" env "LD_LIBRARY_PATH=$libdir" "$work/hello_pc"
+# shellcheck disable=SC2086
 quiet "$work/pc-example.log" "$cc" -o "$work/example_cg_pc" "$source_dir/../../docs/example_cg.c" \
   $cflags $libs
 check_example "docs/example_cg.c, pkg-config csr" env "LD_LIBRARY_PATH=$libdir" \
   "$work/example_cg_pc"
+# The tour's own build line: cc example_tour.c $(pkg-config --cflags --libs csr).
+# shellcheck disable=SC2086
+quiet "$work/pc-tour.log" "$cc" -o "$work/example_tour_pc" "$repo/docs/example_tour.c" $cflags \
+  $libs
+check_tour env "LD_LIBRARY_PATH=$libdir" "$work/example_tour_pc"
 # It must have picked up the installed libcsr.so. (grep without -q reads all of ldd's output:
 # under pipefail, -q would quit early and ldd's SIGPIPE would fail the pipeline.)
 if ! env "LD_LIBRARY_PATH=$libdir" ldd "$work/hello_pc" | grep "libcsr.so.* => $libdir/" >/dev/null; then
