@@ -3,9 +3,10 @@
 Laplacian on an m^3 grid, written as .mtx to a temporary directory), b = A * ones, x0 = 0, the
 same stopping rule ||r||_2 <= rtol * ||b||_2 (scipy's rtol=, atol=0). Solve time only: scipy's cg
 call; ours the time apps/cg --json reports for the csr_solve call. Median of --reps runs (3).
-Prints a markdown table.
+Prints a markdown table; with --csv FILE also appends one row per thread count (ours against
+scipy) in the format of bench/plot_results.py (bench/README.md, "Results").
 
-  python3 bench/cg_cpu.py [--app build/apps/cg] [--m 60] [--rtol 1e-8] [--reps 3]
+  python3 bench/cg_cpu.py [--app build/apps/cg] [--m 60] [--rtol 1e-8] [--reps 3] [--csv FILE]
 """
 import argparse, json, os, statistics, subprocess, sys, tempfile, time
 
@@ -13,6 +14,9 @@ import numpy as np
 import scipy.io
 import scipy.sparse as sp
 import scipy.sparse.linalg as sla
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from plot_results import append_rows, command_line, machine_description, now_utc  # noqa: E402
 
 
 def poisson3d(m):
@@ -29,7 +33,9 @@ def main():
     p.add_argument("--m", type=int, default=60)
     p.add_argument("--rtol", type=float, default=1e-8)
     p.add_argument("--reps", type=int, default=3)
+    p.add_argument("--csv", metavar="FILE", help="append the results to this CSV (bench/README.md)")
     a = p.parse_args()
+    started, command = now_utc(), command_line()
     A = poisson3d(a.m)
     n = A.shape[0]
     b = A @ np.ones(n)
@@ -73,6 +79,18 @@ def main():
     print("|---|---:|---:|---:|---:|---:|")
     for name, t, its, r in rows:
         print("| %s | %.4f | %d | %.3f | %.2e | %.2f |" % (name, t, its, 1e3 * t / its, r, base / t))
+    if a.csv:
+        out = []
+        for threads, (name, t, its, r) in zip((1, 2), rows[:2]):
+            out.append(dict(benchmark="cg_cpu", case="3D Poisson %d^3 (n %d, nnz %d)" % (a.m, n, A.nnz),
+                            variant="omp, %d thread%s" % (threads, "s" * (threads > 1)), ours_seconds=t,
+                            anchor_name="scipy %s sparse.linalg.cg" % scipy.__version__,
+                            anchor_seconds=base, target_ratio=1.0 if threads == 2 else None,
+                            extra="iterations=%d;ms_per_iteration=%.2f;anchor_iterations=%d;"
+                                  "final_relative_residual=%.3g;rtol=%g;median_of=%d"
+                                  % (its, 1e3 * t / its, rows[-1][2], r, a.rtol, a.reps),
+                            device=machine_description(), date_utc=started, command=command))
+        append_rows(a.csv, out)
 
 
 if __name__ == "__main__":

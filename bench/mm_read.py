@@ -4,9 +4,11 @@
 Generates the files (a ~11M-entry real general file, an integer file, cnr-2000 unpacked, and a
 gzip file), then for 1 and 2 threads times fast_matrix_market's read_coo / mmwrite and libcsr's
 csr_read_coo / csr_write_coo_mm (bench/mm_read.c), interleaved, median of --reps after a warm-up.
-Prints a markdown table and writes a CSV.
+Prints a markdown table; with --csv FILE appends one row per file and thread count for reading
+(benchmark mm_read) and for writing (mm_write) in the format of bench/plot_results.py
+(bench/README.md, "Results").
 
-    python3 bench/mm_read.py --build build --data /tmp/libcsr-mmbench --csv mm_read.csv
+    python3 bench/mm_read.py --build build --data /tmp/libcsr-mmbench --csv bench/results/mm_read.csv
 """
 import argparse
 import gzip
@@ -15,11 +17,15 @@ import os
 import shutil
 import statistics
 import subprocess
+import sys
 import time
 
 import fast_matrix_market as fmm
 import numpy as np
 import scipy.sparse as sp
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from plot_results import append_rows, command_line, machine_description, now_utc  # noqa: E402
 
 
 def make_files(data, shared):
@@ -86,10 +92,11 @@ def main():
     ap.add_argument("--data", default="/tmp/libcsr-mmbench")
     ap.add_argument("--shared", default=os.path.join(os.path.dirname(__file__), "..", "..", "shared"))
     ap.add_argument("--reps", type=int, default=5)
-    ap.add_argument("--csv", default="mm_read.csv")
+    ap.add_argument("--csv", metavar="FILE", help="append the results to this CSV (bench/README.md)")
     ap.add_argument("--no-write", action="store_true", help="time reading only")
     args = ap.parse_args()
     files = make_files(args.data, args.shared)
+    started, command = now_utc(), command_line()
     rows = []
     print(f"fast_matrix_market {fmm.__version__}; median of {args.reps} after a warm-up; MB = text bytes")
     print("| file | MB | threads | fmm read s | ours read s | read ratio | fmm write s | ours write s | write ratio | our peak RSS / (COO + file) |")
@@ -106,11 +113,23 @@ def main():
             rows.append(row)
             w = f"{fw:.3f} | {ours['write_s']:.3f} | {fw / ours['write_s']:.2f}x" if fw else "- | - | -"
             print(f"| {name} | {row['mb']:.0f} | {threads} | {fr:.3f} | {ours['read_s']:.3f} | {row['read_ratio']:.2f}x | {w} | {row['peak']:.2f} |", flush=True)
-    with open(args.csv, "w") as f:
-        keys = list(rows[0].keys())
-        f.write(",".join(keys) + "\n")
-        for r in rows:
-            f.write(",".join("" if r[k] is None else str(r[k]) for k in keys) + "\n")
+    if args.csv:
+        out = []
+        for bench, ours, theirs, ratio, anchor, target in (
+                ("mm_read", "ours_read_s", "fmm_read_s", "read_ratio", "read_coo", 1.5),
+                ("mm_write", "ours_write_s", "fmm_write_s", "write_ratio", "mmwrite", 1.0)):
+            for r in rows:
+                if r[ours] is None or r[theirs] is None:
+                    continue
+                extra = "text_mb=%.1f;median_of=%d" % (r["mb"], args.reps)
+                if bench == "mm_read":
+                    extra += ";peak_rss_over_coo_plus_file=%.3f" % r["peak"]
+                out.append(dict(benchmark=bench, case=r["file"],
+                                variant="%d thread%s" % (r["threads"], "s" if r["threads"] > 1 else ""),
+                                ours_seconds=r[ours], anchor_name="fast_matrix_market %s %s" % (fmm.__version__, anchor),
+                                anchor_seconds=r[theirs], ratio=r[ratio], target_ratio=target, extra=extra,
+                                device=machine_description(), date_utc=started, command=command))
+        append_rows(args.csv, out)
 
 
 if __name__ == "__main__":

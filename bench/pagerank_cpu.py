@@ -12,7 +12,8 @@ iteration count. Times are of the PageRank computation only, with the read apart
 transposed graph), igraph's the Graph.pagerank call on a graph built beforehand (its PRPACK setup
 included). Median of --reps runs, interleaved (ours 1 thread, ours 2 threads, igraph) so that a
 slow spell of a shared machine hits all alike. "L1 vs igraph": sum_i |ours_i - igraph_i|.
-Prints a markdown table.
+Prints a markdown table; with --csv FILE also appends one row per graph and thread count (ours
+against igraph) in the format of bench/plot_results.py (bench/README.md, "Results").
 """
 import argparse
 import gzip
@@ -20,11 +21,15 @@ import json
 import os
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 
 import igraph
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from plot_results import append_rows, command_line, machine_description, now_utc  # noqa: E402
 
 
 def read_edges(path):
@@ -84,8 +89,10 @@ def main():
     ap.add_argument("--build", default="build", help="build directory (apps/pagerank in it)")
     ap.add_argument("--shared", default=os.path.join(os.path.dirname(__file__), "..", "..", "shared", "matrices"))
     ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--csv", metavar="FILE", help="append the results to this CSV (bench/README.md)")
     a = ap.parse_args()
     app = os.path.join(a.build, "apps", "pagerank")
+    started, command = now_utc(), command_line()
     rows = []
     for f in ("cnr-2000.mtx.gz", "web-NotreDame.txt.gz"):
         rows += bench(app, os.path.join(a.shared, f), a.reps)
@@ -96,6 +103,20 @@ def main():
         print(f"| {name} | {n} | {m} | {who} | {s:.4f} | {it if it else '-'} | "
               f"{f'{spi * 1e3:.2f}' if spi else '-'} | {f'{gbs:.2f}' if gbs else '-'} | "
               f"{f'{l1:.2g}' if who != 'igraph PRPACK' else '-'} |")
+    if a.csv:
+        out = []
+        for name, n, m, who, s, it, spi, gbs, l1 in rows:
+            if who == "igraph PRPACK":
+                continue
+            theirs = next(r[4] for r in rows if r[0] == name and r[3] == "igraph PRPACK")
+            threads = who.split(", ")[1]
+            out.append(dict(benchmark="pagerank_cpu", case=name.split(".")[0], variant="omp, " + threads,
+                            ours_seconds=s, anchor_name="igraph %s PRPACK" % igraph.__version__,
+                            anchor_seconds=theirs, target_ratio=1.0, ours_gbs=gbs,
+                            extra="nodes=%d;links=%d;iterations=%d;ms_per_iteration=%.2f;l1_to_igraph=%.2g;"
+                                  "tol=1e-6;median_of=%d" % (n, m, it, spi * 1e3, l1, a.reps),
+                            device=machine_description(), date_utc=started, command=command))
+        append_rows(a.csv, out)
 
 
 if __name__ == "__main__":
