@@ -20,6 +20,10 @@ no check computes is a failure, as is a missing or unknown example. A number in 
 matches when the computed value rounds to it at the document's precision ("0.1969" matches
 0.196875; "3" only 3).
 
+An ASCII figure marked "<!-- figure: NAME -->" (a matrix drawn as rows "[ 1 . 2 . ]", '.' for 0,
+and arrays "name = [0, 2, 2, 4]") must show the numbers of the example of the same name: its
+rows concatenated are the example's "dense" line, each array the example's line of that name.
+
 --mutations: after the plain check, every digit-bearing token of every result line is changed in
 turn (its last digit + 1) in a copy of the example, and that copy must fail the check: no stated
 number goes unchecked.
@@ -55,6 +59,7 @@ INPUTS = {
     "radix-onesweep": {"keys", "digit bits", "tile size"},
     "pagerank": {"pages", "from", "to", "damping", "tol"},
     "cg": {"A", "b", "x0", "rtol"},
+    "tile-shapes": set(),
 }
 # Examples with a library side (examples.c).
 LIBRARY = {"csr", "dense-to-csr", "coo-to-csr", "histogram-rules", "histogram-aggregation", "scan",
@@ -143,6 +148,28 @@ def py_plan(b, tuning):
             "blocks": [blocks], "threads in the grid": [blocks * threads],
             "16-byte words per thread": [words / (blocks * threads)],
             "global copies": [global_copies]}
+
+
+def py_tiles(b, tuning):
+    """The tiles of scan, compact and radix sort (cuda/scan.cu, compact.cu, radix_sort.cu) from
+    the constants of cuda/tuning.cuh."""
+    t = tuning_constants(tuning)
+    threads, scan_bytes, compact_bytes = t["SCAN_THREADS"], t["SCAN_BYTES_PER_THREAD"], \
+        t["COMPACT_BYTES_PER_THREAD"]
+    return {"scan threads per block": [threads], "scan bytes per thread": [scan_bytes],
+            "scan 16-byte loads per thread": [scan_bytes // 16],
+            "scan int32 per thread": [scan_bytes // 4],
+            "scan int32 per warp segment": [32 * scan_bytes // 4],
+            "scan int32 per tile": [threads * scan_bytes // 4],
+            "scan int64 per tile": [threads * scan_bytes // 8],
+            "compact bytes per thread": [compact_bytes],
+            "compact 16-byte loads per thread": [compact_bytes // 16],
+            "compact int32 per tile": [threads * compact_bytes // 4],
+            "radix digit bits": [t["RADIX_BITS"]], "radix threads per block": [t["RADIX_THREADS"]],
+            "radix 32-bit keys per tile": [t["RADIX_THREADS"] * t["RADIX_ITEMS_32"]],
+            "radix 64-bit keys per tile": [t["RADIX_THREADS"] * t["RADIX_ITEMS_64"]],
+            "histogram threads per block": [t["HIST_THREADS"]],
+            "histogram blocks per SM": [t["HIST_BLOCKS_PER_SM"]]}
 
 
 def py_hillis_steele(b):
@@ -315,6 +342,7 @@ PYTHON = {
     "coo-to-csr": lambda b, t: py_coo(b),
     "pagerank": lambda b, t: py_pagerank(b),
     "cg": lambda b, t: py_cg(b),
+    "tile-shapes": py_tiles,
 }
 
 # --- the document ----------------------------------------------------------------------------
@@ -326,6 +354,41 @@ def examples(text):
     """(name, body, start offset of body, line number) of every example block."""
     for m in EXAMPLE.finditer(text):
         yield m.group(1), m.group(2), m.start(2), text.count("\n", 0, m.start(2)) + 1
+
+
+FIGURE = re.compile(r"<!--\s*figure:\s*([\w-]+)\s*-->\s*\n```[a-z]*\n(.*?)\n```", re.S)
+
+
+def figure_values(body):
+    """An ASCII figure's numbers: its matrix rows "[ 1 . 2 . ]" ('.' is 0) as "dense", and its
+    arrays "name = [0, 2, 2, 4]" under their names."""
+    out, dense = {}, []
+    for line in body.split("\n"):
+        array = r"(\w+)\s*=\s*\[([^\]]*,[^\]]*)\]"  # with commas: a matrix row has none
+        for m in re.finditer(array, line):
+            out[m.group(1)] = m.group(2).replace(",", " ").split()
+        m = re.search(r"\[((?:\s*[-\d.]+)+)\s*\]", re.sub(array, "", line))
+        if m:
+            dense += ["0" if t == "." else t for t in m.group(1).split()]
+    if dense:
+        out["dense"] = dense
+    return out
+
+
+def check_figure(name, body, text):
+    """A figure's numbers against the example of the same name (which the checks verify)."""
+    blocks = {n: b for n, b, _, _ in examples(text)}
+    if name not in blocks:
+        return ["figure of no example"]
+    block = parse(blocks[name])
+    problems = []
+    for key, tokens in figure_values(body).items():
+        if key not in block:
+            problems.append("figure's '%s' is in no line of the example" % key)
+        elif [float(t) for t in tokens] != [float(t) for t in block[key]]:
+            problems.append("figure's '%s' = %s, the example's %s" % (
+                key, " ".join(tokens), " ".join(block[key])))
+    return problems
 
 
 def parse(body):
@@ -459,6 +522,17 @@ def main():
         else:
             passed += 1
             print("ok   %s" % name)
+    for m in FIGURE.finditer(text):
+        problems = check_figure(m.group(1), m.group(2), text)
+        line = text.count("\n", 0, m.start(2)) + 1
+        if problems:
+            failed += 1
+            print("FAIL figure %s (%s line %d)" % (m.group(1), args.doc, line))
+            for p in problems:
+                print("    " + p)
+        else:
+            passed += 1
+            print("ok   figure %s" % m.group(1))
     for name in sorted(set(INPUTS) - seen):
         failed += 1
         print("FAIL %s: no such example in %s" % (name, args.doc))
