@@ -36,4 +36,12 @@
 /* Global-memory fallback: blocks of the grid share GLOBAL_COPIES private copies. */
 #define CSRI_HIST_GLOBAL_COPIES 64
 
+/* SpMV and CG's step: threads per block, and the mean row length up to which AUTO gives each row
+ * one thread (above it: a group of lanes, the smallest power of two covering the mean). */
+#define CSRI_SPMV_THREADS 256
+#define CSRI_SPMV_SCALAR_MEAN 8.0
+/* Element-wise vector kernels: threads per block; blocks cover n with a grid-stride loop. */
+#define CSRI_VECTOR_THREADS 256
+#define CSRI_VECTOR_MAX_BLOCKS 4096
+
 #endif

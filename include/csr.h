@@ -1,6 +1,7 @@
 /* libcsr: compressed sparse row matrices on the CPU and the GPU.
  *
- * The one public header. Conventions (docs/design.md):
+ * The main public header (csr_primitives.h adds the array primitives, csr_mmio.h the NIST mmio.h
+ * names). Conventions (docs/design.md):
  *  - every call returns a csr_status: 0 success, > 0 informational, < 0 error;
  *  - every call takes a context first; NULL means "default behaviour, no error detail";
  *  - csr_X_create(ctx, &obj, ...) pairs with csr_X_free(&obj), which accepts NULL and sets it NULL;
@@ -123,15 +124,21 @@ csr_backend csr_context_backend(const csr_context *ctx);
 csr_backend csr_context_last_backend(const csr_context *ctx);
 /** OpenMP threads for the OpenMP backend; 0 means the OpenMP default. Negative: invalid value. */
 csr_status csr_context_set_threads(csr_context *ctx, int threads);
+/** The thread count set on the context (0: the OpenMP default). */
 int csr_context_threads(const csr_context *ctx);
 /** CUDA stream (a cudaStream_t passed as void*) for device work; NULL is the default stream. */
 csr_status csr_context_set_stream(csr_context *ctx, void *stream);
+/** The stream set on the context (NULL: the default stream). */
 void *csr_context_stream(const csr_context *ctx);
-/** Forces an SpMV kernel on the CUDA backend (AUTO: chosen from the row-length histogram). */
+/** Forces an SpMV kernel on the CUDA backend (for csr_spmv and csr_solve). AUTO: from the mean
+ *  row length (one thread per row up to 8, else a group of lanes); SEGMENTED is not available
+ *  yet (calls return CSR_ERR_UNSUPPORTED). */
 csr_status csr_context_set_kernel(csr_context *ctx, csr_spmv_kernel kernel);
+/** The kernel set on the context (AUTO on a NULL context). */
 csr_spmv_kernel csr_context_kernel(const csr_context *ctx);
 /** When on, the CUDA backend synchronises after every launch so errors surface at their call. */
 csr_status csr_context_set_debug_sync(csr_context *ctx, int on);
+/** The debug-synchronise flag (0 on a NULL context). */
 int csr_context_debug_sync(const csr_context *ctx);
 /** Status of the last call that failed on this context (CSR_SUCCESS if none since clear). */
 csr_status csr_context_last_status(const csr_context *ctx);
@@ -226,7 +233,9 @@ csr_status csr_matrix_near(csr_context *ctx, const csr_matrix *A, const csr_matr
 /** Allocates a COO of nnz triples (uninitialised). Errors as csr_matrix_create. */
 csr_status csr_coo_create(csr_context *ctx, csr_coo **T, int64_t rows, int64_t cols, int64_t nnz,
                           csr_value_type value_type, csr_location location);
+/** Frees the COO and its arrays; accepts NULL and *T == NULL; sets *T NULL. */
 void csr_coo_free(csr_coo **T);
+/** Deep copy of src into a new COO at `location` (host<->device through the CUDA backend). */
 csr_status csr_coo_copy(csr_context *ctx, const csr_coo *src, csr_coo **dst, csr_location location);
 
 /* --- dense -------------------------------------------------------------------------------- */
@@ -239,7 +248,9 @@ csr_status csr_dense_create(csr_context *ctx, csr_dense **D, int64_t rows, int64
 csr_status csr_dense_wrap(csr_context *ctx, csr_dense **D, int64_t rows, int64_t cols, int64_t ld,
                           csr_layout layout, csr_value_type value_type, csr_location location,
                           void *data);
+/** Frees the dense matrix (its data only when it owns it); accepts NULL; sets *D NULL. */
 void csr_dense_free(csr_dense **D);
+/** Deep copy of src into a new dense matrix at `location` (the same leading dimension). */
 csr_status csr_dense_copy(csr_context *ctx, const csr_dense *src, csr_dense **dst,
                           csr_location location);
 
@@ -251,6 +262,7 @@ csr_status csr_vector_create(csr_context *ctx, csr_vector **v, int64_t n, csr_va
 /** Wraps a user array without copying. */
 csr_status csr_vector_wrap(csr_context *ctx, csr_vector **v, int64_t n, csr_value_type value_type,
                            csr_location location, void *data);
+/** Frees the vector (its data only when it owns it); accepts NULL; sets *v NULL. */
 void csr_vector_free(csr_vector **v);
 /** New vector at `location` holding a copy of src. */
 csr_status csr_vector_clone(csr_context *ctx, const csr_vector *src, csr_vector **dst,
@@ -302,11 +314,24 @@ csr_status csr_symmetric_expand(csr_context *ctx, const csr_matrix *A, csr_trian
  * ------------------------------------------------------------------------------------------- */
 
 /** y = alpha*A*x + beta*y. A is F64 (x, y F64), F32 (x, y F32) or PATTERN (x, y both F64 or both
- *  F32; stored entries count as 1). beta == 0 overwrites y (NaN in y does not propagate).
- *  Errors: NULL_POINTER, DIMENSION_MISMATCH (x->n != cols, y->n != rows), TYPE_MISMATCH,
- *  LOCATION_MISMATCH, UNSUPPORTED (device operands before the CUDA SpMV exists). */
+ *  F32; stored entries count as 1). Each row is summed in double. beta == 0 overwrites y (NaN in
+ *  y does not propagate). A, x, y all on the host (ref / OpenMP backend) or all on the device
+ *  (CUDA backend, asynchronous on the context's stream; the kernel from csr_context_set_kernel:
+ *  AUTO gives rows of mean length <= 8 a thread each, longer ones a group of 2..32 lanes; the
+ *  result is the same bits every run). Errors: NULL_POINTER, DIMENSION_MISMATCH (x->n != cols,
+ *  y->n != rows), TYPE_MISMATCH, LOCATION_MISMATCH (operands in two places, or device operands
+ *  with a context set to ref or omp), UNSUPPORTED (CSR_KERNEL_SEGMENTED, not in this CUDA backend
+ *  yet), DEVICE. */
 csr_status csr_spmv(csr_context *ctx, double alpha, const csr_matrix *A, const csr_vector *x,
                     double beta, csr_vector *y);
+
+/* The vector operations take host or device vectors (all operands of a call in one place,
+ * else CSR_ERR_LOCATION_MISMATCH; device vectors with a context set to ref or omp likewise).
+ * Element-wise results are computed in double and rounded once to the vector's type, with the same
+ * bits on every backend; reductions are accumulated in double, in an order fixed by n (and, on the
+ * device, the GPU model), so repeated calls give the same bits. A device reduction waits for the
+ * stream and returns its result to the host. Host operands with a context set to CUDA run on the
+ * CPU and return CSR_INFO_DECLINED (> 0). */
 
 /** *result = x . y (accumulated in double). */
 csr_status csr_dot(csr_context *ctx, const csr_vector *x, const csr_vector *y, double *result);
@@ -335,6 +360,7 @@ csr_status csr_nrminf(csr_context *ctx, const csr_vector *x, double *result);
 /** Number of log2 bins: bin 0 holds empty rows, bin b >= 1 rows of length in [2^(b-1), 2^b). */
 #define CSR_HIST_BINS 48
 
+/** Row-length statistics of a CSR (csr_row_stats), the input of the SpMV kernel choice. */
 typedef struct csr_row_stats {
   int64_t histogram[CSR_HIST_BINS];
   int64_t rows, nnz;
@@ -399,6 +425,7 @@ typedef struct csr_read_options {
                                   pattern files always give CSR_PATTERN */
   size_t block_bytes;        /**< read/inflate block size; 0 = default (tests use tiny blocks) */
 } csr_read_options;
+/** Sets the reader's defaults (noted at each field); accepts NULL. */
 void csr_read_options_init(csr_read_options *options);
 
 /** Reads a file ("-" is standard input; gzip is recognised by its magic bytes) into COO triples
@@ -427,6 +454,7 @@ typedef struct csr_write_options {
   int gzip_level; /**< 1..9, default 6 */
   const char *comment; /**< optional comment text written after the banner ("% " prefixed) */
 } csr_write_options;
+/** Sets the writer's defaults (noted at each field); accepts NULL. */
 void csr_write_options_init(csr_write_options *options);
 
 /** Writes A (host) as Matrix Market coordinate; values in the shortest decimal form that reads
@@ -458,6 +486,7 @@ typedef struct csr_pagerank_options {
   void (*progress)(void *user, int64_t iteration, double l1_change);
   void *progress_user; /**< passed to progress */
 } csr_pagerank_options;
+/** Sets PageRank's defaults (noted at each field); accepts NULL. */
 void csr_pagerank_options_init(csr_pagerank_options *options);
 
 /** What a PageRank run did. */
@@ -507,6 +536,7 @@ typedef struct csr_solver_options {
                                  when history_capacity allows, the first ones otherwise */
   int64_t history_capacity; /**< entries history can take, >= 0; default 0 */
 } csr_solver_options;
+/** Sets the solver's defaults (noted at each field); accepts NULL. */
 void csr_solver_options_init(csr_solver_options *options);
 
 /** Why csr_solve stopped. */
@@ -529,11 +559,14 @@ typedef struct csr_solver_info {
 
 /** Solves A x = b by the method in options (NULL: the defaults, CG). A: square, F64, F32 or
  *  PATTERN; b and x: A->rows entries, both F64 or both F32 (F64 with an F64 matrix, F32 with F32),
- *  not overlapping; all on the host. x: the initial guess on entry (zeros are fine), the solution
- *  on return. Every step is a public operation (csr_spmv, csr_dot, csr_axpby, csr_nrm2, ...), so
- *  it runs on the context's CPU backend. When the recurrence residual meets the tolerance the
- *  true residual b - A x is recomputed; if it does not meet it, the method restarts from it. b = 0
- *  gives x = 0 at once. Returns:
+ *  not overlapping; all on the host (the context's CPU backend) or all on the device (CUDA).
+ *  x: the initial guess on entry (zeros are fine), the solution on return. CG and PCG run in the
+ *  single-reduction form: each iteration is one fused step (r and x updated, the next direction
+ *  and its product with A formed, every inner product summed) with one synchronisation; beta
+ *  comes from the recurrence r'z' = rz - 2 alpha zq + alpha^2 qDq (docs/algorithms.md).
+ *  BiCGSTAB is made of the public operations (csr_spmv, csr_dot, csr_axpby, ...). When the
+ *  recurrence residual meets the tolerance the true residual b - A x is recomputed; if it does not
+ *  meet it, the method restarts from it. b = 0 gives x = 0 at once. Returns:
  *   - CSR_SUCCESS: converged;
  *   - CSR_INFO_NOT_CONVERGED: max_iter iterations ran; x holds the last iterate;
  *   - CSR_ERR_INVALID_MATRIX: breakdown. CG/PCG: p'Ap <= 0 (A is not symmetric positive
@@ -544,8 +577,9 @@ typedef struct csr_solver_info {
  *     A's size), CSR_ERR_TYPE_MISMATCH, CSR_ERR_INVALID_VALUE (bad method, negative or NaN
  *     tolerances, both 0, negative max_iter or history_capacity, history NULL with a capacity,
  *     b and x overlapping, non-finite b or initial residual, a non-finite residual during the
- *     iteration: x may then hold non-finite values), CSR_ERR_UNSUPPORTED (device operands),
- *     CSR_ERR_OUT_OF_MEMORY.
+ *     iteration: x may then hold non-finite values), CSR_ERR_LOCATION_MISMATCH (A, b, x in two
+ *     places, or device operands with a context set to ref or omp), CSR_ERR_UNSUPPORTED (the
+ *     segmented kernel forced on the device), CSR_ERR_OUT_OF_MEMORY, CSR_ERR_DEVICE.
  *  info (may be NULL) is filled on every return after the arguments were accepted, including
  *  breakdowns; it is left untouched on argument errors. */
 csr_status csr_solve(csr_context *ctx, const csr_matrix *A, const csr_vector *b, csr_vector *x,

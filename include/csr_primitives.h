@@ -116,6 +116,7 @@ typedef enum csr_bin_rule {
                           csr_row_length_bin); negative x and b >= bins are not counted */
 } csr_bin_rule;
 
+/** The bins of a histogram: a rule and its parameters (csr_histogram). */
 typedef struct csr_histogram_bins {
   csr_bin_rule rule;
   int bins;            /**< number of bins, 1 .. 1 << 24 */

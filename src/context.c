@@ -22,6 +22,7 @@ void csr_context_free(csr_context **ctx) {
     return;
   csri_free((*ctx)->host_workspace);
   csri_cuda_free((*ctx)->device_workspace);
+  csri_cuda_context_release(*ctx);
   csri_free(*ctx);
   *ctx = NULL;
 }

@@ -35,6 +35,10 @@ int csri_cuda_device_count(void) {
   return 0;
 }
 
+void csri_cuda_context_release(csr_context *ctx) {
+  (void)ctx; /* nothing was allocated */
+}
+
 /* --- primitives (src/primitives.h): the front ends send only device arrays here ------------- */
 #include "primitives.h"
 
@@ -80,4 +84,42 @@ csr_status csri_cuda_histogram(csr_context *ctx, csr_data_type sample_type, cons
   (void)sample_type, (void)samples, (void)n, (void)bins, (void)count_type, (void)counts,
       (void)workspace;
   return not_compiled(ctx);
+}
+
+/* --- SpMV, vector operations, CG's step (src/ops_impl.h): only device operands come here ------ */
+#include "ops_impl.h"
+
+csr_status csri_cuda_spmv(csr_context *ctx, double alpha, const csr_matrix *A, const csr_vector *x,
+                          double beta, csr_vector *y) {
+  (void)alpha, (void)A, (void)x, (void)beta, (void)y;
+  return not_compiled(ctx);
+}
+csr_status csri_cuda_axpby(csr_context *ctx, double alpha, const csr_vector *x, double beta,
+                           csr_vector *y) {
+  (void)alpha, (void)x, (void)beta, (void)y;
+  return not_compiled(ctx);
+}
+csr_status csri_cuda_scale(csr_context *ctx, double alpha, csr_vector *x) {
+  (void)alpha, (void)x;
+  return not_compiled(ctx);
+}
+csr_status csri_cuda_fill(csr_context *ctx, double alpha, csr_vector *x) {
+  (void)alpha, (void)x;
+  return not_compiled(ctx);
+}
+csr_status csri_cuda_reduce(csr_context *ctx, csri_reduction which, const csr_vector *x,
+                            const csr_vector *y, double *result) {
+  (void)which, (void)x, (void)y, (void)result;
+  return not_compiled(ctx);
+}
+csr_status csri_cuda_cg_step(csr_context *ctx, const csr_matrix *A, double alpha, double beta,
+                             const csri_cg_vectors *v, double *sums) {
+  (void)A, (void)alpha, (void)beta, (void)v, (void)sums;
+  return not_compiled(ctx);
+}
+int64_t csri_cuda_jacobi(csr_context *ctx, const csr_matrix *A, csr_vector *d, int *why,
+                         double *value) {
+  (void)A, (void)d, (void)why, (void)value;
+  not_compiled(ctx);
+  return -2;
 }

@@ -28,6 +28,10 @@ struct csr_context {
   size_t host_workspace_bytes;
   void *device_workspace;
   size_t device_workspace_bytes;
+  /* The CUDA reductions' fixed slots (cuda/reduce.cu): a ticket counter on the device, zeroed
+   * once and re-armed by each reduction, and results in pinned host memory the device writes. */
+  void *reduce_ticket;
+  void *reduce_results;
 };
 
 /* --- errors --------------------------------------------------------------------------------- */
@@ -90,6 +94,12 @@ csr_status csri_array_copy(csr_context *ctx, void *dst, csr_location dst_locatio
 csr_status csri_host_workspace(csr_context *ctx, size_t bytes, void **p);
 void csri_workspace_release(csr_context *ctx, void *p);
 
+/* The context's cached device workspace, grown to `bytes` (freed with the context; growing it
+ * frees the old one, so one piece of work at a time uses it). A NULL context gets a fresh
+ * allocation, which csri_device_scratch_done frees. */
+csr_status csri_device_scratch(csr_context *ctx, size_t bytes, void **p);
+void csri_device_scratch_done(csr_context *ctx, void *p);
+
 /* --- backend choice ------------------------------------------------------------------------- */
 
 /* The CPU backend to run a host-operand call: REF when asked, OMP when built and asked or AUTO,
@@ -110,6 +120,8 @@ csr_status csri_cuda_memset_zero(csr_context *ctx, void *p, size_t bytes);
 /* kind: 0 host->device, 1 device->host, 2 device->device. Synchronises the context's stream. */
 csr_status csri_cuda_memcpy(csr_context *ctx, void *dst, const void *src, size_t bytes, int kind);
 int csri_cuda_device_count(void);
+/* Frees what the CUDA backend keeps in the context (the reduction slots); NULLs are fine. */
+void csri_cuda_context_release(csr_context *ctx);
 
 #ifdef __cplusplus
 }

@@ -4,22 +4,29 @@
 
 #include "internal.h"
 
-/* The front ends (src/spmv.c, src/vector_*.c, src/row_stats.c) have checked every operand:
- * non-NULL, host, matching shapes and types. The kernels therefore cannot fail. */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The front ends (src/spmv.c, src/vector_*.c, src/row_stats.c, src/cg_step.c) have checked every
+ * operand: non-NULL, one location, matching shapes and types. The CPU kernels therefore cannot
+ * fail; the CUDA ones return a status for launch and device errors only. */
 
 /* --- front-end helpers (src/vector_ops.c) ---------------------------------------------------- */
 
 /* Picks the CPU backend for host operands. *status becomes CSR_INFO_DECLINED when the context
  * asked for CUDA (host operands run on the CPU; the caller sees that), else CSR_SUCCESS. */
 csr_backend csri_ops_backend(csr_context *ctx, csr_status *status);
+/* The backend for operands at `location`: as csri_ops_backend for the host; CUDA for the device,
+ * or CSR_ERR_LOCATION_MISMATCH (returned, recorded) when the context insists on ref or omp. */
+csr_status csri_ops_backend_at(csr_context *ctx, csr_location location, csr_backend *backend);
 /* NULL, value type (F64 / F32), data present when n > 0. `name` is for the message. */
 csr_status csri_check_vector(csr_context *ctx, const csr_vector *v, const char *name);
-/* Both vectors valid, same n, same type, same location; device operands are UNSUPPORTED until
- * the CUDA vector operations exist. */
+/* Both vectors valid, same n, same type, same location (host or device). */
 csr_status csri_check_vector_pair(csr_context *ctx, const csr_vector *x, const csr_vector *y);
 /* 1 when the arrays of x and y share any byte (both non-empty). */
 int csri_vectors_overlap(const csr_vector *x, const csr_vector *y);
-/* Device operands of an operation the CUDA backend does not yet offer. */
+/* Device operands of an operation the CUDA backend does not offer (PageRank). */
 csr_status csri_check_host(csr_context *ctx, csr_location location, const char *what);
 
 /* --- deterministic reductions ---------------------------------------------------------------- */
@@ -94,6 +101,65 @@ double csri_omp_nrm1(const csr_context *ctx, const csr_vector *x);
 double csri_ref_nrminf(const csr_vector *x);
 double csri_omp_nrminf(const csr_context *ctx, const csr_vector *x);
 
+/* The reductions, by name (csri_cuda_reduce; the CPU front end switches on it too). */
+typedef enum csri_reduction { CSRI_DOT, CSRI_NRM2, CSRI_NRM1, CSRI_NRMINF } csri_reduction;
+
+/* --- the CUDA backend of the above (cuda/spmv.cu, cuda/vector_ops.cu; src/cuda_stub.c) -------- */
+
+/* y = alpha*A*x + beta*y on device operands, alpha != 0 and nnz > 0, with the kernel the context
+ * asks for (AUTO: from the mean row length). CSR_ERR_UNSUPPORTED for the segmented kernel. */
+csr_status csri_cuda_spmv(csr_context *ctx, double alpha, const csr_matrix *A, const csr_vector *x,
+                          double beta, csr_vector *y);
+csr_status csri_cuda_axpby(csr_context *ctx, double alpha, const csr_vector *x, double beta,
+                           csr_vector *y);
+csr_status csri_cuda_scale(csr_context *ctx, double alpha, csr_vector *x);
+csr_status csri_cuda_fill(csr_context *ctx, double alpha, csr_vector *x);
+/* *result = the reduction of x (and y for CSRI_DOT), accumulated in double; the order is fixed
+ * by n alone, so a run gives the same bits every time. Synchronises the context's stream. */
+csr_status csri_cuda_reduce(csr_context *ctx, csri_reduction which, const csr_vector *x,
+                            const csr_vector *y, double *result);
+
+/* --- CG's fused step (src/cg_step.c; src/ref/cg_step.c, src/omp/cg_step.c, cuda/cg_step.cu) --- */
+
+/* One CG iteration in one pass over the vectors and one reduction (the single-reduction form of
+ * src/cg.c), on vectors of one type T (F64 / F32) and location; all arithmetic in double, each
+ * stored value rounded to T once:
+ *   r' = r - alpha q,  x += alpha p,  z' = d .* r' (d NULL: z' = r'),  p' = z' + beta p,
+ *   q' = A p',
+ * where a zero alpha drops the q and p terms and a zero beta the p term (stale or NaN contents
+ * of q and p are then never read into the result). r', p', q' go to separate vectors (the
+ * device computes p'_j wherever row i needs it while other rows still read r, p, q).
+ * sums: [0] r'.r'  [1] r'.z'  [2] p'.q'  [3] z'.q'  [4] sum_i d_i q'_i^2 (d NULL: q'.q'). */
+typedef struct csri_cg_vectors {
+  csr_vector *x;
+  const csr_vector *r, *p, *q; /* this iterate */
+  csr_vector *r_next, *p_next, *q_next;
+  const csr_vector *d; /* Jacobi: 1 / diag(A), or NULL */
+} csri_cg_vectors;
+enum { CSRI_CG_SUMS = 5 };
+
+void csri_ref_cg_step(const csr_matrix *A, double alpha, double beta, const csri_cg_vectors *v,
+                      double *sums);
+/* The step's two halves over rows [begin, end), which the OpenMP backend runs in chunks: the
+ * element-wise r', x, p' (all rows first), then q' = A p' and the rows' terms added to sums in
+ * row order. */
+void csri_cg_update_rows(double alpha, double beta, const csri_cg_vectors *v, int64_t begin,
+                         int64_t end);
+void csri_cg_product_rows(const csr_matrix *A, const csri_cg_vectors *v, int64_t begin, int64_t end,
+                          double *sums);
+void csri_omp_cg_step(const csr_context *ctx, const csr_matrix *A, double alpha, double beta,
+                      const csri_cg_vectors *v, double *sums);
+csr_status csri_cuda_cg_step(csr_context *ctx, const csr_matrix *A, double alpha, double beta,
+                             const csri_cg_vectors *v, double *sums);
+
+/* d_i = 1 / a_ii (duplicates on the diagonal summed), into d of d's type. Returns -1 when every
+ * a_ii is positive and finite, else the first bad row, with *why 0 (no diagonal entry), 1
+ * (non-finite a_ii) or 2 (a_ii <= 0) and *value = a_ii. The CUDA one returns -2 (and records
+ * the error) when the device fails. */
+int64_t csri_ref_jacobi(const csr_matrix *A, csr_vector *d, int *why, double *value);
+int64_t csri_cuda_jacobi(csr_context *ctx, const csr_matrix *A, csr_vector *d, int *why,
+                         double *value);
+
 /* --- row statistics -------------------------------------------------------------------------- */
 
 /* Statistics from host row offsets (rows + 1 entries). Returns 0, or -1 when a row length is
@@ -119,4 +185,7 @@ double csri_omp_pagerank_update(const csr_context *ctx, csr_vector *r, const csr
                                 const double *p, double d, double base, const double *inv_w,
                                 int scale, csr_vector *x, double *dangling);
 
+#ifdef __cplusplus
+}
+#endif
 #endif /* CSR_OPS_IMPL_H */

@@ -40,9 +40,7 @@ csr_status csri_primitive_backend(csr_context *ctx, csr_location location, csr_b
   return asked == CSR_BACKEND_CUDA ? CSR_INFO_DECLINED : CSR_SUCCESS;
 }
 
-/* The context's cached device workspace, grown to `bytes` (freed with the context). A NULL
- * context gets a fresh allocation, released by csri_primitive_workspace_done. */
-static csr_status device_cache(csr_context *ctx, size_t bytes, void **p) {
+csr_status csri_device_scratch(csr_context *ctx, size_t bytes, void **p) {
   if (ctx == NULL)
     return csri_cuda_malloc(ctx, p, bytes);
   if (ctx->device_workspace_bytes < bytes || ctx->device_workspace == NULL) {
@@ -73,12 +71,17 @@ csr_status csri_primitive_workspace(csr_context *ctx, csr_location location, siz
     *use = workspace;
   } else if (need > 0) {
     if (location == CSR_DEVICE)
-      CSRI_TRY(device_cache(ctx, need, use));
+      CSRI_TRY(csri_device_scratch(ctx, need, use));
     else
       CSRI_TRY(csri_host_workspace(ctx, need, use));
   }
   *run = 1;
   return CSR_SUCCESS;
+}
+
+void csri_device_scratch_done(csr_context *ctx, void *p) {
+  if (ctx == NULL)
+    csri_cuda_free(p);
 }
 
 void csri_primitive_workspace_done(csr_context *ctx, csr_location location, void *use,

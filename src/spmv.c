@@ -1,4 +1,4 @@
-/* y = alpha*A*x + beta*y: operand checks, empty shapes, dispatch to the CPU backends. */
+/* y = alpha*A*x + beta*y: operand checks, empty shapes, dispatch to the backends. */
 #include "ops_impl.h"
 
 static int types_fit(csr_value_type a, csr_value_type x, csr_value_type y) {
@@ -25,10 +25,6 @@ static csr_status check(csr_context *ctx, const csr_matrix *A, const csr_vector 
   if (A->location != x->location || A->location != y->location)
     return CSRI_FAIL(ctx, CSR_ERR_LOCATION_MISMATCH,
                      "A, x and y must all be on the host or all on the device");
-  if (A->location == CSR_DEVICE)
-    return CSRI_FAIL(ctx, CSR_ERR_UNSUPPORTED,
-                     "SpMV on device operands is not available yet: the CUDA SpMV arrives "
-                     "with the GPU SpMV work");
   if (A->rows > 0 && A->row_offsets == NULL)
     return CSRI_FAIL(ctx, CSR_ERR_NULL_POINTER, "A->row_offsets is NULL");
   if (A->nnz > 0 && (A->col_indices == NULL || (A->value_type != CSR_PATTERN && !A->values)))
@@ -41,11 +37,15 @@ static csr_status check(csr_context *ctx, const csr_matrix *A, const csr_vector 
 csr_status csr_spmv(csr_context *ctx, double alpha, const csr_matrix *A, const csr_vector *x,
                     double beta, csr_vector *y) {
   CSRI_TRY(check(ctx, A, x, y));
-  csr_status status;
-  csr_backend backend = csri_ops_backend(ctx, &status);
+  csr_backend backend;
+  csr_status status = csri_ops_backend_at(ctx, A->location, &backend);
+  CSRI_TRY(status);
   /* No product to add: y = beta*y (beta == 0 writes zeros, so NaN in y does not survive). */
   int no_product = alpha == 0.0 || A->rows == 0 || A->nnz == 0;
-  if (backend == CSR_BACKEND_OMP) {
+  if (backend == CSR_BACKEND_CUDA) {
+    CSRI_TRY(no_product ? csri_cuda_scale(ctx, beta, y)
+                        : csri_cuda_spmv(ctx, alpha, A, x, beta, y));
+  } else if (backend == CSR_BACKEND_OMP) {
     if (no_product)
       csri_omp_scale(ctx, beta, y);
     else

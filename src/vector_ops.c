@@ -8,6 +8,21 @@ csr_backend csri_ops_backend(csr_context *ctx, csr_status *status) {
   return csri_host_backend(ctx);
 }
 
+csr_status csri_ops_backend_at(csr_context *ctx, csr_location location, csr_backend *backend) {
+  if (location == CSR_HOST) {
+    csr_status status;
+    *backend = csri_ops_backend(ctx, &status);
+    return status;
+  }
+  *backend = CSR_BACKEND_CUDA;
+  csr_backend asked = csr_context_backend(ctx);
+  if (asked == CSR_BACKEND_REF || asked == CSR_BACKEND_OMP)
+    return CSRI_FAIL(ctx, CSR_ERR_LOCATION_MISMATCH,
+                     "device operands need the CUDA backend; the context asks for %s",
+                     csr_backend_name(asked));
+  return CSR_SUCCESS;
+}
+
 csr_status csri_check_vector(csr_context *ctx, const csr_vector *v, const char *name) {
   if (v == NULL)
     return CSRI_FAIL(ctx, CSR_ERR_NULL_POINTER, "argument '%s' is NULL", name);
@@ -30,9 +45,7 @@ int csri_vectors_overlap(const csr_vector *x, const csr_vector *y) {
 csr_status csri_check_host(csr_context *ctx, csr_location location, const char *what) {
   if (location == CSR_DEVICE)
     return CSRI_FAIL(ctx, CSR_ERR_UNSUPPORTED,
-                     "%s on device vectors is not available yet: it arrives with the CUDA "
-                     "vector operations",
-                     what);
+                     "%s on device operands is not available: copy them to the host", what);
   return CSR_SUCCESS;
 }
 
@@ -55,16 +68,20 @@ csr_status csri_check_vector_pair(csr_context *ctx, const csr_vector *x, const c
   CSRI_TRY(check_pair_shape(ctx, x, y));
   if (x->location != y->location)
     return CSRI_FAIL(ctx, CSR_ERR_LOCATION_MISMATCH, "x and y live in different places");
-  return csri_check_host(ctx, x->location, "this operation");
+  return CSR_SUCCESS;
 }
 
 csr_status csr_axpby(csr_context *ctx, double alpha, const csr_vector *x, double beta,
                      csr_vector *y) {
   CSRI_TRY(csri_check_vector_pair(ctx, x, y));
-  csr_status status;
-  csr_backend backend = csri_ops_backend(ctx, &status);
+  csr_backend backend;
+  csr_status status = csri_ops_backend_at(ctx, y->location, &backend);
+  CSRI_TRY(status);
   /* A zero coefficient drops its term: alpha == 0 ignores x (even NaN), beta == 0 ignores y. */
-  if (backend == CSR_BACKEND_OMP) {
+  if (backend == CSR_BACKEND_CUDA) {
+    CSRI_TRY(alpha == 0.0 ? csri_cuda_scale(ctx, beta, y)
+                          : csri_cuda_axpby(ctx, alpha, x, beta, y));
+  } else if (backend == CSR_BACKEND_OMP) {
     if (alpha == 0.0)
       csri_omp_scale(ctx, beta, y);
     else
@@ -85,10 +102,12 @@ csr_status csr_axpy(csr_context *ctx, double alpha, const csr_vector *x, csr_vec
 
 csr_status csr_scale(csr_context *ctx, double alpha, csr_vector *x) {
   CSRI_TRY(csri_check_vector(ctx, x, "x"));
-  CSRI_TRY(csri_check_host(ctx, x->location, "csr_scale"));
-  csr_status status;
-  csr_backend backend = csri_ops_backend(ctx, &status);
-  if (backend == CSR_BACKEND_OMP)
+  csr_backend backend;
+  csr_status status = csri_ops_backend_at(ctx, x->location, &backend);
+  CSRI_TRY(status);
+  if (backend == CSR_BACKEND_CUDA)
+    CSRI_TRY(csri_cuda_scale(ctx, alpha, x));
+  else if (backend == CSR_BACKEND_OMP)
     csri_omp_scale(ctx, alpha, x);
   else
     csri_ref_scale(alpha, x);
@@ -98,10 +117,12 @@ csr_status csr_scale(csr_context *ctx, double alpha, csr_vector *x) {
 
 csr_status csr_fill(csr_context *ctx, double alpha, csr_vector *x) {
   CSRI_TRY(csri_check_vector(ctx, x, "x"));
-  CSRI_TRY(csri_check_host(ctx, x->location, "csr_fill"));
-  csr_status status;
-  csr_backend backend = csri_ops_backend(ctx, &status);
-  if (backend == CSR_BACKEND_OMP)
+  csr_backend backend;
+  csr_status status = csri_ops_backend_at(ctx, x->location, &backend);
+  CSRI_TRY(status);
+  if (backend == CSR_BACKEND_CUDA)
+    CSRI_TRY(csri_cuda_fill(ctx, alpha, x));
+  else if (backend == CSR_BACKEND_OMP)
     csri_omp_fill(ctx, alpha, x);
   else
     csri_ref_fill(alpha, x);

@@ -20,19 +20,22 @@ double csri_nrm2_finish(csri_nrm2_acc acc) {
   return sqrt(acc.medium);
 }
 
-/* Runs a reduction on the chosen backend; `which` picks the operation. */
-enum { DOT, NRM2, NRM1, NRMINF };
-
-static csr_status reduce(csr_context *ctx, int which, const csr_vector *x, const csr_vector *y,
-                         double *result) {
-  csr_status status;
-  csr_backend backend = csri_ops_backend(ctx, &status);
+/* Runs a reduction on the backend for x's location; `which` picks the operation. */
+static csr_status reduce(csr_context *ctx, csri_reduction which, const csr_vector *x,
+                         const csr_vector *y, double *result) {
+  csr_backend backend;
+  csr_status status = csri_ops_backend_at(ctx, x->location, &backend);
+  CSRI_TRY(status);
   int omp = backend == CSR_BACKEND_OMP;
-  switch (which) {
-  case DOT: *result = omp ? csri_omp_dot(ctx, x, y) : csri_ref_dot(x, y); break;
-  case NRM2: *result = omp ? csri_omp_nrm2(ctx, x) : csri_ref_nrm2(x); break;
-  case NRM1: *result = omp ? csri_omp_nrm1(ctx, x) : csri_ref_nrm1(x); break;
-  default: *result = omp ? csri_omp_nrminf(ctx, x) : csri_ref_nrminf(x); break;
+  if (backend == CSR_BACKEND_CUDA) {
+    CSRI_TRY(csri_cuda_reduce(ctx, which, x, y, result));
+  } else {
+    switch (which) {
+    case CSRI_DOT: *result = omp ? csri_omp_dot(ctx, x, y) : csri_ref_dot(x, y); break;
+    case CSRI_NRM2: *result = omp ? csri_omp_nrm2(ctx, x) : csri_ref_nrm2(x); break;
+    case CSRI_NRM1: *result = omp ? csri_omp_nrm1(ctx, x) : csri_ref_nrm1(x); break;
+    default: *result = omp ? csri_omp_nrminf(ctx, x) : csri_ref_nrminf(x); break;
+    }
   }
   csri_set_last_backend(ctx, backend);
   return status;
@@ -41,24 +44,24 @@ static csr_status reduce(csr_context *ctx, int which, const csr_vector *x, const
 csr_status csr_dot(csr_context *ctx, const csr_vector *x, const csr_vector *y, double *result) {
   CSRI_CHECK_NULL(ctx, result);
   CSRI_TRY(csri_check_vector_pair(ctx, x, y));
-  return reduce(ctx, DOT, x, y, result);
+  return reduce(ctx, CSRI_DOT, x, y, result);
 }
 
-static csr_status norm(csr_context *ctx, int which, const csr_vector *x, double *result) {
+static csr_status norm(csr_context *ctx, csri_reduction which, const csr_vector *x,
+                       double *result) {
   CSRI_CHECK_NULL(ctx, result);
   CSRI_TRY(csri_check_vector(ctx, x, "x"));
-  CSRI_TRY(csri_check_host(ctx, x->location, "a vector norm"));
   return reduce(ctx, which, x, NULL, result);
 }
 
 csr_status csr_nrm2(csr_context *ctx, const csr_vector *x, double *result) {
-  return norm(ctx, NRM2, x, result);
+  return norm(ctx, CSRI_NRM2, x, result);
 }
 
 csr_status csr_nrm1(csr_context *ctx, const csr_vector *x, double *result) {
-  return norm(ctx, NRM1, x, result);
+  return norm(ctx, CSRI_NRM1, x, result);
 }
 
 csr_status csr_nrminf(csr_context *ctx, const csr_vector *x, double *result) {
-  return norm(ctx, NRMINF, x, result);
+  return norm(ctx, CSRI_NRMINF, x, result);
 }

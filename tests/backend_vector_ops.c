@@ -204,10 +204,12 @@ static void errors(csr_context *ctx) {
   csr_vector d = {4, buffer, CSR_F64, CSR_DEVICE, 0}, e = {4, buffer + 4, CSR_F64, CSR_DEVICE, 0};
   CHECK_STATUS(ctx, csr_dot(ctx, x, &d, &r), CSR_ERR_LOCATION_MISMATCH);
   CHECK_STATUS(ctx, csr_axpy(ctx, 1, &d, y), CSR_ERR_LOCATION_MISMATCH);
-  CHECK_STATUS(ctx, csr_dot(ctx, &d, &e, &r), CSR_ERR_UNSUPPORTED);
-  CHECK_STATUS(ctx, csr_nrm2(ctx, &d, &r), CSR_ERR_UNSUPPORTED);
-  CHECK_STATUS(ctx, csr_scale(ctx, 2, &d), CSR_ERR_UNSUPPORTED);
-  CHECK_STATUS(ctx, csr_fill(ctx, 2, &d), CSR_ERR_UNSUPPORTED);
+  /* All on the device, with a context that insists on a CPU backend: refused, named. */
+  CHECK_STATUS(ctx, csr_dot(ctx, &d, &e, &r), CSR_ERR_LOCATION_MISMATCH);
+  CHECK(strstr(csr_context_last_error(ctx), "need the CUDA backend") != NULL);
+  CHECK_STATUS(ctx, csr_nrm2(ctx, &d, &r), CSR_ERR_LOCATION_MISMATCH);
+  CHECK_STATUS(ctx, csr_scale(ctx, 2, &d), CSR_ERR_LOCATION_MISMATCH);
+  CHECK_STATUS(ctx, csr_fill(ctx, 2, &d), CSR_ERR_LOCATION_MISMATCH);
   if (!csr_backend_available(CSR_BACKEND_CUDA)) /* copy is the transfer: CUDA backend */
     CHECK_STATUS(ctx, csr_copy(ctx, x, &d), CSR_ERR_NOT_COMPILED);
   csr_vector_free(&x);

@@ -1,0 +1,61 @@
+/* The reduction slots a context keeps for the CUDA backend (cuda/reduce.cuh): a device ticket
+ * zeroed once, and pinned host memory the device writes the results into, so a reduction costs
+ * one launch and one synchronisation (no memset, no copy). */
+#include "reduce.cuh"
+
+#include <mutex>
+
+extern "C" csr_status csri_cuda_reduce_slots(csr_context *ctx, unsigned **ticket, double **host,
+                                             double **device) {
+  if (ctx->reduce_ticket == NULL) {
+    void *t = NULL, *h = NULL;
+    cudaError_t err = cudaMalloc(&t, 256);
+    if (err == cudaSuccess)
+      err = cudaMemset(t, 0, 256);
+    if (err == cudaSuccess)
+      err = cudaHostAlloc(&h, CSRI_REDUCE_MAX_RESULTS * sizeof(double), cudaHostAllocMapped);
+    if (err != cudaSuccess) {
+      cudaFree(t);
+      cudaGetLastError();
+      return csri_cuda_error(ctx, err, "reduction slots", __FILE__, __LINE__);
+    }
+    ctx->reduce_ticket = t;
+    ctx->reduce_results = h;
+  }
+  *ticket = (unsigned *)ctx->reduce_ticket;
+  *host = (double *)ctx->reduce_results;
+  cudaError_t err = cudaHostGetDevicePointer((void **)device, ctx->reduce_results, 0);
+  return err == cudaSuccess
+             ? CSR_SUCCESS
+             : csri_cuda_error(ctx, err, "cudaHostGetDevicePointer", __FILE__, __LINE__);
+}
+
+extern "C" void csri_cuda_context_release(csr_context *ctx) {
+  if (ctx->reduce_ticket != NULL)
+    cudaFree(ctx->reduce_ticket);
+  if (ctx->reduce_results != NULL)
+    cudaFreeHost(ctx->reduce_results);
+  ctx->reduce_ticket = ctx->reduce_results = NULL;
+}
+
+extern "C" int csri_cuda_resident_blocks(const void *kernel, int threads) {
+  static std::mutex lock;
+  static const void *kernels[64];
+  static int threads_of[64], blocks_of[64], used = 0;
+  std::lock_guard<std::mutex> guard(lock);
+  for (int k = 0; k < used; k++)
+    if (kernels[k] == kernel && threads_of[k] == threads)
+      return blocks_of[k];
+  int per_sm = 0;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0) != cudaSuccess) {
+    cudaGetLastError();
+    per_sm = 1;
+  }
+  int blocks = (per_sm > 0 ? per_sm : 1) * csri_cuda_sm_count();
+  if (used < 64) {
+    kernels[used] = kernel;
+    threads_of[used] = threads;
+    blocks_of[used++] = blocks;
+  }
+  return blocks;
+}
