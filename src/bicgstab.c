@@ -23,7 +23,7 @@ static csr_status setup(csri_solve_run *run, work *w) {
   csr_value_type type = run->x->value_type;
   csr_vector **all[] = {&w->r, &w->rhat, &w->p, &w->v, &w->s, &w->t};
   for (size_t i = 0; i < sizeof all / sizeof *all; i++)
-    CSRI_TRY(csr_vector_create(ctx, all[i], n, type, CSR_HOST));
+    CSRI_TRY(csr_vector_create(ctx, all[i], n, type, run->x->location));
   return CSR_SUCCESS;
 }
 

@@ -1,95 +1,93 @@
-/* Solves A x = b for SPD A by conjugate gradients (Hestenes-Stiefel), optionally Jacobi-
- * preconditioned (z = diag(A)^-1 r, applied as an SpMV with the diagonal matrix). */
+/* Solves A x = b for SPD A by conjugate gradients, optionally Jacobi-preconditioned
+ * (z = diag(A)^-1 r), in the single-reduction form: each iteration is one fused step
+ * (src/ops_impl.h) that updates r and x, forms the next direction p' = z' + beta p and q' = A p',
+ * and returns every inner product the next iteration needs, so it costs one pass over the
+ * vectors and one synchronisation on every backend. The price is that beta must be known when the
+ * step starts, before r'.z' is summed: it comes from the recurrence
+ *   r'.z' = r.z - 2 alpha z.q + alpha^2 q.Dq        (r' = r - alpha q, z' = D r', D symmetric)
+ * while alpha uses the r.z that the previous step summed exactly. */
+#include "ops_impl.h"
 #include "solver_impl.h"
 
 #include <math.h>
 
 typedef struct work {
-  csr_matrix *Dinv; /* diag(A)^-1 as a CSR; NULL without a preconditioner */
-  csr_vector *r, *z, *p, *q;
+  csr_vector *d;                  /* 1 / diag(A) (Jacobi), or NULL */
+  csr_vector *r[2], *p[2], *q[2]; /* this iterate and the next, swapped after each step */
+  int now;                        /* which of each pair is this iterate */
+  double sums[CSRI_CG_SUMS];      /* r.r, r.z, p.q, z.q, q.Dq of this iterate */
 } work;
 
 static void work_free(work *w) {
-  csr_matrix_free(&w->Dinv);
-  csr_vector_free(&w->r);
-  csr_vector_free(&w->z);
-  csr_vector_free(&w->p);
-  csr_vector_free(&w->q);
-}
-
-/* Dinv = diag(1 / a_ii) in x's value type; duplicates on the diagonal are summed. Every a_ii must
- * be positive and finite (A SPD). */
-static csr_status jacobi(csr_context *ctx, const csr_matrix *A, csr_value_type type,
-                         csr_matrix **Dinv) {
-  int64_t n = A->rows;
-  CSRI_TRY(csr_matrix_create(ctx, Dinv, n, n, n, type, CSR_HOST));
-  csr_matrix *D = *Dinv;
-  for (int64_t i = 0; i < n; i++) {
-    double d = 0.0;
-    int found = 0;
-    for (int64_t k = A->row_offsets[i]; k < A->row_offsets[i + 1]; k++)
-      if (A->col_indices[k] == i) {
-        found = 1;
-        d += A->value_type == CSR_PATTERN ? 1.0
-             : A->value_type == CSR_F64   ? ((const double *)A->values)[k]
-                                          : (double)((const float *)A->values)[k];
-      }
-    if (!found)
-      return CSRI_FAIL(ctx, CSR_ERR_INVALID_MATRIX,
-                       "PCG (Jacobi): row %lld has no diagonal entry: A is not symmetric positive "
-                       "definite",
-                       (long long)i);
-    if (!isfinite(d))
-      return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "PCG (Jacobi): A(%lld,%lld) = %g", (long long)i,
-                       (long long)i, d);
-    if (!(d > 0.0))
-      return CSRI_FAIL(ctx, CSR_ERR_INVALID_MATRIX,
-                       "PCG (Jacobi): A(%lld,%lld) = %g <= 0: A is not symmetric positive definite",
-                       (long long)i, (long long)i, d);
-    D->row_offsets[i + 1] = i + 1;
-    D->col_indices[i] = (int32_t)i;
-    if (type == CSR_F64)
-      ((double *)D->values)[i] = 1.0 / d;
-    else
-      ((float *)D->values)[i] = (float)(1.0 / d);
+  csr_vector_free(&w->d);
+  for (int k = 0; k < 2; k++) {
+    csr_vector_free(&w->r[k]);
+    csr_vector_free(&w->p[k]);
+    csr_vector_free(&w->q[k]);
   }
-  D->flags = CSR_FLAG_SORTED | CSR_FLAG_NO_DUPLICATES;
-  return CSR_SUCCESS;
 }
 
 static csr_status setup(csri_solve_run *run, int precondition, work *w) {
   csr_context *ctx = run->ctx;
   int64_t n = run->b->n;
   csr_value_type type = run->x->value_type;
+  csr_location where = run->x->location;
   if (precondition) {
-    CSRI_TRY(jacobi(ctx, run->A, type, &w->Dinv));
-    CSRI_TRY(csr_vector_create(ctx, &w->z, n, type, CSR_HOST));
+    CSRI_TRY(csr_vector_create(ctx, &w->d, n, type, where));
+    CSRI_TRY(csri_jacobi(ctx, run->A, w->d));
   }
-  CSRI_TRY(csr_vector_create(ctx, &w->r, n, type, CSR_HOST));
-  CSRI_TRY(csr_vector_create(ctx, &w->p, n, type, CSR_HOST));
-  return csr_vector_create(ctx, &w->q, n, type, CSR_HOST);
+  for (int k = 0; k < 2; k++) {
+    CSRI_TRY(csr_vector_create(ctx, &w->r[k], n, type, where));
+    CSRI_TRY(csr_vector_create(ctx, &w->p[k], n, type, where));
+    CSRI_TRY(csr_vector_create(ctx, &w->q[k], n, type, where));
+  }
+  return CSR_SUCCESS;
 }
 
-/* The iteration; x and r hold the current iterate and its residual norm rn. */
+/* One fused step from this iterate to the next; the next becomes this one. */
+static csr_status step(csri_solve_run *run, work *w, double alpha, double beta) {
+  int a = w->now, b = 1 - w->now;
+  csri_cg_vectors v = {run->x, w->r[a], w->p[a], w->q[a], w->r[b], w->p[b], w->q[b], w->d};
+  CSRI_TRY(csri_cg_step(run->ctx, run->A, alpha, beta, &v, w->sums));
+  w->now = b;
+  return CSR_SUCCESS;
+}
+
+/* Starts (again) from the true residual: r = b - A x, p = z, q = A p. */
+static csr_status restart(csri_solve_run *run, work *w) {
+  CSRI_TRY(csri_solve_residual(run, w->r[w->now]));
+  return step(run, w, 0.0, 0.0); /* zero coefficients: r' = r, p' = z' */
+}
+
+/* ||r|| from r.r; when that sum overflows, the scaled norm says whether r itself is finite. */
+static csr_status residual_norm(csri_solve_run *run, work *w, double *rn) {
+  *rn = sqrt(w->sums[0]);
+  if (isfinite(*rn))
+    return CSR_SUCCESS;
+  double scaled = NAN;
+  CSRI_TRY(csr_nrm2(run->ctx, w->r[w->now], &scaled));
+  if (isfinite(scaled))
+    return CSRI_FAIL(run->ctx, CSR_ERR_INVALID_VALUE,
+                     "CG: r.r overflows at iteration %lld (||r|| = %g): scale the system",
+                     (long long)run->iterations, scaled);
+  return CSRI_FAIL(run->ctx, CSR_ERR_INVALID_VALUE,
+                   "CG: the residual norm is %g at iteration %lld (non-finite x or A?)", scaled,
+                   (long long)run->iterations);
+}
+
 static csr_status iterate(csri_solve_run *run, work *w) {
   csr_context *ctx = run->ctx;
-  csr_vector *x = run->x, *r = w->r, *p = w->p, *q = w->q, *z = w->Dinv ? w->z : w->r;
-  double rn = 0.0, rz = 0.0;
-  int fresh = 1, restart = 1; /* r was just computed as b - A x; p must start from z */
-  CSRI_TRY(csri_solve_residual(run, r));
-  CSRI_TRY(csr_nrm2(ctx, r, &rn));
+  double rn = 0.0;
+  int fresh = 1; /* r is b - A x itself, not the recurrence's */
+  CSRI_TRY(restart(run, w));
+  CSRI_TRY(residual_norm(run, w, &rn));
   csri_solve_record(run, rn);
   for (;;) {
-    if (!isfinite(rn)) {
-      return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE,
-                       "CG: the residual norm is %g at iteration %lld (non-finite x or A?)", rn,
-                       (long long)run->iterations);
-    }
     if (rn <= run->tol && !fresh) { /* the recurrence says so: check b - A x itself */
-      CSRI_TRY(csri_solve_residual(run, r));
-      CSRI_TRY(csr_nrm2(ctx, r, &rn));
+      CSRI_TRY(restart(run, w));
+      CSRI_TRY(residual_norm(run, w, &rn));
       csri_solve_rerecord(run, rn);
-      fresh = restart = 1;
+      fresh = 1;
       continue;
     }
     if (rn <= run->tol) {
@@ -100,20 +98,7 @@ static csr_status iterate(csri_solve_run *run, work *w) {
       run->stop = CSR_SOLVER_MAX_ITER;
       return CSR_INFO_NOT_CONVERGED;
     }
-    double rz_new = 0.0;
-    if (w->Dinv)
-      CSRI_TRY(csr_spmv(ctx, 1.0, w->Dinv, r, 0.0, z));
-    CSRI_TRY(csr_dot(ctx, r, z, &rz_new));
-    if (restart) {
-      CSRI_TRY(csr_copy(ctx, z, p));
-      restart = 0;
-    } else {
-      CSRI_TRY(csr_axpby(ctx, 1.0, z, rz_new / rz, p)); /* p = z + beta p */
-    }
-    rz = rz_new;
-    double pq = 0.0;
-    CSRI_TRY(csr_spmv(ctx, 1.0, run->A, p, 0.0, q));
-    CSRI_TRY(csr_dot(ctx, p, q, &pq));
+    double rz = w->sums[1], pq = w->sums[2], zq = w->sums[3], qdq = w->sums[4];
     if (isnan(pq) || isinf(pq))
       return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "CG: p'Ap = %g at iteration %lld", pq,
                        (long long)run->iterations + 1);
@@ -125,17 +110,19 @@ static csr_status iterate(csri_solve_run *run, work *w) {
                        (long long)run->iterations + 1, pq);
     }
     double alpha = rz / pq;
-    CSRI_TRY(csr_axpy(ctx, alpha, p, x));
-    CSRI_TRY(csr_axpy(ctx, -alpha, q, r));
-    CSRI_TRY(csr_nrm2(ctx, r, &rn));
+    double rz_next = rz - 2.0 * alpha * zq + alpha * alpha * qdq;
+    /* Cancellation can leave the recurrence <= 0 near convergence: restart the direction. */
+    double beta = rz > 0.0 && rz_next > 0.0 ? rz_next / rz : 0.0;
+    CSRI_TRY(step(run, w, alpha, beta));
     run->iterations++;
+    CSRI_TRY(residual_norm(run, w, &rn));
     csri_solve_record(run, rn);
     fresh = 0;
   }
 }
 
 csr_status csri_cg(csri_solve_run *run, int jacobi_preconditioned) {
-  work w = {NULL, NULL, NULL, NULL, NULL};
+  work w = {0};
   csr_status status = setup(run, jacobi_preconditioned, &w);
   if (status >= 0)
     status = iterate(run, &w);

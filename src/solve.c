@@ -21,9 +21,17 @@ static csr_status check(csr_context *ctx, const csr_matrix *A, const csr_vector 
   CSRI_CHECK_NULL(ctx, A);
   CSRI_TRY(csri_check_vector(ctx, b, "b"));
   CSRI_TRY(csri_check_vector(ctx, x, "x"));
-  CSRI_TRY(csri_check_host(ctx, A->location, "csr_solve"));
-  CSRI_TRY(csri_check_host(ctx, b->location, "csr_solve"));
-  CSRI_TRY(csri_check_host(ctx, x->location, "csr_solve"));
+  CSRI_TRY(csri_check_location(ctx, A->location));
+  if (A->location != b->location || A->location != x->location)
+    return CSRI_FAIL(ctx, CSR_ERR_LOCATION_MISMATCH,
+                     "csr_solve: A, b and x must all be on the host or all on the device");
+  if (A->location == CSR_DEVICE) {
+    csr_backend asked = csr_context_backend(ctx);
+    if (asked == CSR_BACKEND_REF || asked == CSR_BACKEND_OMP)
+      return CSRI_FAIL(ctx, CSR_ERR_LOCATION_MISMATCH,
+                       "csr_solve: device operands need the CUDA backend; the context asks for %s",
+                       csr_backend_name(asked));
+  }
   if (A->rows != A->cols || b->n != A->rows || x->n != A->cols)
     return CSRI_FAIL(ctx, CSR_ERR_DIMENSION_MISMATCH,
                      "csr_solve needs a square A and b, x of its size: A is %lld x %lld, b has "
@@ -74,7 +82,7 @@ static csr_status run_method(csri_solve_run *run, double *residual_norm) {
                           : csri_cg(run, run->options->method == CSR_SOLVER_PCG_JACOBI);
   *residual_norm = NAN;
   csr_vector *r = NULL;
-  csr_status s = csr_vector_create(run->ctx, &r, run->b->n, run->b->value_type, CSR_HOST);
+  csr_status s = csr_vector_create(run->ctx, &r, run->b->n, run->b->value_type, run->x->location);
   if (s >= 0)
     s = csri_solve_residual(run, r);
   if (s >= 0)
@@ -121,6 +129,7 @@ csr_status csr_solve(csr_context *ctx, const csr_matrix *A, const csr_vector *b,
     info->stop = run.stop;
   }
   if (status >= 0)
-    csri_set_last_backend(ctx, csri_host_backend(ctx));
+    csri_set_last_backend(ctx,
+                          A->location == CSR_DEVICE ? CSR_BACKEND_CUDA : csri_host_backend(ctx));
   return status < 0 ? status : run.stop == CSR_SOLVER_CONVERGED ? CSR_SUCCESS : status;
 }

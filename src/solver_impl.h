@@ -25,6 +25,14 @@ void csri_solve_record(csri_solve_run *run, double rnorm);
 /* Replaces the last history entry (the same iterate's recomputed residual norm). */
 void csri_solve_rerecord(csri_solve_run *run, double rnorm);
 
+/* CG's fused step (src/ops_impl.h) on the backend where A lives (src/cg_step.c). */
+struct csri_cg_vectors;
+csr_status csri_cg_step(csr_context *ctx, const csr_matrix *A, double alpha, double beta,
+                        const struct csri_cg_vectors *v, double *sums);
+/* d = 1 / diag(A) in d's type; CSR_ERR_INVALID_MATRIX (no diagonal entry, a_ii <= 0) or
+ * CSR_ERR_INVALID_VALUE (non-finite a_ii) naming the first bad row. */
+csr_status csri_jacobi(csr_context *ctx, const csr_matrix *A, csr_vector *d);
+
 /* The methods: x holds the initial guess; on return run->stop and run->iterations say what
  * happened. CSR_SUCCESS, CSR_INFO_NOT_CONVERGED, or an error. */
 csr_status csri_cg(csri_solve_run *run, int jacobi);

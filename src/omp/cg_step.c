@@ -1,0 +1,31 @@
+/* CG's fused step with OpenMP: the element-wise half over static row blocks, then q' = A p' and
+ * the sums over fixed chunks (src/ops_impl.h) whose partials are added in chunk order: the same
+ * bits for every thread count and every run. */
+#include "../ops_impl.h"
+
+void csri_omp_cg_step(const csr_context *ctx, const csr_matrix *A, double alpha, double beta,
+                      const csri_cg_vectors *v, double *sums) {
+  (void)ctx; /* used only by OpenMP clauses */
+  int64_t n = A->rows, chunks = csri_reduce_chunks(n);
+  double part[CSRI_REDUCE_MAX_CHUNKS][CSRI_CG_SUMS];
+#pragma omp parallel num_threads(csri_omp_threads(ctx)) if (chunks > 1)
+  {
+#pragma omp for schedule(static)
+    for (int64_t c = 0; c < chunks; c++)
+      csri_cg_update_rows(alpha, beta, v, csri_chunk_begin(n, chunks, c),
+                          csri_chunk_begin(n, chunks, c + 1));
+      /* The implied barrier: every p'_j is written before any row reads it. */
+#pragma omp for schedule(static)
+    for (int64_t c = 0; c < chunks; c++) {
+      for (int k = 0; k < CSRI_CG_SUMS; k++)
+        part[c][k] = 0.0;
+      csri_cg_product_rows(A, v, csri_chunk_begin(n, chunks, c), csri_chunk_begin(n, chunks, c + 1),
+                           part[c]);
+    }
+  }
+  for (int k = 0; k < CSRI_CG_SUMS; k++) {
+    sums[k] = 0.0;
+    for (int64_t c = 0; c < chunks; c++)
+      sums[k] += part[c][k];
+  }
+}

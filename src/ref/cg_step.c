@@ -1,0 +1,92 @@
+/* CG's fused step on the CPU (src/ops_impl.h): r' = r - alpha q, x += alpha p, z' = d .* r',
+ * p' = z' + beta p in one sweep, then q' = A p' with the five sums in a second; the serial
+ * reference, and the row-range halves that the OpenMP backend runs in chunks. Also the Jacobi
+ * diagonal d = 1 / diag(A). */
+#include "../ops_impl.h"
+
+#include <math.h>
+
+static double at(const csr_vector *v, int64_t i) {
+  return v->value_type == CSR_F64 ? ((const double *)v->data)[i] : ((const float *)v->data)[i];
+}
+
+/* Stores value rounded to v's type, and returns what was stored. */
+static double put(csr_vector *v, int64_t i, double value) {
+  if (v->value_type == CSR_F64)
+    return ((double *)v->data)[i] = value;
+  return ((float *)v->data)[i] = (float)value;
+}
+
+/* Rounds as put would, without storing. */
+static double round_to(const csr_vector *v, double value) {
+  return v->value_type == CSR_F64 ? value : (double)(float)value;
+}
+
+/* A zero coefficient drops its term (stale or NaN q and p are never read then), as on the GPU. */
+void csri_cg_update_rows(double alpha, double beta, const csri_cg_vectors *v, int64_t begin,
+                         int64_t end) {
+  for (int64_t i = begin; i < end; i++) {
+    double rn = alpha == 0.0 ? at(v->r, i) : put(v->r_next, i, at(v->r, i) + -alpha * at(v->q, i));
+    if (alpha == 0.0)
+      put(v->r_next, i, rn);
+    else
+      put(v->x, i, at(v->x, i) + alpha * at(v->p, i));
+    double zn = v->d ? round_to(v->x, at(v->d, i) * rn) : rn;
+    put(v->p_next, i, beta == 0.0 ? zn : zn + beta * at(v->p, i));
+  }
+}
+
+/* Row i of A times p', summed in stored order in double. */
+static double row_product(const csr_matrix *A, const csr_vector *p, int64_t i) {
+  double sum = 0.0;
+  for (int64_t k = A->row_offsets[i]; k < A->row_offsets[i + 1]; k++) {
+    double pj = at(p, A->col_indices[k]);
+    sum += A->value_type == CSR_PATTERN ? pj
+           : A->value_type == CSR_F64   ? ((const double *)A->values)[k] * pj
+                                        : (double)((const float *)A->values)[k] * pj;
+  }
+  return sum;
+}
+
+void csri_cg_product_rows(const csr_matrix *A, const csri_cg_vectors *v, int64_t begin, int64_t end,
+                          double *sums) {
+  for (int64_t i = begin; i < end; i++) {
+    double q = put(v->q_next, i, row_product(A, v->p_next, i));
+    double r = at(v->r_next, i), p = at(v->p_next, i), d = v->d ? at(v->d, i) : 1.0;
+    double z = v->d ? round_to(v->x, d * r) : r;
+    sums[0] += r * r;
+    sums[1] += r * z;
+    sums[2] += p * q;
+    sums[3] += z * q;
+    sums[4] += v->d ? d * q * q : q * q;
+  }
+}
+
+void csri_ref_cg_step(const csr_matrix *A, double alpha, double beta, const csri_cg_vectors *v,
+                      double *sums) {
+  for (int k = 0; k < CSRI_CG_SUMS; k++)
+    sums[k] = 0.0;
+  csri_cg_update_rows(alpha, beta, v, 0, A->rows);
+  csri_cg_product_rows(A, v, 0, A->rows, sums);
+}
+
+int64_t csri_ref_jacobi(const csr_matrix *A, csr_vector *d, int *why, double *value) {
+  for (int64_t i = 0; i < A->rows; i++) {
+    double a = 0.0;
+    int found = 0;
+    for (int64_t k = A->row_offsets[i]; k < A->row_offsets[i + 1]; k++)
+      if (A->col_indices[k] == i) {
+        found = 1;
+        a += A->value_type == CSR_PATTERN ? 1.0
+             : A->value_type == CSR_F64   ? ((const double *)A->values)[k]
+                                          : (double)((const float *)A->values)[k];
+      }
+    *why = !found ? 0 : !isfinite(a) ? 1 : !(a > 0.0) ? 2 : -1;
+    if (*why >= 0) {
+      *value = a;
+      return i;
+    }
+    put(d, i, 1.0 / a);
+  }
+  return -1;
+}

@@ -1,0 +1,239 @@
+/* csr_solve on device operands (label gpu): CG, Jacobi-PCG and BiCGSTAB on generated and bundled
+ * matrices converge to x = ones with a scaled residual ||b - A x|| / (||A|| ||x|| + ||b||) <=
+ * 1e-10 computed on the host, in about as many iterations as the host solve (the same
+ * algorithm, sums in another order); breakdowns and bad diagonals are reported as on the host
+ * with x finite; mixed locations are refused. */
+#include "testing.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The 2D 5-point Laplacian on an m x m grid, plus shift on the diagonal. */
+static csr_matrix *poisson(csr_context *ctx, int64_t m, double shift) {
+  int64_t n = m * m;
+  csr_matrix *A = NULL;
+  CHECK_OK(ctx, csr_matrix_create(ctx, &A, n, n, 5 * n, CSR_F64, CSR_HOST));
+  int64_t k = 0;
+  for (int64_t i = 0; i < n; i++) {
+    int64_t r = i / m, c = i % m;
+    const int64_t nb[5] = {r > 0 ? i - m : -1, c > 0 ? i - 1 : -1, i, c < m - 1 ? i + 1 : -1,
+                           r < m - 1 ? i + m : -1};
+    for (int t = 0; t < 5; t++)
+      if (nb[t] >= 0) {
+        A->col_indices[k] = (int32_t)nb[t];
+        ((double *)A->values)[k++] = nb[t] == i ? 4.0 + shift : -1.0;
+      }
+    A->row_offsets[i + 1] = k;
+  }
+  A->nnz = k;
+  A->flags = CSR_FLAG_SORTED | CSR_FLAG_NO_DUPLICATES;
+  return A;
+}
+
+static double scaled_residual(csr_context *ref, const csr_matrix *A, const csr_vector *x,
+                              const csr_vector *b) {
+  csr_vector *r = NULL;
+  CHECK_OK(ref, csr_vector_clone(ref, b, &r, CSR_HOST));
+  CHECK_OK(ref, csr_spmv(ref, -1.0, A, x, 1.0, r));
+  double rn = 0.0, xn = 0.0, bn = 0.0, an = 0.0;
+  CHECK_OK(ref, csr_nrminf(ref, r, &rn));
+  CHECK_OK(ref, csr_nrminf(ref, x, &xn));
+  CHECK_OK(ref, csr_nrminf(ref, b, &bn));
+  for (int64_t i = 0; i < A->rows; i++) {
+    double s = 0.0;
+    for (int64_t k = A->row_offsets[i]; k < A->row_offsets[i + 1]; k++)
+      s += fabs(csrt_value(A->values, A->value_type, k));
+    an = fmax(an, s);
+  }
+  csr_vector_free(&r);
+  return rn / (an * xn + bn);
+}
+
+static const char *method_name(csr_solver_method m) {
+  return m == CSR_SOLVER_CG ? "CG" : m == CSR_SOLVER_PCG_JACOBI ? "PCG" : "BiCGSTAB";
+}
+
+/* Solves A x = A ones on the device and on the host; compares. */
+static void solve_both(csr_context *ctx, csr_context *ref, const char *name, const csr_matrix *A,
+                       csr_solver_method method, csr_value_type type, csr_spmv_kernel kernel) {
+  int64_t n = A->rows;
+  int f32 = type == CSR_F32;
+  csr_matrix *AT = NULL, *D = NULL;
+  if (f32) {
+    CHECK_OK(ref, csr_matrix_create(ref, &AT, A->rows, A->cols, A->nnz, CSR_F32, CSR_HOST));
+    memcpy(AT->row_offsets, A->row_offsets, (size_t)(n + 1) * 8);
+    memcpy(AT->col_indices, A->col_indices, (size_t)A->nnz * 4);
+    for (int64_t k = 0; k < A->nnz; k++)
+      ((float *)AT->values)[k] = (float)((double *)A->values)[k];
+    AT->flags = A->flags;
+  }
+  const csr_matrix *H = f32 ? AT : A;
+  csr_vector *ones = NULL, *b = NULL, *x = NULL, *bd = NULL, *xd = NULL, *xh = NULL;
+  CHECK_OK(ref, csr_vector_create(ref, &ones, n, type, CSR_HOST));
+  CHECK_OK(ref, csr_vector_create(ref, &b, n, type, CSR_HOST));
+  CHECK_OK(ref, csr_vector_create(ref, &x, n, type, CSR_HOST));
+  CHECK_OK(ref, csr_fill(ref, 1.0, ones));
+  CHECK_OK(ref, csr_spmv(ref, 1.0, H, ones, 0.0, b));
+  CHECK_OK(ctx, csr_matrix_copy(ctx, H, &D, CSR_DEVICE));
+  CHECK_OK(ctx, csr_vector_clone(ctx, b, &bd, CSR_DEVICE));
+  CHECK_OK(ctx, csr_vector_clone(ctx, x, &xd, CSR_DEVICE)); /* zeros */
+  csr_solver_options o;
+  csr_solver_options_init(&o);
+  o.method = method;
+  o.rtol = f32 ? 1e-5 : 1e-12;
+  o.max_iter = 20000;
+  csr_solver_info host_info, dev_info;
+  CHECK_OK(ref, csr_solve(ref, H, b, x, &o, &host_info));
+  CHECK_OK(ctx, csr_context_set_kernel(ctx, kernel));
+  CHECK_OK(ctx, csr_solve(ctx, D, bd, xd, &o, &dev_info));
+  CHECK_OK(ctx, csr_context_set_kernel(ctx, CSR_KERNEL_AUTO));
+  CHECK(csr_context_last_backend(ctx) == CSR_BACKEND_CUDA);
+  CHECK_OK(ctx, csr_vector_clone(ctx, xd, &xh, CSR_HOST));
+  double err = 0.0, scaled = 0.0;
+  for (int64_t i = 0; i < n; i++)
+    err = fmax(err, fabs(csrt_value(xh->data, type, i) - 1.0));
+  if (!f32)
+    scaled = scaled_residual(ref, H, xh, b);
+  int64_t hi = host_info.iterations, di = dev_info.iterations;
+  /* Sums in another order change the iterates a little: allow 10 % more or fewer iterations. */
+  int close = llabs(hi - di) <= 2 + hi / 10;
+  CHECKF(dev_info.stop == CSR_SOLVER_CONVERGED && close && (f32 || scaled <= 1e-10) &&
+             err <= (f32 ? 1e-2 : 1e-6),
+         "%s %s (%s, kernel %d): device %lld iterations, host %lld, scaled residual %.3g, "
+         "|x - 1| %.3g",
+         name, method_name(method), f32 ? "f32" : "f64", (int)kernel, (long long)di, (long long)hi,
+         scaled, err);
+  printf("  %-18s %-8s %s kernel %d: device %5lld iterations (host %5lld), scaled residual "
+         "%.2e, |x - 1| %.2e\n",
+         name, method_name(method), f32 ? "f32" : "f64", (int)kernel, (long long)di, (long long)hi,
+         scaled, err);
+  csr_matrix_free(&AT);
+  csr_matrix_free(&D);
+  csr_vector *all[] = {ones, b, x, bd, xd, xh};
+  for (size_t k = 0; k < sizeof all / sizeof *all; k++)
+    csr_vector_free(&all[k]);
+}
+
+static csr_matrix *read_if_present(csr_context *ref, const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (f == NULL) {
+    printf("  %s: absent, skipped\n", path);
+    return NULL;
+  }
+  fclose(f);
+  csr_matrix *A = NULL;
+  CHECK_OK(ref, csr_read_csr(ref, path, NULL, &A, NULL));
+  return A;
+}
+
+/* CSR_GPU_QUICK (under compute-sanitizer): smaller grids, no files. */
+static void convergence(csr_context *ctx, csr_context *ref) {
+  int quick = getenv("CSR_GPU_QUICK") != NULL;
+  csr_matrix *P = poisson(ref, quick ? 30 : 100, 0.0), *S = poisson(ref, quick ? 20 : 60, 0.5);
+  const csr_spmv_kernel kernels[3] = {CSR_KERNEL_AUTO, CSR_KERNEL_SCALAR, CSR_KERNEL_VECTOR};
+  for (int k = 0; k < 3; k++) {
+    solve_both(ctx, ref, "poisson 100x100", P, CSR_SOLVER_CG, CSR_F64, kernels[k]);
+    solve_both(ctx, ref, "poisson 100x100", P, CSR_SOLVER_PCG_JACOBI, CSR_F64, kernels[k]);
+    solve_both(ctx, ref, "poisson 100x100", P, CSR_SOLVER_BICGSTAB, CSR_F64, kernels[k]);
+  }
+  solve_both(ctx, ref, "poisson 60x60 + I/2", S, CSR_SOLVER_CG, CSR_F32, CSR_KERNEL_AUTO);
+  solve_both(ctx, ref, "poisson 60x60 + I/2", S, CSR_SOLVER_BICGSTAB, CSR_F32, CSR_KERNEL_AUTO);
+  csr_matrix_free(&P);
+  csr_matrix_free(&S);
+  if (quick)
+    return;
+  csr_matrix *B = read_if_present(ref, "matrices/1138_bus.mtx");
+  if (B) {
+    solve_both(ctx, ref, "1138_bus", B, CSR_SOLVER_CG, CSR_F64, CSR_KERNEL_AUTO);
+    solve_both(ctx, ref, "1138_bus", B, CSR_SOLVER_PCG_JACOBI, CSR_F64, CSR_KERNEL_AUTO);
+    csr_matrix_free(&B);
+  }
+  csr_matrix *K = read_if_present(ref, "matrices/bcsstk16.mtx.gz");
+  if (K) {
+    solve_both(ctx, ref, "bcsstk16", K, CSR_SOLVER_PCG_JACOBI, CSR_F64, CSR_KERNEL_AUTO);
+    csr_matrix_free(&K);
+  }
+  csr_matrix *C = read_if_present(ref, "../shared/matrices/cage11.mtx.gz");
+  if (C) {
+    solve_both(ctx, ref, "cage11", C, CSR_SOLVER_BICGSTAB, CSR_F64, CSR_KERNEL_AUTO);
+    csr_matrix_free(&C);
+  }
+}
+
+static int all_finite_on_device(csr_context *ctx, const csr_vector *xd) {
+  csr_vector *x = NULL;
+  CHECK_OK(ctx, csr_vector_clone(ctx, xd, &x, CSR_HOST));
+  int ok = 1;
+  for (int64_t i = 0; i < x->n; i++)
+    ok = ok && isfinite(csrt_value(x->data, x->value_type, i));
+  csr_vector_free(&x);
+  return ok;
+}
+
+/* An indefinite diagonal breaks CG down; a missing / negative diagonal stops PCG, naming the
+ * row; operands in two places, or a CPU backend with device operands, are refused. */
+static void failures(csr_context *ctx, csr_context *ref) {
+  int64_t n = 6;
+  csr_matrix *A = NULL, *D = NULL;
+  CHECK_OK(ref, csr_matrix_create(ref, &A, n, n, n, CSR_F64, CSR_HOST));
+  for (int64_t i = 0; i < n; i++) {
+    A->row_offsets[i + 1] = i + 1;
+    A->col_indices[i] = (int32_t)i;
+    ((double *)A->values)[i] = i % 2 ? -1.0 : 2.0;
+  }
+  A->flags = CSR_FLAG_SORTED | CSR_FLAG_NO_DUPLICATES;
+  csr_vector *b = NULL, *bd = NULL, *xd = NULL, *xh = NULL;
+  CHECK_OK(ref, csr_vector_create(ref, &b, n, CSR_F64, CSR_HOST));
+  CHECK_OK(ref, csr_fill(ref, 1.0, b));
+  CHECK_OK(ctx, csr_matrix_copy(ctx, A, &D, CSR_DEVICE));
+  CHECK_OK(ctx, csr_vector_clone(ctx, b, &bd, CSR_DEVICE));
+  CHECK_OK(ctx, csr_vector_create(ctx, &xd, n, CSR_F64, CSR_DEVICE));
+  CHECK_OK(ctx, csr_fill(ctx, 0.0, xd));
+  csr_solver_options o;
+  csr_solver_options_init(&o);
+  csr_solver_info info;
+  CHECK_STATUS(ctx, csr_solve(ctx, D, bd, xd, &o, &info), CSR_ERR_INVALID_MATRIX);
+  CHECK(info.stop == CSR_SOLVER_BREAKDOWN && all_finite_on_device(ctx, xd));
+  CHECK(strstr(csr_context_last_error(ctx), "not symmetric positive definite") != NULL);
+  o.method = CSR_SOLVER_PCG_JACOBI;
+  CHECK_STATUS(ctx, csr_solve(ctx, D, bd, xd, &o, &info), CSR_ERR_INVALID_MATRIX);
+  CHECK(strstr(csr_context_last_error(ctx), "A(1,1) = -1 <= 0") != NULL);
+  csr_matrix_free(&D);
+  A->col_indices[2] = 3; /* row 2 loses its diagonal entry */
+  A->flags = 0;
+  CHECK_OK(ctx, csr_matrix_copy(ctx, A, &D, CSR_DEVICE));
+  CHECK_STATUS(ctx, csr_solve(ctx, D, bd, xd, &o, &info), CSR_ERR_INVALID_MATRIX);
+  CHECK(strstr(csr_context_last_error(ctx), "row 1 ") == NULL); /* row 1 is bad too: first */
+  CHECK(strstr(csr_context_last_error(ctx), "A(1,1)") != NULL);
+  ((double *)A->values)[1] = 3.0; /* now row 2 is the first bad one */
+  csr_matrix_free(&D);
+  CHECK_OK(ctx, csr_matrix_copy(ctx, A, &D, CSR_DEVICE));
+  CHECK_STATUS(ctx, csr_solve(ctx, D, bd, xd, &o, &info), CSR_ERR_INVALID_MATRIX);
+  CHECK(strstr(csr_context_last_error(ctx), "row 2 (0-based; 3 in a Matrix Market file) has no "
+                                            "diagonal entry") != NULL);
+  CHECK_STATUS(ctx, csr_solve(ctx, D, b, xd, &o, &info), CSR_ERR_LOCATION_MISMATCH);
+  CHECK_STATUS(ref, csr_solve(ref, D, bd, xd, &o, &info), CSR_ERR_LOCATION_MISMATCH);
+  o.method = CSR_SOLVER_CG;
+  CHECK_OK(ctx, csr_context_set_kernel(ctx, CSR_KERNEL_SEGMENTED));
+  CHECK_STATUS(ctx, csr_solve(ctx, D, bd, xd, &o, &info), CSR_ERR_UNSUPPORTED);
+  CHECK_OK(ctx, csr_context_set_kernel(ctx, CSR_KERNEL_AUTO));
+  csr_matrix_free(&A);
+  csr_matrix_free(&D);
+  csr_vector *all[] = {b, bd, xd, xh};
+  for (size_t k = 0; k < sizeof all / sizeof *all; k++)
+    csr_vector_free(&all[k]);
+}
+
+int main(void) {
+  if (!csr_backend_available(CSR_BACKEND_CUDA) || !csr_cuda_device_present()) {
+    printf("gpu_solve: no CUDA device (or CUDA backend not built): skipped\n");
+    return 77;
+  }
+  csr_context *ctx = csrt_context(CSR_BACKEND_AUTO), *ref = csrt_context(CSR_BACKEND_REF);
+  convergence(ctx, ref);
+  failures(ctx, ref);
+  csr_context_free(&ctx);
+  csr_context_free(&ref);
+  return csrt_finish("gpu_solve");
+}
