@@ -22,9 +22,44 @@ static double round_to(const csr_vector *v, double value) {
   return v->value_type == CSR_F64 ? value : (double)(float)value;
 }
 
+/* The all-F64 case (the common one) as plain loops the compiler can vectorise; the general
+ * code below serves F32 and gives the same results for F64 (the same operations, in the same
+ * order). */
+static int all_f64(const csri_cg_vectors *v) {
+  return v->x->value_type == CSR_F64;
+}
+
+static void update_rows_f64(double alpha, double beta, const csri_cg_vectors *v, int64_t begin,
+                            int64_t end) {
+  const double *restrict r = v->r->data, *restrict q = v->q->data, *restrict p = v->p->data;
+  const double *restrict d = v->d ? v->d->data : NULL;
+  double *restrict x = v->x->data, *restrict rn = v->r_next->data, *restrict pn = v->p_next->data;
+  if (alpha != 0.0 && beta != 0.0 && d == NULL) { /* plain CG's every iteration: one tight loop */
+    for (int64_t i = begin; i < end; i++) {
+      double ri = r[i] + -alpha * q[i];
+      x[i] = x[i] + alpha * p[i];
+      rn[i] = ri;
+      pn[i] = ri + beta * p[i];
+    }
+    return;
+  }
+  for (int64_t i = begin; i < end; i++) {
+    double ri = alpha == 0.0 ? r[i] : r[i] + -alpha * q[i];
+    if (alpha != 0.0)
+      x[i] = x[i] + alpha * p[i];
+    double zi = d ? d[i] * ri : ri;
+    rn[i] = ri;
+    pn[i] = beta == 0.0 ? zi : zi + beta * p[i];
+  }
+}
+
 /* A zero coefficient drops its term (stale or NaN q and p are never read then), as on the GPU. */
 void csri_cg_update_rows(double alpha, double beta, const csri_cg_vectors *v, int64_t begin,
                          int64_t end) {
+  if (all_f64(v)) {
+    update_rows_f64(alpha, beta, v, begin, end);
+    return;
+  }
   for (int64_t i = begin; i < end; i++) {
     double rn = alpha == 0.0 ? at(v->r, i) : put(v->r_next, i, at(v->r, i) + -alpha * at(v->q, i));
     if (alpha == 0.0)
@@ -48,8 +83,59 @@ static double row_product(const csr_matrix *A, const csr_vector *p, int64_t i) {
   return sum;
 }
 
+static void product_rows_f64(const csr_matrix *A, const csri_cg_vectors *v, int64_t begin,
+                             int64_t end, double *sums) {
+  const int64_t *restrict off = A->row_offsets;
+  const int32_t *restrict col = A->col_indices;
+  const double *restrict a = A->value_type == CSR_F64 ? A->values : NULL;
+  const double *restrict p = v->p_next->data, *restrict r = v->r_next->data;
+  const double *restrict d = v->d ? v->d->data : NULL;
+  double *restrict q = v->q_next->data;
+  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0;
+  if (a && d == NULL) { /* plain CG on a valued matrix: z' = r', the sums r'r' and r'z' agree */
+    for (int64_t i = begin; i < end; i++) {
+      double sum = 0.0;
+      for (int64_t k = off[i]; k < off[i + 1]; k++)
+        sum += a[k] * p[col[k]];
+      q[i] = sum;
+      double ri = r[i];
+      s0 += ri * ri;
+      s2 += p[i] * sum;
+      s3 += ri * sum;
+      s4 += sum * sum;
+    }
+    s1 = s0;
+  } else
+    for (int64_t i = begin; i < end; i++) {
+      double sum = 0.0;
+      if (a)
+        for (int64_t k = off[i]; k < off[i + 1]; k++)
+          sum += a[k] * p[col[k]];
+      else
+        for (int64_t k = off[i]; k < off[i + 1]; k++)
+          sum += p[col[k]];
+      q[i] = sum;
+      double ri = r[i], zi = d ? d[i] * ri : ri;
+      s0 += ri * ri;
+      s1 += ri * zi;
+      s2 += p[i] * sum;
+      s3 += zi * sum;
+      s4 += d ? d[i] * sum * sum : sum * sum;
+    }
+  sums[0] += s0;
+  sums[1] += s1;
+  sums[2] += s2;
+  sums[3] += s3;
+  sums[4] += s4;
+}
+
 void csri_cg_product_rows(const csr_matrix *A, const csri_cg_vectors *v, int64_t begin, int64_t end,
                           double *sums) {
+  if (all_f64(v)) {
+    product_rows_f64(A, v, begin, end, sums);
+    return;
+  }
+
   for (int64_t i = begin; i < end; i++) {
     double q = put(v->q_next, i, row_product(A, v->p_next, i));
     double r = at(v->r_next, i), p = at(v->p_next, i), d = v->d ? at(v->d, i) : 1.0;

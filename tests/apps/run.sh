@@ -283,7 +283,8 @@ case_spmv_cuda() {
   fi
   "$apps/spmv" "$matrices/karate.mtx" --backend cuda --iters 2 --copy-mib 0 --validate \
     >"$tmp/out" 2>"$tmp/err" || rc=$?
-  if [[ $gpu == 1 && $rc == 0 ]]; then # the GPU SpMV exists: it must validate
+  if [[ $gpu == 1 ]]; then # a device and a CUDA build: the GPU SpMV must run and validate
+    [[ $rc == 0 ]] || fail "--backend cuda on a GPU: exit $rc: $(cat "$tmp/err")"
     contains "$tmp/out" "backend   cuda"
     contains "$tmp/out" "validate  passed"
   else
