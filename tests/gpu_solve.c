@@ -115,18 +115,6 @@ static void solve_both(csr_context *ctx, csr_context *ref, const char *name, con
     csr_vector_free(&all[k]);
 }
 
-static csr_matrix *read_if_present(csr_context *ref, const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (f == NULL) {
-    printf("  %s: absent, skipped\n", path);
-    return NULL;
-  }
-  fclose(f);
-  csr_matrix *A = NULL;
-  CHECK_OK(ref, csr_read_csr(ref, path, NULL, &A, NULL));
-  return A;
-}
-
 /* CSR_GPU_QUICK (under compute-sanitizer): smaller grids, no files. */
 static void convergence(csr_context *ctx, csr_context *ref) {
   int quick = getenv("CSR_GPU_QUICK") != NULL;
@@ -143,18 +131,18 @@ static void convergence(csr_context *ctx, csr_context *ref) {
   csr_matrix_free(&S);
   if (quick)
     return;
-  csr_matrix *B = read_if_present(ref, "matrices/1138_bus.mtx");
+  csr_matrix *B = csrt_read_if_present(ref, "matrices/1138_bus.mtx");
   if (B) {
     solve_both(ctx, ref, "1138_bus", B, CSR_SOLVER_CG, CSR_F64, CSR_KERNEL_AUTO);
     solve_both(ctx, ref, "1138_bus", B, CSR_SOLVER_PCG_JACOBI, CSR_F64, CSR_KERNEL_AUTO);
     csr_matrix_free(&B);
   }
-  csr_matrix *K = read_if_present(ref, "matrices/bcsstk16.mtx.gz");
+  csr_matrix *K = csrt_read_if_present(ref, "matrices/bcsstk16.mtx.gz");
   if (K) {
     solve_both(ctx, ref, "bcsstk16", K, CSR_SOLVER_PCG_JACOBI, CSR_F64, CSR_KERNEL_AUTO);
     csr_matrix_free(&K);
   }
-  csr_matrix *C = read_if_present(ref, "../shared/matrices/cage11.mtx.gz");
+  csr_matrix *C = csrt_read_if_present(ref, "../shared/matrices/cage11.mtx.gz");
   if (C) {
     solve_both(ctx, ref, "cage11", C, CSR_SOLVER_BICGSTAB, CSR_F64, CSR_KERNEL_AUTO);
     csr_matrix_free(&C);

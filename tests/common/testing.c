@@ -95,6 +95,18 @@ static void set_value(void *values, csr_value_type type, int64_t k, double v) {
     ((float *)values)[k] = (float)v;
 }
 
+csr_matrix *csrt_read_if_present(csr_context *ctx, const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (f == NULL) {
+    printf("  %s: absent, skipped\n", path);
+    return NULL;
+  }
+  fclose(f);
+  csr_matrix *A = NULL;
+  CHECK_OK(ctx, csr_read_csr(ctx, path, NULL, &A, NULL));
+  return A;
+}
+
 double csrt_value(const void *values, csr_value_type type, int64_t k) {
   if (type == CSR_F64)
     return ((const double *)values)[k];

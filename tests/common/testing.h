@@ -102,5 +102,8 @@ csr_matrix *csrt_from_row_lengths(csr_context *ctx, int64_t rows, int64_t cols,
 csr_vector *csrt_random_vector(csr_context *ctx, int64_t n, csr_value_type type, csrt_rng *rng);
 /* Value k of a matrix or vector array as double (1 for pattern). */
 double csrt_value(const void *values, csr_value_type type, int64_t k);
+/* The CSR of a Matrix Market file, or NULL (after printing "PATH: absent, skipped") when the file
+ * does not exist: tests of files in ../shared skip them where it is not checked out. */
+csr_matrix *csrt_read_if_present(csr_context *ctx, const char *path);
 
 #endif
