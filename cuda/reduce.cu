@@ -3,7 +3,7 @@
  * one launch and one synchronisation (no memset, no copy). */
 #include "reduce.cuh"
 
-#include <mutex>
+#include <pthread.h>
 
 extern "C" csr_status csri_cuda_reduce_slots(csr_context *ctx, unsigned **ticket, double **host,
                                              double **device) {
@@ -38,14 +38,19 @@ extern "C" void csri_cuda_context_release(csr_context *ctx) {
   ctx->reduce_ticket = ctx->reduce_results = NULL;
 }
 
+/* A pthread mutex, not std::mutex: the static library must link into C programs without the C++
+ * runtime (std::mutex pulls in libstdc++'s exception support). */
 extern "C" int csri_cuda_resident_blocks(const void *kernel, int threads) {
-  static std::mutex lock;
+  static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
   static const void *kernels[64];
   static int threads_of[64], blocks_of[64], used = 0;
-  std::lock_guard<std::mutex> guard(lock);
+  pthread_mutex_lock(&lock);
   for (int k = 0; k < used; k++)
-    if (kernels[k] == kernel && threads_of[k] == threads)
-      return blocks_of[k];
+    if (kernels[k] == kernel && threads_of[k] == threads) {
+      int blocks = blocks_of[k];
+      pthread_mutex_unlock(&lock);
+      return blocks;
+    }
   int per_sm = 0;
   if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0) != cudaSuccess) {
     cudaGetLastError();
@@ -57,5 +62,6 @@ extern "C" int csri_cuda_resident_blocks(const void *kernel, int threads) {
     threads_of[used] = threads;
     blocks_of[used++] = blocks;
   }
+  pthread_mutex_unlock(&lock);
   return blocks;
 }
