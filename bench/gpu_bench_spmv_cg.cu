@@ -7,7 +7,8 @@
  *         device-to-device copy bandwidth measured in the same run.
  *   CG:   time per iteration of csr_solve (CG and Jacobi-PCG) = (T(K2) - T(K1)) / (K2 - K1),
  *         setup and final residual cancelling, over one SpMV of ours (issue target <= 1.6).
- * usage: gpu_bench_spmv_cg [--csv FILE] [--reps N] [--quick] (--quick: smaller matrices). */
+ * usage: gpu_bench_spmv_cg [--csv FILE] [--reps N] [--quick] [--only-cg] (--quick: smaller
+ * matrices; --only-cg: the two Poisson matrices, SpMV and CG, nothing else). */
 #include "csr.h"
 
 #include <cuda_runtime.h>
@@ -426,7 +427,7 @@ static void bench_overheads(csr_context *ctx) {
 }
 
 int main(int argc, char **argv) {
-  int quick = 0;
+  int quick = 0, only_cg = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--csv") && i + 1 < argc)
       g_csv = fopen(argv[++i], "w");
@@ -434,6 +435,8 @@ int main(int argc, char **argv) {
       g_reps = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--quick"))
       quick = 1;
+    else if (!strcmp(argv[i], "--only-cg"))
+      only_cg = 1;
   }
   if (g_reps < 1)
     g_reps = 1;
@@ -496,6 +499,8 @@ int main(int argc, char **argv) {
       {"rmat_22_16", [](int q) { return rmat(q ? 16 : 22, 16); }},
   };
   for (auto &o : others) {
+    if (only_cg)
+      break;
     host_csr H = o.make(quick);
     device_matrix d = upload(ctx, H);
     bench_spmv(ctx, o.name, d);

@@ -33,7 +33,7 @@ template <typename T, bool JACOBI> struct cg_point {
  * every lane of a warp, as the shuffles need); the owner lane then writes row i's r', p', q', x
  * and adds its terms to the five sums. */
 template <int W, typename T, bool PATTERN, bool JACOBI>
-__global__ void __launch_bounds__(CSRI_REDUCE_THREADS)
+__global__ void __launch_bounds__(CSRI_REDUCE_THREADS, CSRI_CG_STEP_MIN_BLOCKS)
     cg_step_kernel(int64_t rows, const int64_t *off, const int32_t *col, const T *val,
                    cg_point<T, JACOBI> pt, T *x, T *r_next, T *p_next, T *q_next,
                    csri_reduce_space<CSRI_CG_SUMS> space) {

@@ -40,6 +40,12 @@
  * one thread (above it: a group of lanes, the smallest power of two covering the mean). */
 #define CSRI_SPMV_THREADS 256
 #define CSRI_SPMV_SCALAR_MEAN 8.0
+/* CG's fused step: blocks per SM the compiler must fit (register budget); 1 leaves it free
+ * (48 registers, 5 blocks of 256 threads per SM on sm_90). Forcing 6 (40 registers) or 8 (32)
+ * spills and made a CG iteration 1.2x and 2.5x slower on an H100 (docs/benchmarks.md). */
+#ifndef CSRI_CG_STEP_MIN_BLOCKS
+#define CSRI_CG_STEP_MIN_BLOCKS 1
+#endif
 /* Element-wise vector kernels: threads per block; blocks cover n with a grid-stride loop. */
 #define CSRI_VECTOR_THREADS 256
 #define CSRI_VECTOR_MAX_BLOCKS 4096
