@@ -507,7 +507,8 @@ typedef struct csr_pagerank_info {
  * Returns CSR_SUCCESS when the L1 change fell below tol, CSR_INFO_NOT_CONVERGED after max_iter
  * (ranks hold the last iterate), CSR_ERR_DIMENSION_MISMATCH (A not square, vector sizes),
  * CSR_ERR_INVALID_VALUE (options, negative weights, a row of weights whose sum or its reciprocal
- * overflows, a bad personalization), CSR_ERR_UNSUPPORTED (device operands, until the GPU SpMV).
+ * overflows, a bad personalization), CSR_ERR_UNSUPPORTED (device operands: PageRank runs on the
+ * host).
  * info may be NULL.
  */
 csr_status csr_pagerank(csr_context *ctx, const csr_matrix *A, const csr_pagerank_options *options,
