@@ -16,14 +16,37 @@ namespace {
 const int THREADS = CSRI_HIST_THREADS;
 enum { SIGNED = 0, UNSIGNED = 1, FLOATING = 2 };
 
-template <typename S, int KIND> __device__ __forceinline__ int bin_of(const csri_bins &b, S x) {
-  if constexpr (KIND == FLOATING)
-    return csri_bin_of_f64(&b, (double)x);
-  else if constexpr (KIND == SIGNED)
-    return csri_bin_of_i64(&b, (int64_t)x);
-  else
-    return csri_bin_of_u64(&b, (uint64_t)x);
-}
+/* The bin of a sample with the rule fixed at compile time: no per-sample switch, and 32-bit
+ * arithmetic where it is exact. The same bins as src/bins.h's csri_bin_of_* (the rule
+ * functions there are the ones called, or, for INTEGER over 1- and 2-byte samples, a 32-bit
+ * difference with the same outcome: x <= 65535, and an offset beyond 32 bits, clamped, still
+ * leaves every sample outside). */
+template <typename S, int KIND, int RULE> struct binner {
+  csri_bins b;
+  uint32_t offset32;
+  __device__ __forceinline__ explicit binner(const csri_bins &bins) : b(bins) {
+    int64_t o = bins.offset;
+    offset32 = (uint32_t)(int32_t)(o < INT32_MIN ? INT32_MIN : o > INT32_MAX ? INT32_MAX : o);
+  }
+  __device__ __forceinline__ int operator()(S x) const {
+    if constexpr (KIND == FLOATING || RULE == CSR_BINS_EVEN) {
+      return csri_even_bin(&b, (double)x);
+    } else if constexpr (RULE == CSR_BINS_INTEGER) {
+      if constexpr (sizeof(S) <= 2) {
+        uint32_t d = (uint32_t)x - offset32; /* wraps past 2^31 when x < offset: no bin */
+        return d < (uint32_t)b.bins ? (int)d : -1;
+      } else if constexpr (KIND == SIGNED) {
+        return csri_integer_bin_i64(&b, (int64_t)x);
+      } else {
+        return csri_integer_bin_u64(&b, (uint64_t)x);
+      }
+    } else if constexpr (KIND == SIGNED) {
+      return csri_log2_bin_i64(&b, (int64_t)x);
+    } else {
+      return csri_log2_bin_u64(&b, (uint64_t)x);
+    }
+  }
+};
 
 /* Adds `run` samples to `bin` of a copy (shared u32 or global u64 counters). */
 __device__ __forceinline__ void add(uint32_t *copy, int bin, uint32_t run) {
@@ -33,58 +56,92 @@ __device__ __forceinline__ void add(unsigned long long *copy, int bin, uint32_t 
   atomicAdd(&copy[bin], (unsigned long long)run);
 }
 
-/* Counts one sample into the thread's current run, flushing the run when the bin changes. */
-template <typename Counter>
-__device__ __forceinline__ void count(Counter *copy, int bin, int *run_bin, uint32_t *run) {
-  if (bin == *run_bin) {
-    (*run)++;
-    return;
+/* A thread's current run of samples in one bin: extended while the bin repeats, added to the
+ * copy with one atomic when it changes. */
+template <typename Counter> struct run_counter {
+  int bin = -1;
+  uint32_t count = 0;
+  __device__ __forceinline__ void add_run(Counter *copy, int b, uint32_t k) {
+    if (b == bin) {
+      count += k;
+      return;
+    }
+    if (bin >= 0)
+      add(copy, bin, count);
+    bin = b;
+    count = k;
   }
-  if (*run_bin >= 0)
-    add(copy, *run_bin, *run);
-  *run_bin = bin;
-  *run = 1;
+  __device__ __forceinline__ void flush(Counter *copy) {
+    if (bin >= 0)
+      add(copy, bin, count);
+  }
+};
+
+/* Whether the 16 bytes hold one value repeated (all samples of the word equal). */
+template <typename S> __device__ __forceinline__ bool uniform_word(uint4 w) {
+  if constexpr (sizeof(S) == 8)
+    return w.x == w.z && w.y == w.w;
+  uint32_t first = sizeof(S) == 1   ? (w.x & 0xFFu) * 0x01010101u
+                   : sizeof(S) == 2 ? (w.x & 0xFFFFu) * 0x00010001u
+                                    : w.x;
+  return w.x == first && w.y == first && w.z == first && w.w == first;
 }
 
-/* The samples of this thread: 16-byte words w = global thread, + grid stride (VEC), then the
- * scalar tail; or every sample with a grid stride when the array is not 16-byte aligned. */
-template <typename S, int KIND, bool VEC, typename Counter>
+/* The samples of this thread: the unaligned head and the tail one by one, the aligned body as
+ * 16-byte words (word k of the body by thread k mod the grid: a warp's loads coalesce).
+ * Aggregation: a word whose samples are all equal counts as one run of 16 / sizeof(S); samples
+ * of 4 bytes or more also extend runs one by one (long runs of equal row lengths are common);
+ * narrow samples in a mixed word go straight to their bins. */
+template <typename S, int KIND, int RULE, typename Counter>
 __device__ __forceinline__ void count_samples(const S *samples, int64_t n, const csri_bins &b,
                                               Counter *copy) {
+  const binner<S, KIND, RULE> bin_of(b);
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
   const int64_t me = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  int run_bin = -1;
-  uint32_t run = 0;
-  int64_t done = 0;
-  if (VEC) {
-    const int per = 16 / (int)sizeof(S);
-    const int64_t words = n / per;
-    const uint4 *w = reinterpret_cast<const uint4 *>(samples);
-    for (int64_t k = me; k < words; k += stride) {
-      uint4 raw = __ldcs(w + k);
-      S x[16 / sizeof(S)];
-      memcpy(x, &raw, 16);
-#pragma unroll
-      for (int i = 0; i < per; i++) {
-        int bin = bin_of<S, KIND>(b, x[i]);
-        if (bin >= 0)
-          count(copy, bin, &run_bin, &run);
-      }
+  const int PER = 16 / (int)sizeof(S);
+  run_counter<Counter> run;
+  int64_t head = (int64_t)(((16 - (uintptr_t)samples % 16) % 16) / sizeof(S));
+  if (head > n)
+    head = n;
+  const int64_t words = (n - head) / PER;
+  for (int64_t i = me; i < head; i += stride) {
+    int k = bin_of(samples[i]);
+    if (k >= 0)
+      run.add_run(copy, k, 1);
+  }
+  const uint4 *w = reinterpret_cast<const uint4 *>(samples + head);
+  for (int64_t k = me; k < words; k += stride) {
+    uint4 raw = __ldcs(w + k);
+    S x[16 / sizeof(S)];
+    memcpy(x, &raw, 16);
+    if (uniform_word<S>(raw)) {
+      int bin = bin_of(x[0]);
+      if (bin >= 0)
+        run.add_run(copy, bin, PER);
+      continue;
     }
-    done = words * per;
+#pragma unroll
+    for (int i = 0; i < PER; i++) {
+      int bin = bin_of(x[i]);
+      if (bin < 0)
+        continue;
+      if (sizeof(S) >= 4)
+        run.add_run(copy, bin, 1);
+      else
+        add(copy, bin, 1);
+    }
   }
-  for (int64_t i = done + me; i < n; i += stride) {
-    int bin = bin_of<S, KIND>(b, samples[i]);
-    if (bin >= 0)
-      count(copy, bin, &run_bin, &run);
+  for (int64_t i = head + words * PER + me; i < n; i += stride) {
+    int k = bin_of(samples[i]);
+    if (k >= 0)
+      run.add_run(copy, k, 1);
   }
-  if (run_bin >= 0)
-    add(copy, run_bin, run);
+  run.flush(copy);
 }
 
 /* Shared-memory privatisation: `copies` copies of the bins, padded by one counter so that the
  * same bin of different copies falls in different banks. Warp w counts into copy w % copies. */
-template <typename S, int KIND, bool VEC, typename Out>
+template <typename S, int KIND, int RULE, typename Out>
 __global__ void __launch_bounds__(THREADS)
     shared_kernel(const S *samples, int64_t n, csri_bins b, int copies, Out *out) {
   extern __shared__ uint32_t counters[];
@@ -92,7 +149,7 @@ __global__ void __launch_bounds__(THREADS)
   for (int i = threadIdx.x; i < copies * pitch; i += THREADS)
     counters[i] = 0;
   __syncthreads();
-  count_samples<S, KIND, VEC>(samples, n, b, counters + ((threadIdx.x >> 5) % copies) * pitch);
+  count_samples<S, KIND, RULE>(samples, n, b, counters + ((threadIdx.x >> 5) % copies) * pitch);
   __syncthreads();
   for (int bin = threadIdx.x; bin < b.bins; bin += THREADS) {
     uint32_t total = 0;
@@ -104,12 +161,12 @@ __global__ void __launch_bounds__(THREADS)
 }
 
 /* Global-memory privatisation: blocks share `copies` copies of 64-bit counters (block % copies). */
-template <typename S, int KIND, bool VEC>
+template <typename S, int KIND, int RULE>
 __global__ void __launch_bounds__(THREADS)
     global_kernel(const S *samples, int64_t n, csri_bins b, int copies,
                   unsigned long long *private_counts) {
-  count_samples<S, KIND, VEC>(samples, n, b,
-                              private_counts + (int64_t)(blockIdx.x % copies) * b.bins);
+  count_samples<S, KIND, RULE>(samples, n, b,
+                               private_counts + (int64_t)(blockIdx.x % copies) * b.bins);
 }
 
 /* counts[bin] = the sum of the copies, in the count type (U16 saturates, U32 wraps). */
@@ -155,7 +212,7 @@ plan make_plan(const csri_bins *b, csr_data_type count_type, int64_t n) {
   return p;
 }
 
-template <typename S, int KIND, bool VEC>
+template <typename S, int KIND, int RULE>
 csr_status run_typed(csr_context *ctx, const void *samples, int64_t n, const csri_bins *b,
                      csr_data_type count_type, void *counts, void *workspace) {
   cudaStream_t stream = csri_stream(ctx);
@@ -171,26 +228,26 @@ csr_status run_typed(csr_context *ctx, const void *samples, int64_t n, const csr
     size_t shared = (size_t)p.shared_copies * (b->bins + 1) * 4;
     if (p.global_copies > 0) { /* U16: count in 64 bits, saturate at the end */
       CSRI_CUDA_TRY(ctx,
-                    cudaFuncSetAttribute(shared_kernel<S, KIND, VEC, unsigned long long>,
+                    cudaFuncSetAttribute(shared_kernel<S, KIND, RULE, unsigned long long>,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
-      shared_kernel<S, KIND, VEC>
+      shared_kernel<S, KIND, RULE>
           <<<p.blocks, THREADS, shared, stream>>>(x, n, *b, p.shared_copies, acc);
     } else if (count_type == CSR_DATA_U64) {
       CSRI_CUDA_TRY(ctx,
-                    cudaFuncSetAttribute(shared_kernel<S, KIND, VEC, unsigned long long>,
+                    cudaFuncSetAttribute(shared_kernel<S, KIND, RULE, unsigned long long>,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
-      shared_kernel<S, KIND, VEC><<<p.blocks, THREADS, shared, stream>>>(
+      shared_kernel<S, KIND, RULE><<<p.blocks, THREADS, shared, stream>>>(
           x, n, *b, p.shared_copies, (unsigned long long *)counts);
     } else {
       CSRI_CUDA_TRY(ctx,
-                    cudaFuncSetAttribute(shared_kernel<S, KIND, VEC, uint32_t>,
+                    cudaFuncSetAttribute(shared_kernel<S, KIND, RULE, uint32_t>,
                                          cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
-      shared_kernel<S, KIND, VEC>
+      shared_kernel<S, KIND, RULE>
           <<<p.blocks, THREADS, shared, stream>>>(x, n, *b, p.shared_copies, (uint32_t *)counts);
     }
     CSRI_TRY(CSRI_CUDA_CHECK(ctx, "histogram kernel"));
   } else if (n > 0) {
-    global_kernel<S, KIND, VEC><<<p.blocks, THREADS, 0, stream>>>(x, n, *b, p.global_copies, acc);
+    global_kernel<S, KIND, RULE><<<p.blocks, THREADS, 0, stream>>>(x, n, *b, p.global_copies, acc);
     CSRI_TRY(CSRI_CUDA_CHECK(ctx, "histogram kernel (global copies)"));
   }
   if (p.global_copies > 0) {
@@ -210,9 +267,18 @@ csr_status run_typed(csr_context *ctx, const void *samples, int64_t n, const csr
 template <typename S, int KIND>
 csr_status run(csr_context *ctx, const void *samples, int64_t n, const csri_bins *b,
                csr_data_type count_type, void *counts, void *workspace) {
-  if ((uintptr_t)samples % 16 == 0)
-    return run_typed<S, KIND, true>(ctx, samples, n, b, count_type, counts, workspace);
-  return run_typed<S, KIND, false>(ctx, samples, n, b, count_type, counts, workspace);
+  if constexpr (KIND == FLOATING) /* the front end allows floats with EVEN only */
+    return run_typed<S, KIND, CSR_BINS_EVEN>(ctx, samples, n, b, count_type, counts, workspace);
+  else
+    switch (b->rule) {
+    case CSR_BINS_INTEGER:
+      return run_typed<S, KIND, CSR_BINS_INTEGER>(ctx, samples, n, b, count_type, counts,
+                                                  workspace);
+    case CSR_BINS_EVEN:
+      return run_typed<S, KIND, CSR_BINS_EVEN>(ctx, samples, n, b, count_type, counts, workspace);
+    default:
+      return run_typed<S, KIND, CSR_BINS_LOG2>(ctx, samples, n, b, count_type, counts, workspace);
+    }
 }
 
 } // namespace

@@ -33,45 +33,52 @@ CSRI_HD int csri_even_bin(const csri_bins *b, double x) {
   return bin < b->bins ? bin : b->bins - 1;
 }
 
+/* INTEGER, signed sample: x - offset in unsigned arithmetic (exact when x >= offset). */
+CSRI_HD int csri_integer_bin_i64(const csri_bins *b, int64_t x) {
+  if (x < b->offset)
+    return -1;
+  uint64_t d = (uint64_t)x - (uint64_t)b->offset;
+  return d < (uint64_t)b->bins ? (int)d : -1;
+}
+
+/* INTEGER, unsigned sample. */
+CSRI_HD int csri_integer_bin_u64(const csri_bins *b, uint64_t x) {
+  if (b->offset >= 0) {
+    if (x < (uint64_t)b->offset)
+      return -1;
+    uint64_t d = x - (uint64_t)b->offset;
+    return d < (uint64_t)b->bins ? (int)d : -1;
+  }
+  if (x >= (uint64_t)b->bins) /* x + |offset| >= bins too (and might wrap) */
+    return -1;
+  uint64_t d = x + (uint64_t)(-b->offset);
+  return d < (uint64_t)b->bins ? (int)d : -1;
+}
+
+/* LOG2 of a non-negative sample. */
+CSRI_HD int csri_log2_bin_u64(const csri_bins *b, uint64_t x) {
+  int bin = csri_bit_length(x);
+  return bin < b->bins ? bin : -1;
+}
+CSRI_HD int csri_log2_bin_i64(const csri_bins *b, int64_t x) {
+  return x < 0 ? -1 : csri_log2_bin_u64(b, (uint64_t)x);
+}
+
 /* Bin of a signed integer sample. */
 CSRI_HD int csri_bin_of_i64(const csri_bins *b, int64_t x) {
   switch (b->rule) {
-  case CSR_BINS_INTEGER: {
-    if (x < b->offset) /* then x - offset is exact in unsigned arithmetic */
-      return -1;
-    uint64_t d = (uint64_t)x - (uint64_t)b->offset;
-    return d < (uint64_t)b->bins ? (int)d : -1;
-  }
+  case CSR_BINS_INTEGER: return csri_integer_bin_i64(b, x);
   case CSR_BINS_EVEN: return csri_even_bin(b, (double)x);
-  default: {
-    if (x < 0)
-      return -1;
-    int bin = csri_bit_length((uint64_t)x);
-    return bin < b->bins ? bin : -1;
-  }
+  default: return csri_log2_bin_i64(b, x);
   }
 }
 
 /* Bin of an unsigned integer sample. */
 CSRI_HD int csri_bin_of_u64(const csri_bins *b, uint64_t x) {
   switch (b->rule) {
-  case CSR_BINS_INTEGER: {
-    if (b->offset >= 0) {
-      if (x < (uint64_t)b->offset)
-        return -1;
-      uint64_t d = x - (uint64_t)b->offset;
-      return d < (uint64_t)b->bins ? (int)d : -1;
-    }
-    if (x >= (uint64_t)b->bins) /* x + |offset| >= bins too (and might wrap) */
-      return -1;
-    uint64_t d = x + (uint64_t)(-b->offset);
-    return d < (uint64_t)b->bins ? (int)d : -1;
-  }
+  case CSR_BINS_INTEGER: return csri_integer_bin_u64(b, x);
   case CSR_BINS_EVEN: return csri_even_bin(b, (double)x);
-  default: {
-    int bin = csri_bit_length(x);
-    return bin < b->bins ? bin : -1;
-  }
+  default: return csri_log2_bin_u64(b, x);
   }
 }
 
