@@ -8,26 +8,29 @@
 extern "C" csr_status csri_cuda_reduce_slots(csr_context *ctx, unsigned **ticket, double **host,
                                              double **device) {
   if (ctx->reduce_ticket == NULL) {
-    void *t = NULL, *h = NULL;
+    void *t = NULL, *h = NULL, *d = NULL;
     cudaError_t err = cudaMalloc(&t, 256);
     if (err == cudaSuccess)
       err = cudaMemset(t, 0, 256);
     if (err == cudaSuccess)
       err = cudaHostAlloc(&h, CSRI_REDUCE_MAX_RESULTS * sizeof(double), cudaHostAllocMapped);
+    if (err == cudaSuccess) /* once: the address is fixed for the allocation's life */
+      err = cudaHostGetDevicePointer(&d, h, 0);
     if (err != cudaSuccess) {
       cudaFree(t);
+      if (h != NULL)
+        cudaFreeHost(h);
       cudaGetLastError();
       return csri_cuda_error(ctx, err, "reduction slots", __FILE__, __LINE__);
     }
     ctx->reduce_ticket = t;
     ctx->reduce_results = h;
+    ctx->reduce_results_device = d;
   }
   *ticket = (unsigned *)ctx->reduce_ticket;
   *host = (double *)ctx->reduce_results;
-  cudaError_t err = cudaHostGetDevicePointer((void **)device, ctx->reduce_results, 0);
-  return err == cudaSuccess
-             ? CSR_SUCCESS
-             : csri_cuda_error(ctx, err, "cudaHostGetDevicePointer", __FILE__, __LINE__);
+  *device = (double *)ctx->reduce_results_device;
+  return CSR_SUCCESS;
 }
 
 extern "C" void csri_cuda_context_release(csr_context *ctx) {
@@ -35,7 +38,7 @@ extern "C" void csri_cuda_context_release(csr_context *ctx) {
     cudaFree(ctx->reduce_ticket);
   if (ctx->reduce_results != NULL)
     cudaFreeHost(ctx->reduce_results);
-  ctx->reduce_ticket = ctx->reduce_results = NULL;
+  ctx->reduce_ticket = ctx->reduce_results = ctx->reduce_results_device = NULL;
 }
 
 /* A pthread mutex, not std::mutex: the static library must link into C programs without the C++

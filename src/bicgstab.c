@@ -61,14 +61,9 @@ static csr_status iterate(csri_solve_run *run, work *w) {
       fresh = restart = 1;
       continue;
     }
-    if (rn <= run->tol) {
-      run->stop = CSR_SOLVER_CONVERGED;
-      return CSR_SUCCESS;
-    }
-    if (run->iterations >= run->max_iter) {
-      run->stop = CSR_SOLVER_MAX_ITER;
-      return CSR_INFO_NOT_CONVERGED;
-    }
+    csr_status finished;
+    if (csri_solve_finished(run, rn, &finished))
+      return finished;
     if (restart) {
       CSRI_TRY(csr_copy(ctx, r, rhat));
       CSRI_TRY(csr_copy(ctx, r, p));

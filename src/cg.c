@@ -90,14 +90,9 @@ static csr_status iterate(csri_solve_run *run, work *w) {
       fresh = 1;
       continue;
     }
-    if (rn <= run->tol) {
-      run->stop = CSR_SOLVER_CONVERGED;
-      return CSR_SUCCESS;
-    }
-    if (run->iterations >= run->max_iter) {
-      run->stop = CSR_SOLVER_MAX_ITER;
-      return CSR_INFO_NOT_CONVERGED;
-    }
+    csr_status finished;
+    if (csri_solve_finished(run, rn, &finished))
+      return finished;
     double rz = w->sums[1], pq = w->sums[2], zq = w->sums[3], qdq = w->sums[4];
     if (isnan(pq) || isinf(pq))
       return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "CG: p'Ap = %g at iteration %lld", pq,

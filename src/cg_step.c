@@ -6,7 +6,7 @@
 csr_status csri_cg_step(csr_context *ctx, const csr_matrix *A, double alpha, double beta,
                         const csri_cg_vectors *v, double *sums) {
   csr_backend backend;
-  csr_status status = csri_ops_backend_at(ctx, A->location, &backend);
+  csr_status status = csri_backend_at(ctx, A->location, &backend);
   CSRI_TRY(status);
   if (backend == CSR_BACKEND_CUDA)
     CSRI_TRY(csri_cuda_cg_step(ctx, A, alpha, beta, v, sums));

@@ -24,7 +24,7 @@ static csr_status compact(csr_context *ctx, csr_location location, csr_data_type
   if (!query)
     CSRI_CHECK_NULL(ctx, kept); /* before a workspace is taken: nothing to release on return */
   csr_backend backend;
-  csr_status status = csri_primitive_backend(ctx, location, &backend);
+  csr_status status = csri_backend_at(ctx, location, &backend);
   CSRI_TRY(status);
   size_t need = n == 0                        ? 0
                 : backend == CSR_BACKEND_CUDA ? csri_cuda_compact_bytes(ctx, type, n)

@@ -136,6 +136,21 @@ csr_backend csri_host_backend(const csr_context *ctx) {
   return CSR_BACKEND_OMP;
 }
 
+csr_status csri_backend_at(csr_context *ctx, csr_location location, csr_backend *backend) {
+  CSRI_TRY(csri_check_location(ctx, location));
+  csr_backend asked = csr_context_backend(ctx);
+  if (location == CSR_DEVICE) {
+    *backend = CSR_BACKEND_CUDA;
+    if (asked == CSR_BACKEND_REF || asked == CSR_BACKEND_OMP)
+      return CSRI_FAIL(ctx, CSR_ERR_LOCATION_MISMATCH,
+                       "device operands need the CUDA backend; the context asks for %s",
+                       csr_backend_name(asked));
+    return CSR_SUCCESS;
+  }
+  *backend = csri_host_backend(ctx);
+  return asked == CSR_BACKEND_CUDA ? CSR_INFO_DECLINED : CSR_SUCCESS;
+}
+
 void csri_set_last_backend(csr_context *ctx, csr_backend backend) {
   if (ctx)
     ctx->last_backend = backend;

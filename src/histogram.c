@@ -63,7 +63,7 @@ csr_status csr_histogram(csr_context *ctx, csr_location location, csr_data_type 
   if (!(workspace_bytes != NULL && workspace == NULL)) /* a size query needs no counts */
     CSRI_CHECK_NULL(ctx, counts);
   csr_backend backend;
-  csr_status status = csri_primitive_backend(ctx, location, &backend);
+  csr_status status = csri_backend_at(ctx, location, &backend);
   CSRI_TRY(status);
   size_t need = backend == CSR_BACKEND_CUDA  ? csri_cuda_histogram_bytes(ctx, &b, count_type, n)
                 : backend == CSR_BACKEND_OMP ? csri_omp_histogram_bytes(ctx, &b, count_type, n)

@@ -31,7 +31,7 @@ struct csr_context {
   /* The CUDA reductions' fixed slots (cuda/reduce.cu): a ticket counter on the device, zeroed
    * once and re-armed by each reduction, and results in pinned host memory the device writes. */
   void *reduce_ticket;
-  void *reduce_results;
+  void *reduce_results, *reduce_results_device; /* the same memory, as host and device see it */
 };
 
 /* --- errors --------------------------------------------------------------------------------- */
@@ -105,6 +105,10 @@ void csri_device_scratch_done(csr_context *ctx, void *p);
 /* The CPU backend to run a host-operand call: REF when asked, OMP when built and asked or AUTO,
  * else REF. (A CUDA request with host operands is declined here and runs on the CPU.) */
 csr_backend csri_host_backend(const csr_context *ctx);
+/* The backend for operands at `location`: CUDA for the device (CSR_ERR_LOCATION_MISMATCH when the
+ * context insists on ref or omp), the CPU backend above for the host, with CSR_INFO_DECLINED when
+ * the context asked for CUDA (host operands run on the CPU). Else CSR_SUCCESS or an error. */
+csr_status csri_backend_at(csr_context *ctx, csr_location location, csr_backend *backend);
 void csri_set_last_backend(csr_context *ctx, csr_backend backend);
 /* Threads for an OpenMP region: the context's count or the OpenMP default. */
 int csri_omp_threads(const csr_context *ctx);

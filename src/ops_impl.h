@@ -14,12 +14,6 @@ extern "C" {
 
 /* --- front-end helpers (src/vector_ops.c) ---------------------------------------------------- */
 
-/* Picks the CPU backend for host operands. *status becomes CSR_INFO_DECLINED when the context
- * asked for CUDA (host operands run on the CPU; the caller sees that), else CSR_SUCCESS. */
-csr_backend csri_ops_backend(csr_context *ctx, csr_status *status);
-/* The backend for operands at `location`: as csri_ops_backend for the host; CUDA for the device,
- * or CSR_ERR_LOCATION_MISMATCH (returned, recorded) when the context insists on ref or omp. */
-csr_status csri_ops_backend_at(csr_context *ctx, csr_location location, csr_backend *backend);
 /* NULL, value type (F64 / F32), data present when n > 0. `name` is for the message. */
 csr_status csri_check_vector(csr_context *ctx, const csr_vector *v, const char *name);
 /* Both vectors valid, same n, same type, same location (host or device). */
@@ -181,6 +175,12 @@ double csri_omp_pagerank_spread(const csr_context *ctx, const csr_vector *r, con
 double csri_ref_pagerank_update(csr_vector *r, const csr_vector *y, const double *p, double d,
                                 double base, const double *inv_w, int scale, csr_vector *x,
                                 double *dangling);
+/* The two passes over entries [b, e) (src/ref/pagerank.c), for the OpenMP chunks. */
+double csri_pagerank_spread_rows(const csr_vector *r, const double *inv_w, int scale, csr_vector *x,
+                                 int64_t b, int64_t e);
+double csri_pagerank_update_rows(csr_vector *r, const csr_vector *y, const double *p, double d,
+                                 double base, const double *inv_w, int scale, csr_vector *x,
+                                 int64_t b, int64_t e, double *dangling);
 double csri_omp_pagerank_update(const csr_context *ctx, csr_vector *r, const csr_vector *y,
                                 const double *p, double d, double base, const double *inv_w,
                                 int scale, csr_vector *x, double *dangling);

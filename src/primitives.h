@@ -106,11 +106,6 @@ csr_status csri_cuda_histogram(csr_context *ctx, csr_data_type sample_type, cons
                                void *counts, void *workspace);
 
 /* --- front-end helpers (src/primitives_common.c) --------------------------------------------- */
-/* The backend for arrays at `location`: CUDA for the device (CSR_ERR_LOCATION_MISMATCH when the
- * context insists on a CPU backend), the context's CPU backend for the host. Returns
- * CSR_INFO_DECLINED when the context asked for CUDA and the arrays are on the host (they run on
- * the CPU), else CSR_SUCCESS or an error. */
-csr_status csri_primitive_backend(csr_context *ctx, csr_location location, csr_backend *backend);
 /* Checks location and n >= 0, and that `what` is non-NULL when n > 0. */
 csr_status csri_check_array(csr_context *ctx, const void *p, int64_t n, const char *what);
 /* The workspace protocol of csr_primitives.h. need: the backend's bytes. Returns with

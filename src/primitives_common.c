@@ -25,21 +25,6 @@ csr_status csri_check_array(csr_context *ctx, const void *p, int64_t n, const ch
   return CSR_SUCCESS;
 }
 
-csr_status csri_primitive_backend(csr_context *ctx, csr_location location, csr_backend *backend) {
-  CSRI_TRY(csri_check_location(ctx, location));
-  csr_backend asked = csr_context_backend(ctx);
-  if (location == CSR_DEVICE) {
-    *backend = CSR_BACKEND_CUDA;
-    if (asked == CSR_BACKEND_REF || asked == CSR_BACKEND_OMP)
-      return CSRI_FAIL(ctx, CSR_ERR_LOCATION_MISMATCH,
-                       "device arrays need the CUDA backend; the context asks for %s",
-                       csr_backend_name(asked));
-    return CSR_SUCCESS;
-  }
-  *backend = csri_host_backend(ctx);
-  return asked == CSR_BACKEND_CUDA ? CSR_INFO_DECLINED : CSR_SUCCESS;
-}
-
 csr_status csri_device_scratch(csr_context *ctx, size_t bytes, void **p) {
   if (ctx == NULL)
     return csri_cuda_malloc(ctx, p, bytes);

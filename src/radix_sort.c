@@ -26,7 +26,7 @@ csr_status csr_radix_sort(csr_context *ctx, csr_location location, csr_data_type
   if (values && n > 0 && k < v + (size_t)n * value_size && v < k + (size_t)n * key_size)
     return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "keys and values overlap");
   csr_backend backend;
-  csr_status status = csri_primitive_backend(ctx, location, &backend);
+  csr_status status = csri_backend_at(ctx, location, &backend);
   CSRI_TRY(status);
   int trivial = n <= 1 || begin_bit == end_bit;
   size_t need =

@@ -42,8 +42,8 @@ csr_status csr_row_stats_compute(csr_context *ctx, const csr_matrix *A, csr_row_
     return CSRI_FAIL(ctx, CSR_ERR_NULL_POINTER, "A->row_offsets is NULL");
   int64_t *offsets = NULL;
   CSRI_TRY(host_offsets(ctx, A, &offsets));
-  csr_status status;
-  csr_backend backend = csri_ops_backend(ctx, &status);
+  csr_backend backend;
+  csr_status status = csri_backend_at(ctx, CSR_HOST, &backend); /* the offsets are on the host */
   memset(stats, 0, sizeof *stats);
   int bad = backend == CSR_BACKEND_OMP ? csri_omp_row_stats(ctx, offsets, A->rows, stats)
                                        : csri_ref_row_stats(offsets, A->rows, stats);

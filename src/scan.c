@@ -20,7 +20,7 @@ static csr_status scan(csr_context *ctx, csr_location location, csr_data_type ty
   if (n > 0 && a != b && a < b + bytes && b < a + bytes)
     return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "in and out overlap without being equal");
   csr_backend backend;
-  csr_status status = csri_primitive_backend(ctx, location, &backend);
+  csr_status status = csri_backend_at(ctx, location, &backend);
   CSRI_TRY(status);
   size_t need = n == 0                        ? 0
                 : backend == CSR_BACKEND_CUDA ? csri_cuda_scan_bytes(ctx, type, n, segmented)

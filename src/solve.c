@@ -21,17 +21,11 @@ static csr_status check(csr_context *ctx, const csr_matrix *A, const csr_vector 
   CSRI_CHECK_NULL(ctx, A);
   CSRI_TRY(csri_check_vector(ctx, b, "b"));
   CSRI_TRY(csri_check_vector(ctx, x, "x"));
-  CSRI_TRY(csri_check_location(ctx, A->location));
   if (A->location != b->location || A->location != x->location)
     return CSRI_FAIL(ctx, CSR_ERR_LOCATION_MISMATCH,
                      "csr_solve: A, b and x must all be on the host or all on the device");
-  if (A->location == CSR_DEVICE) {
-    csr_backend asked = csr_context_backend(ctx);
-    if (asked == CSR_BACKEND_REF || asked == CSR_BACKEND_OMP)
-      return CSRI_FAIL(ctx, CSR_ERR_LOCATION_MISMATCH,
-                       "csr_solve: device operands need the CUDA backend; the context asks for %s",
-                       csr_backend_name(asked));
-  }
+  csr_backend backend;
+  CSRI_TRY(csri_backend_at(ctx, A->location, &backend));
   if (A->rows != A->cols || b->n != A->rows || x->n != A->cols)
     return CSRI_FAIL(ctx, CSR_ERR_DIMENSION_MISMATCH,
                      "csr_solve needs a square A and b, x of its size: A is %lld x %lld, b has "
@@ -62,6 +56,20 @@ static csr_status check(csr_context *ctx, const csr_matrix *A, const csr_vector 
 csr_status csri_solve_residual(csri_solve_run *run, csr_vector *r) {
   CSRI_TRY(csr_copy(run->ctx, run->b, r));
   return csr_spmv(run->ctx, -1.0, run->A, run->x, 1.0, r);
+}
+
+int csri_solve_finished(csri_solve_run *run, double rn, csr_status *status) {
+  if (rn <= run->tol) {
+    run->stop = CSR_SOLVER_CONVERGED;
+    *status = CSR_SUCCESS;
+    return 1;
+  }
+  if (run->iterations >= run->max_iter) {
+    run->stop = CSR_SOLVER_MAX_ITER;
+    *status = CSR_INFO_NOT_CONVERGED;
+    return 1;
+  }
+  return 0;
 }
 
 void csri_solve_record(csri_solve_run *run, double rnorm) {

@@ -38,7 +38,7 @@ csr_status csr_spmv(csr_context *ctx, double alpha, const csr_matrix *A, const c
                     double beta, csr_vector *y) {
   CSRI_TRY(check(ctx, A, x, y));
   csr_backend backend;
-  csr_status status = csri_ops_backend_at(ctx, A->location, &backend);
+  csr_status status = csri_backend_at(ctx, A->location, &backend);
   CSRI_TRY(status);
   /* No product to add: y = beta*y (beta == 0 writes zeros, so NaN in y does not survive). */
   int no_product = alpha == 0.0 || A->rows == 0 || A->nnz == 0;

@@ -3,26 +3,6 @@
 
 #include <stdint.h>
 
-csr_backend csri_ops_backend(csr_context *ctx, csr_status *status) {
-  *status = csr_context_backend(ctx) == CSR_BACKEND_CUDA ? CSR_INFO_DECLINED : CSR_SUCCESS;
-  return csri_host_backend(ctx);
-}
-
-csr_status csri_ops_backend_at(csr_context *ctx, csr_location location, csr_backend *backend) {
-  if (location == CSR_HOST) {
-    csr_status status;
-    *backend = csri_ops_backend(ctx, &status);
-    return status;
-  }
-  *backend = CSR_BACKEND_CUDA;
-  csr_backend asked = csr_context_backend(ctx);
-  if (asked == CSR_BACKEND_REF || asked == CSR_BACKEND_OMP)
-    return CSRI_FAIL(ctx, CSR_ERR_LOCATION_MISMATCH,
-                     "device operands need the CUDA backend; the context asks for %s",
-                     csr_backend_name(asked));
-  return CSR_SUCCESS;
-}
-
 csr_status csri_check_vector(csr_context *ctx, const csr_vector *v, const char *name) {
   if (v == NULL)
     return CSRI_FAIL(ctx, CSR_ERR_NULL_POINTER, "argument '%s' is NULL", name);
@@ -75,7 +55,7 @@ csr_status csr_axpby(csr_context *ctx, double alpha, const csr_vector *x, double
                      csr_vector *y) {
   CSRI_TRY(csri_check_vector_pair(ctx, x, y));
   csr_backend backend;
-  csr_status status = csri_ops_backend_at(ctx, y->location, &backend);
+  csr_status status = csri_backend_at(ctx, y->location, &backend);
   CSRI_TRY(status);
   /* A zero coefficient drops its term: alpha == 0 ignores x (even NaN), beta == 0 ignores y. */
   if (backend == CSR_BACKEND_CUDA) {
@@ -103,7 +83,7 @@ csr_status csr_axpy(csr_context *ctx, double alpha, const csr_vector *x, csr_vec
 csr_status csr_scale(csr_context *ctx, double alpha, csr_vector *x) {
   CSRI_TRY(csri_check_vector(ctx, x, "x"));
   csr_backend backend;
-  csr_status status = csri_ops_backend_at(ctx, x->location, &backend);
+  csr_status status = csri_backend_at(ctx, x->location, &backend);
   CSRI_TRY(status);
   if (backend == CSR_BACKEND_CUDA)
     CSRI_TRY(csri_cuda_scale(ctx, alpha, x));
@@ -118,7 +98,7 @@ csr_status csr_scale(csr_context *ctx, double alpha, csr_vector *x) {
 csr_status csr_fill(csr_context *ctx, double alpha, csr_vector *x) {
   CSRI_TRY(csri_check_vector(ctx, x, "x"));
   csr_backend backend;
-  csr_status status = csri_ops_backend_at(ctx, x->location, &backend);
+  csr_status status = csri_backend_at(ctx, x->location, &backend);
   CSRI_TRY(status);
   if (backend == CSR_BACKEND_CUDA)
     CSRI_TRY(csri_cuda_fill(ctx, alpha, x));
@@ -138,8 +118,8 @@ csr_status csr_copy(csr_context *ctx, const csr_vector *x, csr_vector *y) {
     csri_set_last_backend(ctx, CSR_BACKEND_CUDA);
     return CSR_SUCCESS;
   }
-  csr_status status;
-  csr_backend backend = csri_ops_backend(ctx, &status);
+  csr_backend backend;
+  csr_status status = csri_backend_at(ctx, CSR_HOST, &backend);
   if (backend == CSR_BACKEND_OMP)
     csri_omp_copy(ctx, x, y);
   else

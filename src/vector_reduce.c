@@ -24,7 +24,7 @@ double csri_nrm2_finish(csri_nrm2_acc acc) {
 static csr_status reduce(csr_context *ctx, csri_reduction which, const csr_vector *x,
                          const csr_vector *y, double *result) {
   csr_backend backend;
-  csr_status status = csri_ops_backend_at(ctx, x->location, &backend);
+  csr_status status = csri_backend_at(ctx, x->location, &backend);
   CSRI_TRY(status);
   int omp = backend == CSR_BACKEND_OMP;
   if (backend == CSR_BACKEND_CUDA) {

@@ -117,15 +117,22 @@ static double lapack_distance(csr_context *ctx, const csr_matrix *A, const csr_v
 }
 #endif
 
+/* b = A * ones (so the solution is ones) and x = 0, both F64 on the host. */
+static void ones_system(csr_context *ctx, const csr_matrix *A, csr_vector **b, csr_vector **x) {
+  csr_vector *ones = NULL;
+  CHECK_OK(ctx, csr_vector_create(ctx, &ones, A->rows, CSR_F64, CSR_HOST));
+  CHECK_OK(ctx, csr_vector_create(ctx, b, A->rows, CSR_F64, CSR_HOST));
+  CHECK_OK(ctx, csr_vector_create(ctx, x, A->rows, CSR_F64, CSR_HOST));
+  CHECK_OK(ctx, csr_fill(ctx, 1.0, ones));
+  CHECK_OK(ctx, csr_spmv(ctx, 1.0, A, ones, 0.0, *b));
+  csr_vector_free(&ones);
+}
+
 static void solve_ones(csr_context *ctx, const char *name, const csr_matrix *A,
                        csr_solver_method method, int64_t max_iter, double xtol) {
   int64_t n = A->rows;
-  csr_vector *ones = NULL, *b = NULL, *x = NULL;
-  CHECK_OK(ctx, csr_vector_create(ctx, &ones, n, CSR_F64, CSR_HOST));
-  CHECK_OK(ctx, csr_vector_create(ctx, &b, n, CSR_F64, CSR_HOST));
-  CHECK_OK(ctx, csr_vector_create(ctx, &x, n, CSR_F64, CSR_HOST));
-  CHECK_OK(ctx, csr_fill(ctx, 1.0, ones));
-  CHECK_OK(ctx, csr_spmv(ctx, 1.0, A, ones, 0.0, b));
+  csr_vector *b = NULL, *x = NULL;
+  ones_system(ctx, A, &b, &x);
   csr_solver_options o;
   csr_solver_options_init(&o);
   o.method = method;
@@ -161,7 +168,6 @@ static void solve_ones(csr_context *ctx, const char *name, const csr_matrix *A,
   printf("  %-22s %-8s n %6lld: %5lld iterations, scaled residual %.2e, |x - 1| %.2e\n", name,
          method_name(method), (long long)n, (long long)info.iterations, scaled, err);
   free(o.history);
-  csr_vector_free(&ones);
   csr_vector_free(&b);
   csr_vector_free(&x);
 }
@@ -214,12 +220,8 @@ static int all_finite(const csr_vector *x) {
  * converges. */
 static void cg_stalls(csr_context *ctx, const char *name, const csr_matrix *A, int64_t max_iter) {
   int64_t n = A->rows;
-  csr_vector *ones = NULL, *b = NULL, *x = NULL;
-  CHECK_OK(ctx, csr_vector_create(ctx, &ones, n, CSR_F64, CSR_HOST));
-  CHECK_OK(ctx, csr_vector_create(ctx, &b, n, CSR_F64, CSR_HOST));
-  CHECK_OK(ctx, csr_vector_create(ctx, &x, n, CSR_F64, CSR_HOST));
-  CHECK_OK(ctx, csr_fill(ctx, 1.0, ones));
-  CHECK_OK(ctx, csr_spmv(ctx, 1.0, A, ones, 0.0, b));
+  csr_vector *b = NULL, *x = NULL;
+  ones_system(ctx, A, &b, &x);
   csr_solver_options o;
   csr_solver_options_init(&o);
   o.rtol = 1e-12;
@@ -231,7 +233,6 @@ static void cg_stalls(csr_context *ctx, const char *name, const csr_matrix *A, i
   printf("  %-22s %-8s n %6lld: %5lld iterations, not converged (relative residual %.2e), "
          "as expected\n",
          name, "CG", (long long)n, (long long)info.iterations, info.relative_residual);
-  csr_vector_free(&ones);
   csr_vector_free(&b);
   csr_vector_free(&x);
 }

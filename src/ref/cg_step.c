@@ -34,15 +34,6 @@ static void update_rows_f64(double alpha, double beta, const csri_cg_vectors *v,
   const double *restrict r = v->r->data, *restrict q = v->q->data, *restrict p = v->p->data;
   const double *restrict d = v->d ? v->d->data : NULL;
   double *restrict x = v->x->data, *restrict rn = v->r_next->data, *restrict pn = v->p_next->data;
-  if (alpha != 0.0 && beta != 0.0 && d == NULL) { /* plain CG's every iteration: one tight loop */
-    for (int64_t i = begin; i < end; i++) {
-      double ri = r[i] + -alpha * q[i];
-      x[i] = x[i] + alpha * p[i];
-      rn[i] = ri;
-      pn[i] = ri + beta * p[i];
-    }
-    return;
-  }
   for (int64_t i = begin; i < end; i++) {
     double ri = alpha == 0.0 ? r[i] : r[i] + -alpha * q[i];
     if (alpha != 0.0)
@@ -92,36 +83,22 @@ static void product_rows_f64(const csr_matrix *A, const csri_cg_vectors *v, int6
   const double *restrict d = v->d ? v->d->data : NULL;
   double *restrict q = v->q_next->data;
   double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0;
-  if (a && d == NULL) { /* plain CG on a valued matrix: z' = r', the sums r'r' and r'z' agree */
-    for (int64_t i = begin; i < end; i++) {
-      double sum = 0.0;
+  for (int64_t i = begin; i < end; i++) {
+    double sum = 0.0;
+    if (a)
       for (int64_t k = off[i]; k < off[i + 1]; k++)
         sum += a[k] * p[col[k]];
-      q[i] = sum;
-      double ri = r[i];
-      s0 += ri * ri;
-      s2 += p[i] * sum;
-      s3 += ri * sum;
-      s4 += sum * sum;
-    }
-    s1 = s0;
-  } else
-    for (int64_t i = begin; i < end; i++) {
-      double sum = 0.0;
-      if (a)
-        for (int64_t k = off[i]; k < off[i + 1]; k++)
-          sum += a[k] * p[col[k]];
-      else
-        for (int64_t k = off[i]; k < off[i + 1]; k++)
-          sum += p[col[k]];
-      q[i] = sum;
-      double ri = r[i], zi = d ? d[i] * ri : ri;
-      s0 += ri * ri;
-      s1 += ri * zi;
-      s2 += p[i] * sum;
-      s3 += zi * sum;
-      s4 += d ? d[i] * sum * sum : sum * sum;
-    }
+    else
+      for (int64_t k = off[i]; k < off[i + 1]; k++)
+        sum += p[col[k]];
+    q[i] = sum;
+    double ri = r[i], zi = d ? d[i] * ri : ri;
+    s0 += ri * ri;
+    s1 += ri * zi;
+    s2 += p[i] * sum;
+    s3 += zi * sum;
+    s4 += d ? d[i] * sum * sum : sum * sum;
+  }
   sums[0] += s0;
   sums[1] += s1;
   sums[2] += s2;

@@ -4,29 +4,34 @@
 
 #include <math.h>
 
-double csri_ref_pagerank_spread(const csr_vector *r, const double *inv_w, int scale,
-                                csr_vector *x) {
+/* The passes over entries [b, e), which the OpenMP backend runs chunk by chunk. */
+double csri_pagerank_spread_rows(const csr_vector *r, const double *inv_w, int scale, csr_vector *x,
+                                 int64_t b, int64_t e) {
   double dangling = 0.0;
-  for (int64_t j = 0; j < r->n; j++) {
-    double rj =
-        r->value_type == CSR_F64 ? ((const double *)r->data)[j] : ((const float *)r->data)[j];
-    if (inv_w[j] == 0.0)
-      dangling += rj;
-    double xj = scale ? rj * inv_w[j] : rj;
-    if (x->value_type == CSR_F64)
-      ((double *)x->data)[j] = xj;
-    else
-      ((float *)x->data)[j] = (float)xj;
+  if (r->value_type == CSR_F64) {
+    const double *restrict rv = r->data;
+    double *restrict xv = x->data;
+    for (int64_t j = b; j < e; j++) {
+      dangling += inv_w[j] == 0.0 ? rv[j] : 0.0;
+      xv[j] = scale ? rv[j] * inv_w[j] : rv[j];
+    }
+  } else {
+    const float *restrict rv = r->data;
+    float *restrict xv = x->data;
+    for (int64_t j = b; j < e; j++) {
+      dangling += inv_w[j] == 0.0 ? (double)rv[j] : 0.0;
+      xv[j] = (float)(scale ? (double)rv[j] * inv_w[j] : (double)rv[j]);
+    }
   }
   return dangling;
 }
 
-double csri_ref_pagerank_update(csr_vector *r, const csr_vector *y, const double *p, double d,
-                                double base, const double *inv_w, int scale, csr_vector *x,
-                                double *dangling) {
+double csri_pagerank_update_rows(csr_vector *r, const csr_vector *y, const double *p, double d,
+                                 double base, const double *inv_w, int scale, csr_vector *x,
+                                 int64_t b, int64_t e, double *dangling) {
   double change = 0.0, uniform = r->n > 0 ? 1.0 / (double)r->n : 0.0;
   *dangling = 0.0;
-  for (int64_t i = 0; i < r->n; i++) {
+  for (int64_t i = b; i < e; i++) {
     double yi =
         y->value_type == CSR_F64 ? ((const double *)y->data)[i] : ((const float *)y->data)[i];
     double next = d * (yi + base) + (1.0 - d) * (p ? p[i] : uniform);
@@ -48,4 +53,15 @@ double csri_ref_pagerank_update(csr_vector *r, const csr_vector *y, const double
       ((float *)x->data)[i] = (float)xi;
   }
   return change;
+}
+
+double csri_ref_pagerank_spread(const csr_vector *r, const double *inv_w, int scale,
+                                csr_vector *x) {
+  return csri_pagerank_spread_rows(r, inv_w, scale, x, 0, r->n);
+}
+
+double csri_ref_pagerank_update(csr_vector *r, const csr_vector *y, const double *p, double d,
+                                double base, const double *inv_w, int scale, csr_vector *x,
+                                double *dangling) {
+  return csri_pagerank_update_rows(r, y, p, d, base, inv_w, scale, x, 0, r->n, dangling);
 }
