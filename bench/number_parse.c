@@ -10,7 +10,7 @@
  * median of 5 runs is reported in MB/s and ns per number, after checking that both parsers agree
  * bit for bit on every value. Single-threaded; the machine should be otherwise idle. */
 #define _POSIX_C_SOURCE 199309L /* clock_gettime under -std=c11 */
-#include "../src/mm_number.h"
+#include "../src/io/decimal/mm_number.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -15,7 +15,7 @@
  * to a file with 1 and 2 OpenMP threads (csr_context_set_threads), median of 5, in MB/s of
  * text. */
 #define _POSIX_C_SOURCE 199309L /* clock_gettime under -std=c11 */
-#include "../src/mm_print.h"
+#include "../src/io/decimal/mm_print.h"
 #include "csr.h"
 
 #include <stdio.h>

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# Everything that needs the GPU, in one call of the lent device: build for sm_90, run the
-# gpu-labelled tests, run them again under compute-sanitizer (memcheck, racecheck), then the GPU
-# benchmarks that exist. Logs go to $OUT (the device tool brings them back) or to ./gpu-out.
+# Everything that needs the GPU, in one go on a machine with one: build for sm_90, run the
+# gpu-labelled tests (tests/gpu_*.c, and tests/backend_*.c on the cuda backend), run them again
+# under compute-sanitizer (memcheck, racecheck), then the GPU benchmarks. Logs go to $OUT when it
+# is set, else to ./gpu-out.
 #   usage: bash bench/run_gpu.sh [tests|sanitize|bench|all ...]   (default all; steps run in the
 #   order given)
-#   One device call lasts at most 10 minutes: split a long session into several calls (the build
-#   directory stays on a warm machine, so later calls rebuild only what changed).
-#   CSR_GPU_TESTS (a ctest -R regex) and CSR_GPU_BENCH (a name glob) narrow the tests and benches.
+#   Split a long session into several runs: the build directory (build-gpu) is kept, so later
+#   runs rebuild only what changed.
+#   CSR_GPU_TESTS (a regex over test names) and CSR_GPU_BENCH (a name glob) narrow the tests and
+#   benches; CSR_GPU_LARGE=1 adds the tests labelled large (backend_large_*: nnz and lengths past
+#   2^31, ~9 GB of device memory and a minute or more each) to the tests step.
 #   Only the GPU tests and benchmarks are built (the rest of the tree is tested without a GPU).
 set -uo pipefail
 if [ "${1:-}" = prepare ]; then # on the build machine: what the device needs beside the tree
@@ -35,42 +38,54 @@ fi
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "${zlib_args[@]}" \
   -DCSR_WITH_CUDA=ON -DCSR_WARNINGS_AS_ERRORS=ON >"$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
 targets=()
-for f in tests/gpu_*.c bench/gpu_*.cu; do targets+=("$(basename "${f%.*}")"); done
+for f in tests/gpu_*.c tests/backend_*.c bench/gpu_*.cu; do targets+=("$(basename "${f%.*}")"); done
 cmake --build "$build" -j "$(nproc)" --target "${targets[@]}" >"$out/build.log" 2>&1 ||
   { grep -E "error" "$out/build.log" | head -30; exit 1; }
 echo "built"
 
 run_tests() {
   step "gpu tests"
-  ctest --test-dir "$build" -L gpu -R "${CSR_GPU_TESTS:-.}" --output-on-failure --timeout 240 2>&1 |
-    tee "$out/ctest-gpu.log" | tail -25
+  local exclude=(-LE large)
+  [ "${CSR_GPU_LARGE:-}" = 1 ] && exclude=()
+  ctest --test-dir "$build" -L gpu "${exclude[@]}" -R "${CSR_GPU_TESTS:-.}" --output-on-failure \
+    --timeout 240 -j 4 2>&1 | tee "$out/ctest-gpu.log" | tail -30
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 }
 
-# compute-sanitizer memcheck and racecheck on every GPU test, all at once (one GPU is plenty).
-# CSR_GPU_QUICK / CSR_SKIP_LARGE: the tests skip their largest cases (instrumented kernels run
-# ~100x slower).
+# compute-sanitizer memcheck and racecheck on every GPU test (gpu_* and backend_* on cuda), all
+# at once (one GPU is plenty). CSR_GPU_QUICK / CSR_SKIP_LARGE: the tests skip their largest cases
+# (instrumented kernels run ~100x slower). CSR_SANITIZE_TOOLS narrows the tools.
 run_sanitize() {
   step "compute-sanitizer"
-  local logs=()
+  local logs=() runs=()
+  # "binary argument" per run: gpu_primitives one section per process (racecheck of the whole
+  # test outlasted 240 s), the backend tier on the cuda backend.
   for t in "$build"/tests/gpu_*; do
-    [[ "$(basename "$t")" =~ ${CSR_GPU_TESTS:-.} ]] || continue
     [ -x "$t" ] || continue
-    # gpu_primitives runs one section per process (racecheck of the whole test outlasted 240 s).
-    sections=("")
-    [ "$(basename "$t")" = gpu_primitives ] && sections=(scan compact sort histogram)
-    for section in "${sections[@]}"; do
-      for tool in memcheck racecheck; do
-        # memcheck: leaks too. racecheck: without cuSPARSE, whose own kernel (csrmv_v3) it
-        # reports as racing on shared memory, so that what it finds is ours.
-        extra="" skip=""
-        [ "$tool" = memcheck ] && extra="--leak-check full"
-        [ "$tool" = racecheck ] && skip=1
-        log="$out/sanitize-$tool-$(basename "$t")${section:+-$section}.log"
-        (CSR_GPU_SKIP_CUSPARSE=$skip CSR_GPU_QUICK=1 CSR_SKIP_LARGE=1 timeout 280 compute-sanitizer --tool "$tool" $extra \
-          --error-exitcode 99 "$t" $section >"$log" 2>&1; echo "rc=$?" >>"$log") &
-        logs+=("$log")
-      done
+    if [ "$(basename "$t")" = gpu_primitives ]; then
+      for section in scan compact sort histogram; do runs+=("$t $section"); done
+    else
+      runs+=("$t")
+    fi
+  done
+  for t in "$build"/tests/backend_*; do
+    [ -x "$t" ] && [[ "$(basename "$t")" != backend_large_* ]] && runs+=("$t cuda")
+  done
+  for run in "${runs[@]}"; do
+    read -r t arg <<<"$run"
+    name="$(basename "$t")${arg:+-$arg}"
+    [[ "$name" =~ ${CSR_GPU_TESTS:-.} ]] || continue
+    for tool in ${CSR_SANITIZE_TOOLS:-memcheck racecheck}; do
+      # memcheck: leaks too. racecheck: without cuSPARSE, whose own kernel (csrmv_v3) it
+      # reports as racing on shared memory, so that what it finds is ours.
+      extra="" skip=""
+      [ "$tool" = memcheck ] && extra="--leak-check full"
+      [ "$tool" = racecheck ] && skip=1
+      log="$out/sanitize-$tool-$name.log"
+      (CSR_GPU_SKIP_CUSPARSE=$skip CSR_GPU_QUICK=1 CSR_SKIP_LARGE=1 timeout "${CSR_SANITIZE_TIMEOUT:-280}" \
+        compute-sanitizer --tool "$tool" $extra --error-exitcode 99 "$t" $arg >"$log" 2>&1
+        echo "rc=$?" >>"$log") &
+      logs+=("$log")
     done
   done
   wait
@@ -99,5 +114,10 @@ for s in ${*:-all}; do
   *) echo "unknown step $s"; status=1 ;;
   esac
 done
+# The logs in one archive (a device's result folder may hand back only a few files); CSVs stay.
+if compgen -G "$out/*.log" >/dev/null; then
+  (cd "$out" && tar czf logs.tar.gz ./*.log && rm -f ./*.log)
+  echo "logs: $out/logs.tar.gz"
+fi
 echo; echo "run_gpu.sh: status $status"
 exit $status

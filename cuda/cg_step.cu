@@ -1,5 +1,5 @@
 /* CG's fused step on the GPU, in one kernel: r' = r - alpha q, x += alpha p, z' = d .* r',
- * p' = z' + beta p, q' = A p', and the five sums of src/ops_impl.h in the same launch.
+ * p' = z' + beta p, q' = A p', and the five sums of src/core/backend.h in the same launch.
  * Row i's group of lanes needs p'_j for every column j of the row, which other rows own and
  * write: it recomputes p'_j from r_j, q_j, p_j (and d_j) with the very operations the owner uses,
  * so the two agree bit for bit, and the owners write p' to a separate vector. The vectors are
@@ -168,11 +168,11 @@ struct jacobi_space {
 
 template <typename T, bool PATTERN>
 void launch_jacobi(cudaStream_t stream, const csr_matrix *A, csr_vector *d, jacobi_space *space) {
-  int64_t b = (A->rows + 255) / 256;
-  unsigned blocks = (unsigned)(b < 1 ? 1 : b > 65535 ? 65535 : b);
+  int64_t b = (A->rows + CSRI_JACOBI_THREADS - 1) / CSRI_JACOBI_THREADS;
+  unsigned blocks = (unsigned)(b < 1 ? 1 : b > CSRI_JACOBI_MAX_BLOCKS ? CSRI_JACOBI_MAX_BLOCKS : b);
   const T *val = (const T *)A->values;
-  jacobi_kernel<T, PATTERN><<<blocks, 256, 0, stream>>>(A->rows, A->row_offsets, A->col_indices,
-                                                        val, (T *)d->data, &space->first_bad);
+  jacobi_kernel<T, PATTERN><<<blocks, CSRI_JACOBI_THREADS, 0, stream>>>(
+      A->rows, A->row_offsets, A->col_indices, val, (T *)d->data, &space->first_bad);
   if (A->rows > 0)
     bad_value_kernel<T, PATTERN><<<1, 1, 0, stream>>>(A->row_offsets, A->col_indices, val,
                                                       &space->first_bad, &space->value);
@@ -197,12 +197,11 @@ extern "C" csr_status csri_cuda_cg_step(csr_context *ctx, const csr_matrix *A, d
   return csri_reduce_end<CSRI_CG_SUMS>(ctx, &r, launched, sums);
 }
 
-extern "C" int64_t csri_cuda_jacobi(csr_context *ctx, const csr_matrix *A, csr_vector *d, int *why,
-                                    double *value) {
+extern "C" csr_status csri_cuda_jacobi(csr_context *ctx, const csr_matrix *A, csr_vector *d,
+                                       csri_bad_diagonal *bad) {
   cudaStream_t stream = csri_stream(ctx);
   void *workspace = NULL;
-  if (csri_device_scratch(ctx, sizeof(jacobi_space), &workspace) < 0)
-    return -2;
+  CSRI_TRY(csri_device_scratch(ctx, sizeof(jacobi_space), &workspace));
   jacobi_space *space = (jacobi_space *)workspace, host = {~0ull, 0.0};
   cudaError_t err = cudaMemcpyAsync(space, &host, sizeof host, cudaMemcpyHostToDevice, stream);
   if (err == cudaSuccess) {
@@ -220,13 +219,10 @@ extern "C" int64_t csri_cuda_jacobi(csr_context *ctx, const csr_matrix *A, csr_v
   if (err == cudaSuccess)
     err = cudaStreamSynchronize(stream);
   csri_device_scratch_done(ctx, workspace);
-  if (err != cudaSuccess) {
-    csri_cuda_error(ctx, err, "Jacobi diagonal kernels", __FILE__, __LINE__);
-    return -2;
-  }
-  if (host.first_bad == ~0ull)
-    return -1;
-  *why = (int)(host.first_bad % 4);
-  *value = host.value;
-  return (int64_t)(host.first_bad / 4);
+  if (err != cudaSuccess)
+    return csri_cuda_error(ctx, err, "Jacobi diagonal kernels", __FILE__, __LINE__);
+  bad->row = host.first_bad == ~0ull ? -1 : (int64_t)(host.first_bad / 4);
+  bad->why = (int)(host.first_bad % 4);
+  bad->value = host.value;
+  return CSR_SUCCESS;
 }

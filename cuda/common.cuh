@@ -1,10 +1,11 @@
-/* Shared pieces of the CUDA primitives: error reporting, the context's stream, warp-level scans
- * and the tile status of the single-pass scans (decoupled look-back, Merrill and Garland 2016).
- * C-style CUDA; templates only over the value type and the combining operation. */
+/* Shared pieces of the CUDA backend: its entries (declared from src/core/backend.h, listed in
+ * cuda/table.c), error reporting, the context's stream, warp-level scans and the tile status of
+ * the single-pass scans (decoupled look-back, Merrill and Garland 2016). C-style CUDA; templates
+ * only over the value type and the combining operation. */
 #ifndef CSR_CUDA_COMMON_CUH
 #define CSR_CUDA_COMMON_CUH
 
-#include "primitives.h"
+#include "entries.h"
 #include "tuning.cuh"
 
 #include <cuda_runtime.h>
@@ -47,6 +48,19 @@ static inline size_t csri_align256(size_t bytes) {
 /* Multiprocessors of the current device (cached per process: the device does not change under a
  * running library in practice; a fresh query costs microseconds). */
 extern "C" int csri_cuda_sm_count(void);
+
+/* --- tiles taken in order ------------------------------------------------------------------ */
+
+/* The tile this block works on: the next value of an atomic counter rather than blockIdx.x, so
+ * tiles start in order and every tile's predecessors are already running (a look-back never
+ * waits on a block the scheduler has not started). Every thread gets it; ends with a barrier. */
+__device__ __forceinline__ int64_t csri_take_tile(unsigned long long *next_tile,
+                                                  int64_t *tile_shared) {
+  if (threadIdx.x == 0)
+    *tile_shared = (int64_t)atomicAdd(next_tile, 1ull);
+  __syncthreads();
+  return *tile_shared;
+}
 
 /* --- striped tiles ------------------------------------------------------------------------ */
 
@@ -324,6 +338,34 @@ csri_look_back(const csri_tile_status<typename Op::value> &status, int64_t tile)
     if (done)
       return prefix;
     window -= 32;
+  }
+}
+
+/* The single-pass scan's step for a tile whose own total is known (scan.cu, compact.cu): thread
+ * 0 publishes the total (tile 0 its inclusive prefix at once); warp 0 folds the predecessors'
+ * statuses into the tile's exclusive prefix, publishes the inclusive one, and thread 0 leaves the
+ * exclusive prefix in *prefix_shared. Callers synchronise before reading it, so that work which
+ * does not need it can overlap the look-back. */
+template <typename Op>
+__device__ __forceinline__ void
+csri_publish_and_look_back(const csri_tile_status<typename Op::value> &status, int64_t tile,
+                           typename Op::value tile_total, typename Op::value *prefix_shared) {
+  typedef typename Op::value V;
+  if (tile == 0) {
+    if (threadIdx.x == 0) {
+      status.publish(0, CSRI_TILE_PREFIX, tile_total);
+      *prefix_shared = Op::identity();
+    }
+    return;
+  }
+  if (threadIdx.x == 0)
+    status.publish(tile, CSRI_TILE_AGGREGATE, tile_total);
+  if (threadIdx.x < 32) {
+    V prefix = csri_look_back<Op>(status, tile);
+    if (threadIdx.x == 0) {
+      status.publish(tile, CSRI_TILE_PREFIX, Op::combine(prefix, tile_total));
+      *prefix_shared = prefix;
+    }
   }
 }
 

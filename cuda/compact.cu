@@ -1,6 +1,7 @@
 /* out[0, kept) = the in[i] that are kept (flags[i] != 0, or x op operand), in order: one pass,
  * the count of kept items scanned with decoupled look-back (see scan.cu) and each tile's kept
- * items gathered in shared memory first, so that the tile writes one contiguous run. */
+ * items gathered in shared memory first, so that the tile writes one contiguous run. The kernel
+ * is those steps (load, select and rank, look back, gather, store), each a device function. */
 #include "common.cuh"
 
 namespace {
@@ -32,75 +33,89 @@ __device__ __forceinline__ bool keep(S bits, uint8_t flag, C operand) {
   return x >= operand;
 }
 
-template <typename S, typename C, int MODE, bool VEC>
-__global__ void __launch_bounds__(THREADS)
-    compact_kernel(const S *in, const uint8_t *flags, C operand, S *out, int64_t n,
-                   csri_tile_status<uint64_t> status, unsigned long long *next_tile,
-                   unsigned long long *kept_total, int64_t tiles) {
-  typedef csri_sum_op<uint32_t> CountOp;
-  const int PER = 16 / (int)sizeof(S), VECS = CSRI_COMPACT_BYTES_PER_THREAD / 16;
-  __shared__ int64_t tile_shared;
-  __shared__ uint32_t warp_totals[THREADS / 32];
-  __shared__ uint64_t prefix_shared;
-  __shared__ S gathered[THREADS * VECS * PER];
-  if (threadIdx.x == 0)
-    tile_shared = (int64_t)atomicAdd(next_tile, 1ull);
-  __syncthreads();
-  const int64_t tile = tile_shared;
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  const int64_t segment = tile * tile_items<S>() + (int64_t)warp * 32 * VECS * PER;
+/* --- the tile's steps (CUB's agent): load, select and rank, look back, gather, store ---------- */
 
-  S x[VECS][PER];
-  csri_load_striped<S, VECS, PER, VEC>(in, segment, n, x);
-  uint32_t kept_mask[VECS], lane_before[VECS], warp_count = 0;
+/* Which of the lane's items (striped, as cuda/common.cuh lays tiles out) are kept, bit k of
+ * keep_mask[r] for item k of round r, and where they go within the tile: lane_before[r] within
+ * the warp, the result the warp's offset within the tile; *tile_count the tile's kept items.
+ * Selecting and counting share one loop over the rounds (as separate loops, the compiler
+ * schedules the loads differently). Ends with a barrier (warp_totals: shared scratch of
+ * THREADS / 32 counts). */
+template <typename S, typename C, int MODE, int VECS, int PER>
+__device__ __forceinline__ uint32_t select_and_rank(const S (&x)[VECS][PER], const uint8_t *flags,
+                                                    C operand, int64_t segment, int64_t n,
+                                                    uint32_t (&keep_mask)[VECS],
+                                                    uint32_t (&lane_before)[VECS],
+                                                    uint32_t *warp_totals, uint32_t *tile_count) {
+  typedef csri_sum_op<uint32_t> CountOp;
+  const int lane = threadIdx.x & 31;
+  uint32_t warp_count = 0;
 #pragma unroll
   for (int r = 0; r < VECS; r++) {
-    kept_mask[r] = 0;
+    keep_mask[r] = 0;
 #pragma unroll
     for (int k = 0; k < PER; k++) {
       int64_t at = segment + (int64_t)(r * 32 + lane) * PER + k;
       uint8_t flag = MODE == BY_FLAGS && at < n ? flags[at] : 0;
-      kept_mask[r] |= (uint32_t)(at < n && keep<S, C, MODE>(x[r][k], flag, operand)) << k;
+      keep_mask[r] |= (uint32_t)(at < n && keep<S, C, MODE>(x[r][k], flag, operand)) << k;
     }
-    uint32_t count = __popc(kept_mask[r]);
+    uint32_t count = __popc(keep_mask[r]);
     uint32_t inclusive = csri_warp_inclusive<CountOp>(count);
     lane_before[r] = warp_count + inclusive - count;
     warp_count += __shfl_sync(0xffffffffu, inclusive, 31);
   }
-  uint32_t tile_count;
-  uint32_t warp_before =
-      csri_warps_exclusive<CountOp, THREADS>(warp_count, warp_totals, &tile_count);
+  return csri_warps_exclusive<CountOp, THREADS>(warp_count, warp_totals, tile_count);
+}
 
-  if (tile == 0) {
-    if (threadIdx.x == 0) {
-      status.publish(0, CSRI_TILE_PREFIX, tile_count);
-      prefix_shared = 0;
-    }
-  } else {
-    if (threadIdx.x == 0)
-      status.publish(tile, CSRI_TILE_AGGREGATE, tile_count);
-    if (threadIdx.x < 32) {
-      uint64_t prefix = csri_look_back<csri_sum_op<uint64_t>>(status, tile);
-      if (threadIdx.x == 0) {
-        status.publish(tile, CSRI_TILE_PREFIX, prefix + tile_count);
-        prefix_shared = prefix;
-      }
-    }
-  }
-  /* Kept items to shared memory at their rank in the tile, then one contiguous run out. */
+/* Kept items to shared memory at their rank in the tile (no barrier: the look-back runs
+ * meanwhile). */
+template <typename S, int VECS, int PER>
+__device__ __forceinline__ void
+gather_tile(const S (&x)[VECS][PER], const uint32_t (&keep_mask)[VECS],
+            const uint32_t (&lane_before)[VECS], uint32_t warp_before, S *gathered) {
 #pragma unroll
   for (int r = 0; r < VECS; r++) {
     uint32_t at = warp_before + lane_before[r];
 #pragma unroll
     for (int k = 0; k < PER; k++)
-      if (kept_mask[r] >> k & 1)
+      if (keep_mask[r] >> k & 1)
         gathered[at++] = x[r][k];
   }
-  __syncthreads();
+}
 
-  const uint64_t prefix = prefix_shared;
-  for (uint32_t k = threadIdx.x; k < tile_count; k += THREADS)
+/* The gathered items as one contiguous run at `prefix`, after a barrier. */
+template <typename S>
+__device__ __forceinline__ void store_run(const S *gathered, uint32_t count, uint64_t prefix,
+                                          S *out) {
+  for (uint32_t k = threadIdx.x; k < count; k += THREADS)
     out[prefix + k] = gathered[k];
+}
+
+/* --- the kernel: one tile per block ---------------------------------------------------------- */
+
+template <typename S, typename C, int MODE, bool VEC>
+__global__ void __launch_bounds__(THREADS)
+    compact_kernel(const S *in, const uint8_t *flags, C operand, S *out, int64_t n,
+                   csri_tile_status<uint64_t> status, unsigned long long *next_tile,
+                   unsigned long long *kept_total, int64_t tiles) {
+  const int PER = 16 / (int)sizeof(S), VECS = CSRI_COMPACT_BYTES_PER_THREAD / 16;
+  __shared__ int64_t tile_shared;
+  __shared__ uint32_t warp_totals[THREADS / 32];
+  __shared__ uint64_t prefix_shared;
+  __shared__ S gathered[THREADS * VECS * PER];
+  const int64_t tile = csri_take_tile(next_tile, &tile_shared);
+  const int64_t segment = tile * tile_items<S>() + (int64_t)(threadIdx.x >> 5) * 32 * VECS * PER;
+
+  S x[VECS][PER];
+  uint32_t keep_mask[VECS], lane_before[VECS], tile_count;
+  csri_load_striped<S, VECS, PER, VEC>(in, segment, n, x);
+  uint32_t warp_before = select_and_rank<S, C, MODE, VECS, PER>(
+      x, flags, operand, segment, n, keep_mask, lane_before, warp_totals, &tile_count);
+  csri_publish_and_look_back<csri_sum_op<uint64_t>>(status, tile, tile_count, &prefix_shared);
+  gather_tile<S, VECS, PER>(x, keep_mask, lane_before, warp_before, gathered);
+  __syncthreads();
+  const uint64_t prefix = prefix_shared;
+  store_run(gathered, tile_count, prefix, out);
   if (tile == tiles - 1 && threadIdx.x == 0)
     *kept_total = prefix + tile_count;
 }

@@ -1,4 +1,4 @@
-/* counts[b] = #{i : bin(samples[i]) = b}, the bin rule of src/bins.h.
+/* counts[b] = #{i : bin(samples[i]) = b}, the bin rule of src/kernels/bins.h.
  *
  * The three techniques (docs/algorithms.md, "Histogram"):
  *  - privatisation: each block counts into its own copies in shared memory (one per pair of
@@ -8,8 +8,8 @@
  *    consecutive 16-byte words (interleaved, so a warp's loads coalesce);
  *  - aggregation: a thread counts a run of samples falling into the same bin with one atomic
  *    (all-equal input costs one atomic per thread, not one per sample). */
-#include "bins.h"
 #include "common.cuh"
+#include "kernels/bins.h"
 
 namespace {
 
@@ -17,7 +17,7 @@ const int THREADS = CSRI_HIST_THREADS;
 enum { SIGNED = 0, UNSIGNED = 1, FLOATING = 2 };
 
 /* The bin of a sample with the rule fixed at compile time: no per-sample switch, and 32-bit
- * arithmetic where it is exact. The same bins as src/bins.h's csri_bin_of_* (the rule
+ * arithmetic where it is exact. The same bins as src/kernels/bins.h's csri_bin_of_* (the rule
  * functions there are the ones called, or, for INTEGER over 1- and 2-byte samples, a 32-bit
  * difference with the same outcome: x <= 65535, and an offset beyond 32 bits, clamped, still
  * leaves every sample outside). */
@@ -198,13 +198,12 @@ plan make_plan(const csri_bins *b, csr_data_type count_type, int64_t n) {
   int fit = (int)(CSRI_HIST_SHARED_BYTES / pitch_bytes);
   p.shared_copies = fit < 1 ? 0 : fit < most ? fit : most;
   p.blocks = csri_cuda_sm_count() * CSRI_HIST_BLOCKS_PER_SM;
-  int64_t per_block = (int64_t)1 << 30; /* a block's u32 counters never wrap */
-  if (n / per_block + 1 > p.blocks)
-    p.blocks = (int)(n / per_block + 1);
+  if (n / CSRI_HIST_SAMPLES_PER_BLOCK + 1 > p.blocks) /* a block's u32 counters never wrap */
+    p.blocks = (int)(n / CSRI_HIST_SAMPLES_PER_BLOCK + 1);
   if (p.shared_copies > 0)
     p.global_copies = count_type == CSR_DATA_U16 ? 1 : 0;
-  else { /* as many copies as fit in 64 MB, at most CSRI_HIST_GLOBAL_COPIES */
-    int64_t budget = ((int64_t)64 << 20) / ((int64_t)b->bins * 8);
+  else { /* as many copies as fit in GLOBAL_BYTES, at most GLOBAL_COPIES */
+    int64_t budget = CSRI_HIST_GLOBAL_BYTES / ((int64_t)b->bins * 8);
     p.global_copies = budget < 1                         ? 1
                       : budget > CSRI_HIST_GLOBAL_COPIES ? CSRI_HIST_GLOBAL_COPIES
                                                          : (int)budget;
@@ -251,14 +250,16 @@ csr_status run_typed(csr_context *ctx, const void *samples, int64_t n, const csr
     CSRI_TRY(CSRI_CUDA_CHECK(ctx, "histogram kernel (global copies)"));
   }
   if (p.global_copies > 0) {
-    int blocks = (b->bins + 255) / 256;
+    int blocks = (b->bins + CSRI_HIST_FINISH_THREADS - 1) / CSRI_HIST_FINISH_THREADS;
     if (count_type == CSR_DATA_U16)
-      finish_kernel<<<blocks, 256, 0, stream>>>(acc, p.global_copies, b->bins, (uint16_t *)counts);
+      finish_kernel<<<blocks, CSRI_HIST_FINISH_THREADS, 0, stream>>>(acc, p.global_copies, b->bins,
+                                                                     (uint16_t *)counts);
     else if (count_type == CSR_DATA_U64)
-      finish_kernel<<<blocks, 256, 0, stream>>>(acc, p.global_copies, b->bins,
-                                                (unsigned long long *)counts);
+      finish_kernel<<<blocks, CSRI_HIST_FINISH_THREADS, 0, stream>>>(acc, p.global_copies, b->bins,
+                                                                     (unsigned long long *)counts);
     else
-      finish_kernel<<<blocks, 256, 0, stream>>>(acc, p.global_copies, b->bins, (uint32_t *)counts);
+      finish_kernel<<<blocks, CSRI_HIST_FINISH_THREADS, 0, stream>>>(acc, p.global_copies, b->bins,
+                                                                     (uint32_t *)counts);
     CSRI_TRY(CSRI_CUDA_CHECK(ctx, "histogram finish kernel"));
   }
   return CSR_SUCCESS;

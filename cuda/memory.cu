@@ -64,5 +64,5 @@ extern "C" int csri_cuda_sm_count(void) {
     else
       cudaGetLastError();
   }
-  return count > 0 ? count : 132;
+  return count > 0 ? count : CSRI_SM_COUNT_FALLBACK;
 }

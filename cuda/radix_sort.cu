@@ -71,40 +71,37 @@ __global__ void __launch_bounds__(DIGITS) bucket_starts_kernel(unsigned long lon
   c[threadIdx.x] = start;
 }
 
-/* --- 2. one pass --------------------------------------------------------------------------------
- */
+/* --- 2. one pass ----------------------------------------------------------------------------- */
 
-template <typename K, typename V>
-__global__ void __launch_bounds__(THREADS)
-    pass_kernel(const K *keys_in, K *keys_out, const V *values_in, V *values_out, int64_t n,
-                int shift, int bits, const unsigned long long *bucket_start,
-                unsigned long long *status, unsigned long long *next_tile) {
-  const int ITEMS = items<K>();
+/* The pass's shared memory: per-warp digit counts, the tile's digit starts, where each digit's
+ * keys go in the output, and the tile staged in digit order. Laid out in the dynamic shared
+ * memory (shared_bytes below). */
+template <typename K, typename V> struct pass_shared {
+  uint32_t (*warp_counts)[DIGITS]; /* [WARPS][DIGITS] */
+  uint32_t *tile_start;            /* [DIGITS] */
+  uint64_t *global_start;          /* [DIGITS] */
+  K *staged_keys;                  /* [tile_items] */
+  V *staged_values;                /* [tile_items] when there are values */
+
+  __device__ __forceinline__ explicit pass_shared(unsigned char *bytes) {
+    warp_counts = (uint32_t(*)[DIGITS])bytes;
+    tile_start = (uint32_t *)(bytes + sizeof(uint32_t) * WARPS * DIGITS);
+    global_start = (uint64_t *)(tile_start + DIGITS);
+    staged_keys = (K *)(global_start + DIGITS);
+    staged_values = (V *)(staged_keys + tile_items<K>());
+  }
+};
+
+/* --- the pass's steps (CUB's agent): load, rank, count digits, look back, stage, scatter ------ */
+
+/* Warp w owns items [w * 32 * ITEMS, (w + 1) * 32 * ITEMS) of the tile, 32 per round, lane l
+ * the l-th of each round: coalesced, and (round, lane) order is item order. */
+template <typename K, typename V, int ITEMS>
+__device__ __forceinline__ void load_keys(const K *keys_in, const V *values_in, int64_t tile_base,
+                                          int tile_n, int warp_base, K (&key)[ITEMS],
+                                          V (&value)[ITEMS]) {
   const bool has_values = sizeof(V) > 1;
-  extern __shared__ __align__(16) unsigned char shared_bytes[];
-  uint32_t(*warp_counts)[DIGITS] = (uint32_t(*)[DIGITS])shared_bytes; /* [WARPS][DIGITS] */
-  uint32_t *tile_start = (uint32_t *)(shared_bytes + sizeof(uint32_t) * WARPS * DIGITS);
-  uint64_t *global_start = (uint64_t *)(tile_start + DIGITS);
-  K *staged_keys = (K *)(global_start + DIGITS);
-  V *staged_values = (V *)(staged_keys + tile_items<K>());
-  __shared__ int64_t tile_shared;
-  __shared__ uint32_t warp_totals[WARPS];
-
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  for (int i = threadIdx.x; i < WARPS * DIGITS; i += THREADS)
-    warp_counts[i / DIGITS][i % DIGITS] = 0;
-  if (threadIdx.x == 0)
-    tile_shared = (int64_t)atomicAdd(next_tile, 1ull);
-  __syncthreads();
-  const int64_t tile = tile_shared, tile_base = tile * tile_items<K>();
-  const int tile_n = (int)(n - tile_base < tile_items<K>() ? n - tile_base : tile_items<K>());
-
-  /* Load: warp w owns items [w * 32 * ITEMS, (w + 1) * 32 * ITEMS) of the tile, 32 per round,
-   * lane l the l-th of each round: coalesced, and (round, lane) order is item order. */
-  K key[ITEMS];
-  V value[ITEMS];
-  uint32_t rank[ITEMS];
-  const int warp_base = warp * 32 * ITEMS;
+  const int lane = threadIdx.x & 31;
 #pragma unroll
   for (int r = 0; r < ITEMS; r++) {
     int i = warp_base + r * 32 + lane;
@@ -113,9 +110,15 @@ __global__ void __launch_bounds__(THREADS)
     if (has_values && valid)
       value[r] = values_in[tile_base + i];
   }
+}
 
-  /* Rank within the warp: peers with the same digit in this round, plus what the warp counted
-   * for that digit in earlier rounds. */
+/* Rank within the warp: peers with the same digit in this round, plus what the warp counted for
+ * that digit in earlier rounds (warp_counts[warp], zeroed). Ends with a barrier. */
+template <typename K, int ITEMS>
+__device__ __forceinline__ void rank_in_warp(const K (&key)[ITEMS], int tile_n, int warp_base,
+                                             int shift, int bits, uint32_t *warp_counts,
+                                             uint32_t (&rank)[ITEMS]) {
+  const int lane = threadIdx.x & 31;
   const uint32_t lanes_below = (1u << lane) - 1;
 #pragma unroll
   for (int r = 0; r < ITEMS; r++) {
@@ -124,16 +127,23 @@ __global__ void __launch_bounds__(THREADS)
     bool valid = warp_base + r * 32 + lane < tile_n;
     int digit = valid ? digit_of(key[r], shift, bits) : DIGITS + lane;
     uint32_t peers = __match_any_sync(0xffffffffu, digit);
-    uint32_t before = valid ? warp_counts[warp][digit] : 0;
+    uint32_t before = valid ? warp_counts[digit] : 0;
     rank[r] = before + __popc(peers & lanes_below);
     __syncwarp();
     if (valid && (peers & lanes_below) == 0) /* the lowest lane of the group counts it */
-      warp_counts[warp][digit] = before + __popc(peers);
+      warp_counts[digit] = before + __popc(peers);
     __syncwarp();
   }
   __syncthreads();
+}
 
-  /* Per digit (thread d): the warps' counts become offsets within the tile's run of digit d. */
+/* Per digit d (thread d): the warps' counts of d become offsets within the tile's run of d, the
+ * tile's count of d is published (tile 0 publishes it as a prefix), and tile_start[d] becomes
+ * where d's run starts in the tile. Returns the tile's count of d. Ends with a barrier. */
+__device__ __forceinline__ uint32_t count_digits(uint32_t (*warp_counts)[DIGITS],
+                                                 uint32_t *tile_start, int64_t tile,
+                                                 unsigned long long *status,
+                                                 uint32_t *warp_totals) {
   const int d = threadIdx.x;
   uint32_t count = 0;
 #pragma unroll
@@ -149,8 +159,15 @@ __global__ void __launch_bounds__(THREADS)
   uint32_t tile_total;
   tile_start[d] =
       csri_block_exclusive<csri_sum_op<uint32_t>, THREADS>(count, warp_totals, &tile_total);
+  return count;
+}
 
-  /* Look back (thread d) for the keys of digit d in the tiles before this one. */
+/* Look back (thread d) for the keys of digit d in the tiles before this one: where the tile's
+ * keys of d start in the output. Publishes the tile's inclusive count of d. */
+__device__ __forceinline__ uint64_t look_back_digit(unsigned long long *status, int64_t tile,
+                                                    uint32_t count,
+                                                    const unsigned long long *bucket_start) {
+  const int d = threadIdx.x;
   uint64_t before = 0;
   if (tile > 0) {
     for (int64_t t = tile - 1;; t--) {
@@ -164,28 +181,73 @@ __global__ void __launch_bounds__(THREADS)
     }
     *(volatile unsigned long long *)&status[tile * DIGITS + d] = FLAG_PREFIX | (before + count);
   }
-  global_start[d] = bucket_start[d] + before;
-  __syncthreads();
+  return bucket_start[d] + before;
+}
 
-  /* Stage in digit order, then write each digit's run to its place. */
+/* The tile's keys (and values) to shared memory in digit order. Ends with a barrier. */
+template <typename K, typename V, int ITEMS>
+__device__ __forceinline__ void stage_tile(const K (&key)[ITEMS], const V (&value)[ITEMS],
+                                           const uint32_t (&rank)[ITEMS], int tile_n, int warp_base,
+                                           int shift, int bits, const pass_shared<K, V> &sh) {
+  const bool has_values = sizeof(V) > 1;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 #pragma unroll
   for (int r = 0; r < ITEMS; r++)
     if (warp_base + r * 32 + lane < tile_n) {
       int digit = digit_of(key[r], shift, bits);
-      uint32_t at = tile_start[digit] + warp_counts[warp][digit] + rank[r];
-      staged_keys[at] = key[r];
+      uint32_t at = sh.tile_start[digit] + sh.warp_counts[warp][digit] + rank[r];
+      sh.staged_keys[at] = key[r];
       if (has_values)
-        staged_values[at] = value[r];
+        sh.staged_values[at] = value[r];
     }
   __syncthreads();
+}
+
+/* Each digit's run from shared memory to its place in the output: contiguous writes. */
+template <typename K, typename V>
+__device__ __forceinline__ void scatter_tile(const pass_shared<K, V> &sh, int tile_n, int shift,
+                                             int bits, K *keys_out, V *values_out) {
+  const bool has_values = sizeof(V) > 1;
   for (int i = threadIdx.x; i < tile_n; i += THREADS) {
-    K k = staged_keys[i];
+    K k = sh.staged_keys[i];
     int dk = digit_of(k, shift, bits);
-    uint64_t to = global_start[dk] + (uint64_t)(i - (int)tile_start[dk]);
+    uint64_t to = sh.global_start[dk] + (uint64_t)(i - (int)sh.tile_start[dk]);
     keys_out[to] = k;
     if (has_values)
-      values_out[to] = staged_values[i];
+      values_out[to] = sh.staged_values[i];
   }
+}
+
+/* --- 2. one pass: one tile per block ------------------------------------------------------ */
+
+template <typename K, typename V>
+__global__ void __launch_bounds__(THREADS)
+    pass_kernel(const K *keys_in, K *keys_out, const V *values_in, V *values_out, int64_t n,
+                int shift, int bits, const unsigned long long *bucket_start,
+                unsigned long long *status, unsigned long long *next_tile) {
+  const int ITEMS = items<K>();
+  extern __shared__ __align__(16) unsigned char shared_bytes[];
+  const pass_shared<K, V> sh(shared_bytes);
+  __shared__ int64_t tile_shared;
+  __shared__ uint32_t warp_totals[WARPS];
+
+  for (int i = threadIdx.x; i < WARPS * DIGITS; i += THREADS)
+    sh.warp_counts[i / DIGITS][i % DIGITS] = 0;
+  const int64_t tile = csri_take_tile(next_tile, &tile_shared), tile_base = tile * tile_items<K>();
+  const int tile_n = (int)(n - tile_base < tile_items<K>() ? n - tile_base : tile_items<K>());
+  const int warp_base = (threadIdx.x >> 5) * 32 * ITEMS;
+
+  K key[ITEMS];
+  V value[ITEMS];
+  uint32_t rank[ITEMS];
+  load_keys<K, V, ITEMS>(keys_in, values_in, tile_base, tile_n, warp_base, key, value);
+  rank_in_warp<K, ITEMS>(key, tile_n, warp_base, shift, bits, sh.warp_counts[threadIdx.x >> 5],
+                         rank);
+  uint32_t count = count_digits(sh.warp_counts, sh.tile_start, tile, status, warp_totals);
+  sh.global_start[threadIdx.x] = look_back_digit(status, tile, count, bucket_start);
+  __syncthreads();
+  stage_tile<K, V, ITEMS>(key, value, rank, tile_n, warp_base, shift, bits, sh);
+  scatter_tile<K, V>(sh, tile_n, shift, bits, keys_out, values_out);
 }
 
 template <typename K, typename V> size_t shared_bytes() {
@@ -225,7 +287,7 @@ csr_status run(csr_context *ctx, void *keys, void *values, int64_t n, int begin_
   int64_t tiles = (n + tile_items<K>() - 1) / tile_items<K>();
 
   CSRI_CUDA_TRY(ctx, cudaMemsetAsync(w, 0, l.status, stream)); /* counters and counts */
-  int hist_blocks = csri_cuda_sm_count() * 4;
+  int hist_blocks = csri_cuda_sm_count() * CSRI_RADIX_HIST_BLOCKS_PER_SM;
   int64_t most = (n + CSRI_RADIX_HIST_THREADS * CSRI_RADIX_HIST_ITEMS - 1) /
                  (CSRI_RADIX_HIST_THREADS * CSRI_RADIX_HIST_ITEMS);
   if (most < hist_blocks)

@@ -11,8 +11,6 @@
 
 #include <string.h>
 
-#define CSRI_REDUCE_THREADS 256
-
 /* Combining rules: sums, and a maximum that keeps NaN (as the CPU's nrminf does). */
 struct csri_add {
   __device__ __forceinline__ static double identity() { return 0.0; }

@@ -2,9 +2,11 @@
  * segment: one pass over the data with decoupled look-back (Merrill and Garland, 2016).
  *
  * Each block takes the next tile (an atomic counter, so tiles start in order and every tile's
- * predecessors are already running), reduces it, publishes the tile's aggregate, and warp 0 folds
- * the predecessors' statuses into the tile's exclusive prefix while later tiles load theirs. Signed
- * types run as the unsigned type of the same width: sums wrap alike, bit for bit. */
+ * predecessors are already running), loads it, scans it on its own, publishes the tile's
+ * aggregate, and warp 0 folds the predecessors' statuses into the tile's exclusive prefix while
+ * later tiles load theirs; then it stores. Signed types run as the unsigned type of the same
+ * width: sums wrap alike, bit for bit. Layered as CUB is: the kernel is those four steps, each a
+ * device function; tile shapes come from cuda/tuning.cuh. */
 #include "common.cuh"
 
 #include <type_traits>
@@ -33,25 +35,16 @@ template <typename T> __device__ __forceinline__ T sum_of(csri_seg_value<T> v) {
   return v.sum;
 }
 
-template <typename T, typename Op, bool VEC>
-__global__ void __launch_bounds__(THREADS)
-    scan_kernel(const T *in, const uint8_t *heads, T *out, int64_t n, int inclusive,
-                csri_tile_status<typename Op::value> status, unsigned long long *next_tile) {
-  typedef typename Op::value V;
-  const int PER = 16 / (int)sizeof(T), VECS = CSRI_SCAN_BYTES_PER_THREAD / 16;
-  const bool segmented = !std::is_same<V, T>::value; /* plain scans never read heads */
-  __shared__ int64_t tile_shared;
-  __shared__ V warp_totals[THREADS / 32];
-  __shared__ V prefix_shared;
-  if (threadIdx.x == 0)
-    tile_shared = (int64_t)atomicAdd(next_tile, 1ull);
-  __syncthreads();
-  const int64_t tile = tile_shared;
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-  const int64_t segment = tile * tile_items<T>() + (int64_t)warp * 32 * VECS * PER;
+/* --- the tile's steps (CUB's agent): load, scan locally, look back, store ---------------------
+ * A tile is THREADS x VECS x PER items in the striped order of common.cuh: round r of warp w's
+ * segment gives lane l the items segment + (r * 32 + l) * PER + [0, PER). */
 
-  T x[VECS][PER];
-  uint8_t h[VECS][PER];
+/* The lane's items of the tile, and their head flags (segmented scans only; 0 past n). */
+template <typename T, typename V, int VECS, int PER, bool VEC>
+__device__ __forceinline__ void load_tile(const T *in, const uint8_t *heads, int64_t segment,
+                                          int64_t n, T (&x)[VECS][PER], uint8_t (&h)[VECS][PER]) {
+  const bool segmented = !std::is_same<V, T>::value; /* plain scans never read heads */
+  const int lane = threadIdx.x & 31;
   csri_load_striped<T, VECS, PER, VEC>(in, segment, n, x);
 #pragma unroll
   for (int r = 0; r < VECS; r++)
@@ -60,9 +53,20 @@ __global__ void __launch_bounds__(THREADS)
       int64_t at = segment + (int64_t)(r * 32 + lane) * PER + k;
       h[r][k] = segmented && at < n ? heads[at] : 0;
     }
+}
 
-  /* Round r: the lane's items reduced, scanned across the warp; the rounds chained. */
-  V lane_before[VECS], warp_total = Op::identity();
+/* The tile scanned on its own: lane_before[r] is what precedes the lane's items of round r
+ * within its warp, the result the warp's exclusive prefix within the tile, *tile_total the
+ * tile's total. Round r: the lane's items reduced, scanned across the warp; the rounds chained.
+ * Ends with a barrier (warp_totals: shared scratch of THREADS / 32 values). */
+template <typename Op, typename T, int VECS, int PER>
+__device__ __forceinline__ typename Op::value
+scan_tile(const T (&x)[VECS][PER], const uint8_t (&h)[VECS][PER],
+          typename Op::value (&lane_before)[VECS], typename Op::value *warp_totals,
+          typename Op::value *tile_total) {
+  typedef typename Op::value V;
+  const int lane = threadIdx.x & 31;
+  V warp_total = Op::identity();
 #pragma unroll
   for (int r = 0; r < VECS; r++) {
     V local = Op::identity();
@@ -76,28 +80,17 @@ __global__ void __launch_bounds__(THREADS)
     lane_before[r] = Op::combine(warp_total, exclusive);
     warp_total = Op::combine(warp_total, csri_shfl(inclusive, 31));
   }
-  V tile_total;
-  V warp_before = csri_warps_exclusive<Op, THREADS>(warp_total, warp_totals, &tile_total);
+  return csri_warps_exclusive<Op, THREADS>(warp_total, warp_totals, tile_total);
+}
 
-  if (tile == 0) {
-    if (threadIdx.x == 0) {
-      status.publish(0, CSRI_TILE_PREFIX, tile_total);
-      prefix_shared = Op::identity();
-    }
-  } else {
-    if (threadIdx.x == 0)
-      status.publish(tile, CSRI_TILE_AGGREGATE, tile_total);
-    if (threadIdx.x < 32) {
-      V prefix = csri_look_back<Op>(status, tile);
-      if (threadIdx.x == 0) {
-        status.publish(tile, CSRI_TILE_PREFIX, Op::combine(prefix, tile_total));
-        prefix_shared = prefix;
-      }
-    }
-  }
-  __syncthreads();
-
-  V base = Op::combine(prefix_shared, warp_before);
+/* Each item's output from `base` (all that precedes the lane's first item) onwards, written back
+ * over x and stored. A head restarts the sum: its exclusive output is 0. */
+template <typename Op, typename T, int VECS, int PER, bool VEC>
+__device__ __forceinline__ void store_tile(T *out, int64_t segment, int64_t n, int inclusive,
+                                           typename Op::value base,
+                                           const typename Op::value (&lane_before)[VECS],
+                                           T (&x)[VECS][PER], const uint8_t (&h)[VECS][PER]) {
+  typedef typename Op::value V;
 #pragma unroll
   for (int r = 0; r < VECS; r++) {
     V running = Op::combine(base, lane_before[r]);
@@ -109,6 +102,31 @@ __global__ void __launch_bounds__(THREADS)
     }
   }
   csri_store_striped<T, VECS, PER, VEC>(out, segment, n, x);
+}
+
+/* --- the kernel: one tile per block ---------------------------------------------------------- */
+
+template <typename T, typename Op, bool VEC>
+__global__ void __launch_bounds__(THREADS)
+    scan_kernel(const T *in, const uint8_t *heads, T *out, int64_t n, int inclusive,
+                csri_tile_status<typename Op::value> status, unsigned long long *next_tile) {
+  typedef typename Op::value V;
+  const int PER = 16 / (int)sizeof(T), VECS = CSRI_SCAN_BYTES_PER_THREAD / 16;
+  __shared__ int64_t tile_shared;
+  __shared__ V warp_totals[THREADS / 32];
+  __shared__ V prefix_shared;
+  const int64_t tile = csri_take_tile(next_tile, &tile_shared);
+  const int64_t segment = tile * tile_items<T>() + (int64_t)(threadIdx.x >> 5) * 32 * VECS * PER;
+
+  T x[VECS][PER];
+  uint8_t h[VECS][PER];
+  load_tile<T, V, VECS, PER, VEC>(in, heads, segment, n, x, h);
+  V lane_before[VECS], tile_total;
+  V warp_before = scan_tile<Op>(x, h, lane_before, warp_totals, &tile_total);
+  csri_publish_and_look_back<Op>(status, tile, tile_total, &prefix_shared);
+  __syncthreads();
+  store_tile<Op, T, VECS, PER, VEC>(out, segment, n, inclusive,
+                                    Op::combine(prefix_shared, warp_before), lane_before, x, h);
 }
 
 template <typename T, typename Op> size_t workspace_bytes(int64_t n) {

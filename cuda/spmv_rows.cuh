@@ -6,7 +6,6 @@
 #define CSR_CUDA_SPMV_ROWS_CUH
 
 #include "common.cuh"
-#include "ops_impl.h"
 
 /* sum over row's entries k = begin + lane, begin + lane + W, ... of a_k * g(col_k), in double.
  * Loads go through L1: with one thread per row, a thread reads its row's entries one by one and

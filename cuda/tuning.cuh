@@ -1,5 +1,6 @@
-/* Every tuning constant of the CUDA primitives in one place (block sizes, items per thread,
- * thresholds). Chosen for sm_90 (H100 / H200); docs/algorithms.md says why each is what it is. */
+/* Every tuning constant of the CUDA backend in one place (block sizes, items per thread, grid
+ * sizes, thresholds). Chosen for sm_90 (H100 / H200); docs/algorithms.md says why each is what it
+ * is. */
 #ifndef CSR_CUDA_TUNING_CUH
 #define CSR_CUDA_TUNING_CUH
 
@@ -22,9 +23,11 @@
 #define CSRI_RADIX_THREADS 256
 #define CSRI_RADIX_ITEMS_32 16 /* 32-bit keys */
 #define CSRI_RADIX_ITEMS_64 12 /* 64-bit keys */
-/* The all-digits histogram that precedes the passes: threads and items per thread. */
+/* The all-digits histogram that precedes the passes: threads and items per thread, and at most
+ * RADIX_HIST_BLOCKS_PER_SM blocks per multiprocessor (a grid-stride loop covers the rest). */
 #define CSRI_RADIX_HIST_THREADS 256
 #define CSRI_RADIX_HIST_ITEMS 32
+#define CSRI_RADIX_HIST_BLOCKS_PER_SM 4
 
 /* Histogram: privatised copies in shared memory, one per HIST_WARPS_PER_COPY warps (fewer
  * threads contending per copy), while the copies fit in HIST_SHARED_BYTES; beyond that a single
@@ -33,8 +36,15 @@
 #define CSRI_HIST_WARPS_PER_COPY 2
 #define CSRI_HIST_SHARED_BYTES (96 * 1024)
 #define CSRI_HIST_BLOCKS_PER_SM 4
-/* Global-memory fallback: blocks of the grid share GLOBAL_COPIES private copies. */
+/* Global-memory fallback: blocks of the grid share at most GLOBAL_COPIES private copies of 64-bit
+ * counters, as many as fit in GLOBAL_BYTES of workspace. */
 #define CSRI_HIST_GLOBAL_COPIES 64
+#define CSRI_HIST_GLOBAL_BYTES (64 << 20)
+/* A block counts at most this many samples into its 32-bit shared counters, so they never wrap
+ * (the grid grows past BLOCKS_PER_SM per SM for longer inputs). */
+#define CSRI_HIST_SAMPLES_PER_BLOCK (1 << 30)
+/* The kernel that adds the copies up: threads per block, one bin each. */
+#define CSRI_HIST_FINISH_THREADS 256
 
 /* SpMV and CG's step: threads per block, and the mean row length up to which AUTO gives each row
  * one thread (above it: a group of lanes, the smallest power of two covering the mean). */
@@ -49,5 +59,15 @@
 /* Element-wise vector kernels: threads per block; blocks cover n with a grid-stride loop. */
 #define CSRI_VECTOR_THREADS 256
 #define CSRI_VECTOR_MAX_BLOCKS 4096
+/* Reductions (cuda/reduce.cuh) and CG's fused step: threads per block; the grid is one wave,
+ * sized from the kernel's occupancy. */
+#define CSRI_REDUCE_THREADS 256
+/* The Jacobi diagonal: threads per block, and at most this many blocks (grid-stride loop). */
+#define CSRI_JACOBI_THREADS 256
+#define CSRI_JACOBI_MAX_BLOCKS 65535
+
+/* Multiprocessors assumed when the device cannot be asked (an H100 SXM's 132): grids stay
+ * sensible; results do not depend on it. */
+#define CSRI_SM_COUNT_FALLBACK 132
 
 #endif

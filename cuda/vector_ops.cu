@@ -1,9 +1,8 @@
 /* Vector operations on the GPU: y = alpha*x + beta*y, x = alpha*x, x = alpha (element-wise,
  * computed in double, rounded once to the vector's type) and the reductions x.y, ||x||_2,
  * ||x||_1, ||x||_inf (summed in double, in an order fixed by n: cuda/reduce.cuh). */
+#include "kernels/nrm2.h"
 #include "reduce.cuh"
-
-#include "ops_impl.h"
 
 namespace {
 
@@ -41,8 +40,8 @@ template <typename T> __global__ void fill_kernel(int64_t n, T value, T *x) {
 
 /* --- reductions ------------------------------------------------------------------------------ */
 
-/* Blue's scaled sum of squares, as the CPU's csri_nrm2_add (src/ops_impl.h): squares of |v| above
- * 2^486 scaled by 2^-538 (v[0]), below 2^-511 by 2^537 (v[2]), the rest unscaled (v[1]). */
+/* Blue's scaled sum of squares, as the CPU's csri_nrm2_add (src/kernels/nrm2.h): squares of |v|
+ * above 2^486 scaled by 2^-538 (v[0]), below 2^-511 by 2^537 (v[2]), the rest unscaled (v[1]). */
 __device__ __forceinline__ void nrm2_add(csri_sums<3> &acc, double v) {
   double a = fabs(v);
   if (a > 0x1p486)

@@ -1,12 +1,26 @@
-/* Lengths past 2^31 on a CPU backend: compact of 2^31 + 2^22 + 17 bytes keeping more than 2^31
- * of them, and a histogram of 2^32 + 7 byte samples whose U32 counts wrap (and U16 counts
- * saturate). Needs ~4.5 GB; skipped (exit 77) when less memory is available, under
- * AddressSanitizer, or with CSR_SKIP_LARGE set. */
+/* Lengths past 2^31 on the backend of argv[1] (arrays placed where it runs): compact of
+ * 2^31 + 2^22 + 17 bytes keeping more than 2^31 of them, and a histogram of 2^32 + 7 byte samples
+ * whose U32 counts wrap (and U16 counts saturate). Needs ~4.5 GB (and as much device memory for
+ * cuda); skipped (exit 77) when less memory is available, under AddressSanitizer, or with
+ * CSR_SKIP_LARGE set. */
 #include "csr_primitives.h"
 #include "testing.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+static csr_backend backend;
+
+/* The host array itself on a CPU backend (no second copy of gigabytes), a device copy on cuda. */
+static void *at_backend(void *host, size_t bytes) {
+  return backend == CSR_BACKEND_CUDA ? csrt_place_bytes(backend, host, bytes) : host;
+}
+static void bring_back(void *host, void *placed, size_t bytes) {
+  if (placed != host) {
+    csrt_fetch_bytes(backend, host, placed, bytes);
+    csrt_free_at(backend, placed);
+  }
+}
 
 /* Element i: a byte of a hash of i; 0 for about one in 1024 (those are dropped). */
 static uint8_t element(int64_t i) {
@@ -25,9 +39,12 @@ static void large_compact(csr_context *ctx) {
     int64_t want = 0, kept = -1, bad = -1;
     for (int64_t i = 0; i < n; i++)
       want += (in[i] = element(i)) != 0;
-    uint8_t zero = 0;
-    CHECK_OK(ctx, csr_compact_if(ctx, CSR_HOST, CSR_DATA_U8, in, CSR_KEEP_NOT_EQUAL, &zero, out, n,
-                                 &kept, NULL, NULL));
+    uint8_t zero = 0, *in_at = at_backend(in, (size_t)n), *out_at = at_backend(out, (size_t)n);
+    CHECK_OK(ctx, csr_compact_if(ctx, csrt_location(backend), CSR_DATA_U8, in_at,
+                                 CSR_KEEP_NOT_EQUAL, &zero, out_at, n, &kept, NULL, NULL));
+    bring_back(out, out_at, (size_t)n);
+    if (in_at != in)
+      csrt_free_at(backend, in_at);
     CHECKF(kept == want && kept > (INT64_C(1) << 31), "kept %lld of %lld, expected %lld",
            (long long)kept, (long long)n, (long long)want);
     for (int64_t i = 0, k = 0; i < n && bad < 0 && kept == want; i++)
@@ -50,19 +67,27 @@ static void large_histogram(csr_context *ctx) {
     csr_histogram_bins bins = {CSR_BINS_INTEGER, 4, 0.0, 0.0};
     uint32_t c32[4];
     uint16_t c16[4];
-    CHECK_OK(ctx,
-             csr_histogram(ctx, CSR_HOST, CSR_DATA_U8, s, n, &bins, CSR_DATA_U32, c32, NULL, NULL));
+    csr_location at = csrt_location(backend);
+    uint8_t *s_at = at_backend(s, (size_t)n);
+    void *counts_at = csrt_alloc_at(backend, sizeof c32);
+    CHECK_OK(ctx, csr_histogram(ctx, at, CSR_DATA_U8, s_at, n, &bins, CSR_DATA_U32, counts_at, NULL,
+                                NULL));
+    csrt_fetch_bytes(backend, c32, counts_at, sizeof c32);
     CHECKF(c32[0] == 2 && c32[1] == 3 && c32[2] == 2 && c32[3] == 0, "U32 counts %u %u %u %u",
            c32[0], c32[1], c32[2], c32[3]);
-    CHECK_OK(ctx,
-             csr_histogram(ctx, CSR_HOST, CSR_DATA_U8, s, n, &bins, CSR_DATA_U16, c16, NULL, NULL));
+    CHECK_OK(ctx, csr_histogram(ctx, at, CSR_DATA_U8, s_at, n, &bins, CSR_DATA_U16, counts_at, NULL,
+                                NULL));
+    csrt_fetch_bytes(backend, c16, counts_at, sizeof c16);
     CHECK(c16[0] == 65535 && c16[1] == 3 && c16[2] == 2 && c16[3] == 0);
+    if (s_at != s)
+      csrt_free_at(backend, s_at);
+    csrt_free_at(backend, counts_at);
   }
   free(s);
 }
 
 int main(int argc, char **argv) {
-  csr_backend backend = csrt_backend_from_args(argc, argv);
+  backend = csrt_backend_from_args(argc, argv);
   if (csrt_under_asan() || csrt_available_gib() < 8 || getenv("CSR_SKIP_LARGE")) {
     printf("backend_large_primitives: needs ~4.5 GB outside ASan (%lld GiB available): skipped\n",
            csrt_available_gib());

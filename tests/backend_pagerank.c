@@ -1,6 +1,7 @@
-/* csr_pagerank on one CPU backend (argv: ref / omp) against a dense power iteration written here
- * from the model in csr.h, on hand-worked and random graphs: dangling pages, self-loops,
- * duplicate links, weights, personalization, f64 and f32; plus its statuses and errors. */
+/* csr_pagerank on one backend (argv: ref, omp, cuda; the graph and the ranks placed where it
+ * runs) against a dense power iteration written here from the model in csr.h, on hand-worked and
+ * random graphs: dangling pages, self-loops, duplicate links, weights, personalization, f64 and
+ * f32; plus its statuses and errors. A backend without PageRank must refuse it cleanly. */
 #include "testing.h"
 
 #include <math.h>
@@ -8,6 +9,21 @@
 #include <string.h>
 
 static csrt_rng rng;
+static csr_backend backend;
+
+/* csr_pagerank(ctx, A, o, r, info) on copies of the host A and r where the backend runs (the
+ * personalization stays on the host); the ranks come back into the host r. */
+static csr_status pagerank_placed(csr_context *ctx, const csr_matrix *A,
+                                  const csr_pagerank_options *o, csr_vector *r,
+                                  csr_pagerank_info *info) {
+  csr_matrix *Ap = A ? csrt_place_matrix(backend, A) : NULL;
+  csr_vector *rp = csrt_place_vector(backend, r);
+  csr_status s = csr_pagerank(ctx, Ap, o, rp, info);
+  csrt_set_vector(r, rp);
+  csr_matrix_free(&Ap);
+  csr_vector_free(&rp);
+  return s;
+}
 
 /* The oracle: P (dense, column j = page j's out-links over its out-weight), then
  * r <- d (P r + dangling / n) + (1 - d) p from r = 1/n until the L1 change is below 1e-15. */
@@ -82,7 +98,7 @@ static void test_hand(csr_context *ctx) {
   csr_pagerank_options_init(&o);
   o.tol = 1e-14;
   csr_pagerank_info info;
-  CHECK_OK(ctx, csr_pagerank(ctx, A, &o, r, &info));
+  CHECK_OK(ctx, pagerank_placed(ctx, A, &o, r, &info));
   const double *x = r->data;
   CHECKF(fabs(x[0] - 1.0 / 2.85) < 1e-13 && fabs(x[1] - 1.85 / 2.85) < 1e-13,
          "two pages: %.17g %.17g, expected %.17g %.17g", x[0], x[1], 1.0 / 2.85, 1.85 / 2.85);
@@ -90,12 +106,12 @@ static void test_hand(csr_context *ctx) {
   progress_log log = {0, 0, 0.0};
   o.progress = log_progress;
   o.progress_user = &log;
-  CHECK_OK(ctx, csr_pagerank(ctx, A, &o, r, &info));
+  CHECK_OK(ctx, pagerank_placed(ctx, A, &o, r, &info));
   CHECK(log.calls == info.iterations && log.last_change == info.l1_change);
   o.progress = NULL;
   /* Stopping at the limit says so, and leaves the last iterate. */
   o.max_iter = 2;
-  CHECK_STATUS(ctx, csr_pagerank(ctx, A, &o, r, &info), CSR_INFO_NOT_CONVERGED);
+  CHECK_STATUS(ctx, pagerank_placed(ctx, A, &o, r, &info), CSR_INFO_NOT_CONVERGED);
   CHECK(info.iterations == 2 && fabs(x[0] + x[1] - 1.0) < 1e-15);
   csr_vector_free(&r);
   csr_matrix_free(&A);
@@ -147,7 +163,7 @@ static void test_random(csr_context *ctx) {
         o.personalization = pv;
       }
       csr_pagerank_info info;
-      csr_status st = csr_pagerank(ctx, A, &o, r, &info);
+      csr_status st = pagerank_placed(ctx, A, &o, r, &info);
       CHECKF(st == CSR_SUCCESS, "n %lld variant %d: %s (%s)", (long long)n, variant,
              csr_status_string(st), csr_context_last_error(ctx));
       dense_pagerank(A, o.damping, o.weighted, p, want);
@@ -172,9 +188,9 @@ static void test_threads(csr_context *ctx) {
   CHECK_OK(ctx, csr_vector_create(ctx, &r1, A->rows, CSR_F64, CSR_HOST));
   CHECK_OK(ctx, csr_vector_create(ctx, &r4, A->rows, CSR_F64, CSR_HOST));
   CHECK_OK(ctx, csr_context_set_threads(ctx, 1));
-  CHECK_OK(ctx, csr_pagerank(ctx, A, NULL, r1, NULL));
+  CHECK_OK(ctx, pagerank_placed(ctx, A, NULL, r1, NULL));
   CHECK_OK(ctx, csr_context_set_threads(ctx, 4));
-  CHECK_OK(ctx, csr_pagerank(ctx, A, NULL, r4, NULL));
+  CHECK_OK(ctx, pagerank_placed(ctx, A, NULL, r4, NULL));
   CHECK(memcmp(r1->data, r4->data, (size_t)A->rows * 8) == 0);
   CHECK_OK(ctx, csr_context_set_threads(ctx, 0));
   csr_vector_free(&r1);
@@ -192,26 +208,26 @@ static void test_errors(csr_context *ctx) {
   CHECK_OK(ctx, csr_vector_create(ctx, &p, 3, CSR_F64, CSR_HOST));
   csr_pagerank_options o;
   csr_pagerank_options_init(&o);
-  CHECK_STATUS(ctx, csr_pagerank(ctx, NULL, &o, r, NULL), CSR_ERR_NULL_POINTER);
-  CHECK_STATUS(ctx, csr_pagerank(ctx, R, &o, r, NULL), CSR_ERR_DIMENSION_MISMATCH);
-  CHECK_STATUS(ctx, csr_pagerank(ctx, A, &o, r2, NULL), CSR_ERR_DIMENSION_MISMATCH);
+  CHECK_STATUS(ctx, pagerank_placed(ctx, NULL, &o, r, NULL), CSR_ERR_NULL_POINTER);
+  CHECK_STATUS(ctx, pagerank_placed(ctx, R, &o, r, NULL), CSR_ERR_DIMENSION_MISMATCH);
+  CHECK_STATUS(ctx, pagerank_placed(ctx, A, &o, r2, NULL), CSR_ERR_DIMENSION_MISMATCH);
   o.damping = 1.0;
-  CHECK_STATUS(ctx, csr_pagerank(ctx, A, &o, r, NULL), CSR_ERR_INVALID_VALUE);
+  CHECK_STATUS(ctx, pagerank_placed(ctx, A, &o, r, NULL), CSR_ERR_INVALID_VALUE);
   csr_pagerank_options_init(&o);
   o.tol = 0.0;
-  CHECK_STATUS(ctx, csr_pagerank(ctx, A, &o, r, NULL), CSR_ERR_INVALID_VALUE);
+  CHECK_STATUS(ctx, pagerank_placed(ctx, A, &o, r, NULL), CSR_ERR_INVALID_VALUE);
   csr_pagerank_options_init(&o);
   o.weighted = 1; /* a pattern matrix has no weights */
-  CHECK_STATUS(ctx, csr_pagerank(ctx, A, &o, r, NULL), CSR_ERR_INVALID_VALUE);
+  CHECK_STATUS(ctx, pagerank_placed(ctx, A, &o, r, NULL), CSR_ERR_INVALID_VALUE);
   csr_pagerank_options_init(&o);
   o.personalization = p; /* all zero */
-  CHECK_STATUS(ctx, csr_pagerank(ctx, A, &o, r, NULL), CSR_ERR_INVALID_VALUE);
+  CHECK_STATUS(ctx, pagerank_placed(ctx, A, &o, r, NULL), CSR_ERR_INVALID_VALUE);
   ((double *)p->data)[1] = -1.0;
-  CHECK_STATUS(ctx, csr_pagerank(ctx, A, &o, r, NULL), CSR_ERR_INVALID_VALUE);
+  CHECK_STATUS(ctx, pagerank_placed(ctx, A, &o, r, NULL), CSR_ERR_INVALID_VALUE);
   /* A graph with no links: every page dangling, all ranks 1/n. */
   csr_pagerank_options_init(&o);
   csr_pagerank_info info;
-  CHECK_OK(ctx, csr_pagerank(ctx, A, &o, r, &info));
+  CHECK_OK(ctx, pagerank_placed(ctx, A, &o, r, &info));
   CHECK(info.dangling == 3 && fabs(((double *)r->data)[2] - 1.0 / 3.0) < 1e-15);
   /* A negative weight. */
   csr_matrix *W = NULL;
@@ -220,13 +236,13 @@ static void test_errors(csr_context *ctx) {
   W->col_indices[0] = 2;
   ((double *)W->values)[0] = -0.5;
   o.weighted = 1;
-  CHECK_STATUS(ctx, csr_pagerank(ctx, W, &o, r, NULL), CSR_ERR_INVALID_VALUE);
+  CHECK_STATUS(ctx, pagerank_placed(ctx, W, &o, r, NULL), CSR_ERR_INVALID_VALUE);
   /* No pages. */
   csr_matrix *E = NULL;
   csr_vector *r0 = NULL;
   CHECK_OK(ctx, csr_matrix_create(ctx, &E, 0, 0, 0, CSR_PATTERN, CSR_HOST));
   CHECK_OK(ctx, csr_vector_create(ctx, &r0, 0, CSR_F64, CSR_HOST));
-  CHECK_OK(ctx, csr_pagerank(ctx, E, NULL, r0, &info));
+  CHECK_OK(ctx, pagerank_placed(ctx, E, NULL, r0, &info));
   CHECK(info.iterations == 0);
   csr_matrix_free(&E);
   csr_vector_free(&r0);
@@ -259,7 +275,7 @@ static void test_extremes(csr_context *ctx) {
   csr_pagerank_options_init(&o);
   o.weighted = 1;
   ((double *)W->values)[0] = 1e-320; /* 1 / w overflows */
-  CHECK_STATUS(ctx, csr_pagerank(ctx, W, &o, r, NULL), CSR_ERR_INVALID_VALUE);
+  CHECK_STATUS(ctx, pagerank_placed(ctx, W, &o, r, NULL), CSR_ERR_INVALID_VALUE);
   ((double *)W->values)[0] = 1.0;
   /* Teleport entries whose plain sum overflows: p ~ (1/2, 1/2, 0). */
   ((double *)p->data)[0] = ((double *)p->data)[1] = 1e308;
@@ -267,7 +283,7 @@ static void test_extremes(csr_context *ctx) {
   o.weighted = 0;
   o.personalization = p;
   o.tol = 1e-14;
-  CHECK_OK(ctx, csr_pagerank(ctx, W, &o, r, NULL));
+  CHECK_OK(ctx, pagerank_placed(ctx, W, &o, r, NULL));
   double want[3], pn[3] = {0.5, 0.5, 0.5e-308};
   dense_pagerank(W, o.damping, 0, pn, want);
   CHECKF(l1_to(r, want) < 1e-12, "huge personalization: L1 %.3g", l1_to(r, want));
@@ -275,7 +291,7 @@ static void test_extremes(csr_context *ctx) {
   ((double *)W->values)[0] = 0.0;
   o.personalization = NULL;
   csr_pagerank_info info;
-  CHECK_OK(ctx, csr_pagerank(ctx, W, &o, r, &info));
+  CHECK_OK(ctx, pagerank_placed(ctx, W, &o, r, &info));
   csr_matrix *L = NULL; /* the same graph without the zero: links 1 -> 2, 2 -> 0 */
   CHECK_OK(ctx, csr_matrix_create(ctx, &L, 3, 3, 2, CSR_PATTERN, CSR_HOST));
   L->row_offsets[1] = 0, L->row_offsets[2] = 1, L->row_offsets[3] = 2;
@@ -288,17 +304,37 @@ static void test_extremes(csr_context *ctx) {
   W->row_offsets[1] = 2, W->row_offsets[2] = 2; /* row 0: (0,1) and (0,2) weigh 1e308 each */
   W->col_indices[1] = 2, ((double *)W->values)[1] = 1e308;
   o.weighted = 1;
-  CHECK_STATUS(ctx, csr_pagerank(ctx, W, &o, r, NULL), CSR_ERR_INVALID_VALUE);
+  CHECK_STATUS(ctx, pagerank_placed(ctx, W, &o, r, NULL), CSR_ERR_INVALID_VALUE);
   csr_matrix_free(&L);
   csr_matrix_free(&W);
   csr_vector_free(&r);
   csr_vector_free(&p);
 }
 
+/* A backend without PageRank: device operands are refused, with the reason, and nothing runs. */
+static void test_refused(csr_context *ctx) {
+  csr_matrix *A = NULL;
+  csr_vector *r = NULL;
+  CHECK_OK(ctx, csr_matrix_create(ctx, &A, 2, 2, 1, CSR_PATTERN, CSR_HOST));
+  A->row_offsets[1] = A->row_offsets[2] = 1;
+  A->col_indices[0] = 1;
+  CHECK_OK(ctx, csr_vector_create(ctx, &r, 2, CSR_F64, CSR_HOST));
+  CHECK_STATUS(ctx, pagerank_placed(ctx, A, NULL, r, NULL), CSR_ERR_UNSUPPORTED);
+  CHECK(strstr(csr_context_last_error(ctx), "PageRank is not in the CUDA backend") != NULL);
+  printf("PageRank is not in the %s backend: its refusal checked\n", csr_backend_name(backend));
+  csr_vector_free(&r);
+  csr_matrix_free(&A);
+}
+
 int main(int argc, char **argv) {
-  csr_backend backend = csrt_backend_from_args(argc, argv);
+  backend = csrt_backend_from_args(argc, argv);
   rng.state = csrt_seed("backend_pagerank");
   csr_context *ctx = csrt_context(backend);
+  if (!CSRT_IMPLEMENTS(backend, graph.pagerank_update)) {
+    test_refused(ctx);
+    csr_context_free(&ctx);
+    return csrt_finish("backend_pagerank");
+  }
   test_hand(ctx);
   test_random(ctx);
   test_errors(ctx);

@@ -1,11 +1,12 @@
 /* Backend tier of the primitives: scan, segmented scan, compact, radix sort and histogram on the
- * backend of argv[1] against naive oracles written here, on seeded random and adversarial inputs
- * (lengths 0, 1, a tile +- 1, many tiles; all keys equal, sorted, reversed, top bits only; one bin
- * taking almost everything, 100000 bins, samples out of range; none kept, all kept). Integer
- * results must match exactly. Calls alternate between the context's cached workspace and the
- * two-phase protocol (query, then the caller's buffer; a buffer one byte short is refused). */
-#include "bins.h"
+ * backend of argv[1] (ref, omp, cuda; arrays placed where it runs) against naive oracles written
+ * here, on seeded random and adversarial inputs (lengths 0, 1, a tile +- 1, many tiles; all keys
+ * equal, sorted, reversed, top bits only; one bin taking almost everything, 100000 bins, samples
+ * out of range; none kept, all kept). Integer results must match exactly. Calls alternate between
+ * the context's cached workspace and the two-phase protocol (query, then the caller's buffer; a
+ * buffer one byte short is refused). The GPU's own tile boundaries are gpu_primitives' cases. */
 #include "csr_primitives.h"
+#include "kernels/bins.h"
 #include "primitive_data.h"
 #include "testing.h"
 
@@ -14,16 +15,20 @@
 #include <string.h>
 
 static csr_context *ctx;
+static csr_backend backend;
+static csr_location at; /* where the backend's arrays live */
 static csrt_rng rng;
 static unsigned long calls; /* alternates the workspace forms */
 
 static const int64_t lengths[] = {0, 1, 2, 3, 4095, 4096, 4097, 65537, 1000003};
-#define NLENGTHS ((int)(sizeof lengths / sizeof lengths[0]))
+/* Under compute-sanitizer (csrt_quick) the longest input is left out. */
+#define NLENGTHS ((int)(sizeof lengths / sizeof lengths[0]) - (csrt_quick() ? 1 : 0))
 #define BIG 1000003
 
 /* Workspace forms, one per call in turn: 0 the context's cache (workspace_bytes NULL); 1 the
- * query, then a buffer of exactly that size; 2 the query, a buffer one byte short (must be
- * CSR_ERR_INVALID_VALUE when the call needs any), then the right one. */
+ * query, then a buffer of exactly that size (at least one byte: a NULL buffer is a query); 2 the
+ * query, a buffer one byte short (must be CSR_ERR_INVALID_VALUE when the call needs any), then
+ * the right one. */
 typedef struct ws_form {
   int form;
   size_t bytes;
@@ -38,13 +43,13 @@ typedef struct ws_form {
       break;                                                                                       \
     }                                                                                              \
     CHECK_OK(ctx, call_with(NULL, &w_.bytes));                                                     \
-    w_.buffer = csrt_xmalloc(w_.bytes);                                                            \
+    w_.buffer = csrt_alloc_at(backend, w_.bytes ? w_.bytes : 1);                                   \
     if (w_.form == 2 && w_.bytes > 0) {                                                            \
       size_t short_ = w_.bytes - 1;                                                                \
       CHECK_STATUS(ctx, call_with(w_.buffer, &short_), CSR_ERR_INVALID_VALUE);                     \
     }                                                                                              \
     CHECK_OK(ctx, call_with(w_.buffer, &w_.bytes));                                                \
-    free(w_.buffer);                                                                               \
+    csrt_free_at(backend, w_.buffer);                                                              \
   } while (0)
 
 /* --- scan ------------------------------------------------------------------------------------ */
@@ -74,9 +79,8 @@ static const uint8_t *s_heads;
 static void *s_out;
 static int64_t s_n;
 #define SCAN_CALL(ws, bytes)                                                                       \
-  (s_heads                                                                                         \
-       ? csr_segmented_scan(ctx, CSR_HOST, s_type, s_kind, s_in, s_heads, s_out, s_n, ws, bytes)   \
-       : csr_scan(ctx, CSR_HOST, s_type, s_kind, s_in, s_out, s_n, ws, bytes))
+  (s_heads ? csr_segmented_scan(ctx, at, s_type, s_kind, s_in, s_heads, s_out, s_n, ws, bytes)     \
+           : csr_scan(ctx, at, s_type, s_kind, s_in, s_out, s_n, ws, bytes))
 
 /* heads: NULL (plain), or a head with probability 1/every (every 1: at each element). */
 static void scan_case(csr_data_type type, int64_t n, int every, int in_place) {
@@ -89,17 +93,26 @@ static void scan_case(csr_data_type type, int64_t n, int every, int in_place) {
     for (int64_t i = 0; i < n; i++)
       heads[i] = every == 1 || csrt_below(&rng, (uint64_t)every) == 0 ? (uint8_t)(1 + i % 255) : 0;
   }
+  void *in_at = csrt_place_bytes(backend, in, bytes), *out_at = csrt_alloc_at(backend, bytes);
+  uint8_t *heads_at = heads ? csrt_place_bytes(backend, heads, (size_t)n) : NULL;
   for (int k = 0; k < 2; k++) {
     csr_scan_kind kind = (csr_scan_kind)k;
     scan_oracle(size == 8, kind, in, heads, want, n);
-    if (in_place)
-      memcpy(out, in, bytes);
-    s_type = type, s_kind = kind, s_in = in_place ? out : in, s_heads = heads, s_out = out, s_n = n;
+    if (in_place) { /* out starts as a copy of in, and is scanned in place */
+      csrt_free_at(backend, out_at);
+      out_at = csrt_place_bytes(backend, in, bytes);
+    }
+    s_type = type, s_kind = kind, s_in = in_place ? out_at : in_at, s_heads = heads_at;
+    s_out = out_at, s_n = n;
     RUN_WITH_WORKSPACE(SCAN_CALL);
+    csrt_fetch_bytes(backend, out, out_at, bytes);
     CHECKF(bytes == 0 || memcmp(out, want, bytes) == 0,
            "scan type %d n %lld kind %d heads 1/%d in place %d differs", (int)type, (long long)n, k,
            every, in_place);
   }
+  csrt_free_at(backend, in_at);
+  csrt_free_at(backend, out_at);
+  csrt_free_at(backend, heads_at);
   free(in);
   free(out);
   free(want);
@@ -153,9 +166,8 @@ static csr_predicate c_pred;
 static void *c_out;
 static int64_t c_n;
 #define COMPACT_CALL(ws, bytes)                                                                    \
-  (c_flags ? csr_compact(ctx, CSR_HOST, c_type, c_in, c_flags, c_out, c_n, &c_kept, ws, bytes)     \
-           : csr_compact_if(ctx, CSR_HOST, c_type, c_in, c_pred, c_op, c_out, c_n, &c_kept, ws,    \
-                            bytes))
+  (c_flags ? csr_compact(ctx, at, c_type, c_in, c_flags, c_out, c_n, &c_kept, ws, bytes)           \
+           : csr_compact_if(ctx, at, c_type, c_in, c_pred, c_op, c_out, c_n, &c_kept, ws, bytes))
 
 /* mode: 0..2 a predicate; 3 random flags (half); 4 sparse flags; 5 all kept; 6 none kept. */
 static void compact_case(csr_data_type type, int64_t n, int mode) {
@@ -190,9 +202,16 @@ static void compact_case(csr_data_type type, int64_t n, int mode) {
     if (flags ? flags[i] != 0 : keeps(type, in, i, (csr_predicate)mode, op.c))
       memcpy(want + (size_t)k++ * size, in + (size_t)i * size, size);
   memset(out, 0xEE, (size_t)n * size);
-  c_type = type, c_in = in, c_op = op.c, c_flags = flags, c_pred = (csr_predicate)(mode % 3);
-  c_out = out, c_n = n, c_kept = -1;
+  void *in_at = csrt_place_bytes(backend, in, (size_t)n * size);
+  void *out_at = csrt_place_bytes(backend, out, (size_t)n * size);
+  uint8_t *flags_at = flags ? csrt_place_bytes(backend, flags, (size_t)n) : NULL;
+  c_type = type, c_in = in_at, c_op = op.c, c_flags = flags_at, c_pred = (csr_predicate)(mode % 3);
+  c_out = out_at, c_n = n, c_kept = -1;
   RUN_WITH_WORKSPACE(COMPACT_CALL);
+  csrt_fetch_bytes(backend, out, out_at, (size_t)n * size);
+  csrt_free_at(backend, in_at);
+  csrt_free_at(backend, out_at);
+  csrt_free_at(backend, flags_at);
   CHECKF(c_kept == k && (k == 0 || memcmp(out, want, (size_t)k * size) == 0),
          "compact type %d n %lld mode %d: kept %lld, expected %lld", (int)type, (long long)n, mode,
          (long long)c_kept, (long long)k);
@@ -231,7 +250,7 @@ static void *r_keys, *r_values;
 static int64_t r_n;
 static int r_begin, r_end;
 #define SORT_CALL(ws, bytes)                                                                       \
-  csr_radix_sort(ctx, CSR_HOST, r_ktype, r_keys, r_vtype, r_values, r_n, r_begin, r_end, ws, bytes)
+  csr_radix_sort(ctx, at, r_ktype, r_keys, r_vtype, r_values, r_n, r_begin, r_end, ws, bytes)
 
 static uint64_t key_at(const void *k, size_t ks, int64_t i) {
   return ks == 4 ? ((const uint32_t *)k)[i] : ((const uint64_t *)k)[i];
@@ -279,8 +298,15 @@ static void sort_case(size_t ks, int64_t n, key_shape shape, int begin, int end)
     }
     r_ktype = ks == 4 ? CSR_DATA_U32 : CSR_DATA_U64;
     r_vtype = vtypes[vs / 4];
-    r_keys = keys, r_values = vs ? v : NULL, r_n = n, r_begin = begin, r_end = end;
+    void *keys_at = csrt_place_bytes(backend, keys, (size_t)n * ks);
+    void *v_at = vs ? csrt_place_bytes(backend, v, (size_t)n * vs) : NULL;
+    r_keys = keys_at, r_values = v_at, r_n = n, r_begin = begin, r_end = end;
     RUN_WITH_WORKSPACE(SORT_CALL);
+    csrt_fetch_bytes(backend, keys, keys_at, (size_t)n * ks);
+    if (vs)
+      csrt_fetch_bytes(backend, v, v_at, (size_t)n * vs);
+    csrt_free_at(backend, keys_at);
+    csrt_free_at(backend, v_at);
     if (vs == 0) {
       CHECKF(n == 0 || memcmp(keys, sorted4, (size_t)n * ks) == 0,
              "keys-only sort (%zu-byte keys, n %lld, shape %d, bits [%d, %d)) differs from the "
@@ -359,7 +385,7 @@ static int64_t h_n;
 static const csr_histogram_bins *h_bins;
 static void *h_counts;
 #define HIST_CALL(ws, bytes)                                                                       \
-  csr_histogram(ctx, CSR_HOST, h_stype, h_samples, h_n, h_bins, h_ctype, h_counts, ws, bytes)
+  csr_histogram(ctx, at, h_stype, h_samples, h_n, h_bins, h_ctype, h_counts, ws, bytes)
 
 static void histogram_case(csr_data_type stype, csr_bin_rule rule, int nbins, int64_t n,
                            int skewed) {
@@ -392,11 +418,15 @@ static void histogram_case(csr_data_type stype, csr_bin_rule rule, int nbins, in
   }
   const csr_data_type ctypes[3] = {CSR_DATA_U64, CSR_DATA_U32, CSR_DATA_U16};
   void *counts = csrt_xmalloc((size_t)nbins * 8);
+  void *samples_at = csrt_place_bytes(backend, samples, (size_t)n * size);
   for (int c = 0; c < 3; c++) {
     memset(counts, 0xA5, (size_t)nbins * 8);
-    h_stype = stype, h_ctype = ctypes[c], h_samples = samples, h_n = n, h_bins = &spec;
-    h_counts = counts;
+    void *counts_at = csrt_place_bytes(backend, counts, (size_t)nbins * 8);
+    h_stype = stype, h_ctype = ctypes[c], h_samples = samples_at, h_n = n, h_bins = &spec;
+    h_counts = counts_at;
     RUN_WITH_WORKSPACE(HIST_CALL);
+    csrt_fetch_bytes(backend, counts, counts_at, (size_t)nbins * 8);
+    csrt_free_at(backend, counts_at);
     int64_t bad = -1;
     for (int64_t k = 0; k < nbins && bad < 0; k++) {
       uint64_t got = c == 0   ? ((uint64_t *)counts)[k]
@@ -412,6 +442,7 @@ static void histogram_case(csr_data_type stype, csr_bin_rule rule, int nbins, in
     CHECKF(bad < 0, "histogram of type %d, rule %d, %d bins, n %lld, count type %d: bin %lld",
            (int)stype, (int)rule, nbins, (long long)n, (int)ctypes[c], (long long)bad);
   }
+  csrt_free_at(backend, samples_at);
   free(samples);
   free(want);
   free(counts);
@@ -440,7 +471,8 @@ static void histograms(void) {
 }
 
 int main(int argc, char **argv) {
-  csr_backend backend = csrt_backend_from_args(argc, argv);
+  backend = csrt_backend_from_args(argc, argv);
+  at = csrt_location(backend);
   rng.state = csrt_seed("backend_primitives");
   ctx = csrt_context(backend);
   if (backend == CSR_BACKEND_OMP)

@@ -1,13 +1,32 @@
-/* csr_solve on one CPU backend (argv: ref / omp): CG, Jacobi-PCG and BiCGSTAB on generated 2D
- * Poisson and convection-diffusion matrices and on SPD / unsymmetric Matrix Market files, with
- * b = A * ones (so x = ones is the exact solution); then breakdowns, the iteration limit, the
- * residual history, b = 0 and argument errors. */
+/* csr_solve on one backend (argv: ref, omp, cuda; A, b and x placed where it runs): CG,
+ * Jacobi-PCG and BiCGSTAB on generated 2D Poisson and convection-diffusion matrices and on SPD /
+ * unsymmetric Matrix Market files, with b = A * ones (so x = ones is the exact solution), against
+ * a dense LAPACK solve where the matrix is small enough; then breakdowns, the iteration limit,
+ * the residual history, b = 0 and argument errors. Matrices and vectors are built on the host
+ * with the reference backend (ref), and solved by the backend under test (ctx). */
 #include "testing.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+static csr_backend backend;
+static csr_context *ref; /* builds the inputs on the host */
+
+/* csr_solve(ctx, A, b, x) with copies of the host A, b and x where the backend runs; the x it
+ * leaves is copied back into the host x. */
+static csr_status solve_placed(csr_context *ctx, const csr_matrix *A, const csr_vector *b,
+                               csr_vector *x, const csr_solver_options *o, csr_solver_info *info) {
+  csr_matrix *Ap = csrt_place_matrix(backend, A);
+  csr_vector *bp = csrt_place_vector(backend, b), *xp = csrt_place_vector(backend, x);
+  csr_status s = csr_solve(ctx, Ap, bp, xp, o, info);
+  csrt_set_vector(x, xp);
+  csr_matrix_free(&Ap);
+  csr_vector_free(&bp);
+  csr_vector_free(&xp);
+  return s;
+}
 
 /* The 5-point stencil on an m x m grid: 4 + shift on the diagonal, -1 - c (west, north) and
  * -1 + c (east, south) off it. c = 0: the SPD Poisson matrix; c != 0: unsymmetric
@@ -97,10 +116,10 @@ static const char *method_name(csr_solver_method m) {
 #include <lapacke.h>
 /* The independent answer: A x = b solved densely by LAPACK (dposv for the symmetric methods,
  * Cholesky; dgesv otherwise). Returns max_i |x_i - lapack_i|, or -1 when LAPACK fails. */
-static double lapack_distance(csr_context *ctx, const csr_matrix *A, const csr_vector *b,
-                              const csr_vector *x, int spd) {
+static double lapack_distance(const csr_matrix *A, const csr_vector *b, const csr_vector *x,
+                              int spd) {
   csr_dense *D = NULL;
-  CHECK_OK(ctx, csr_to_dense(ctx, A, CSR_COL_MAJOR, &D));
+  CHECK_OK(ref, csr_to_dense(ref, A, CSR_COL_MAJOR, &D));
   int n = (int)A->rows;
   double *sol = malloc((size_t)n * sizeof *sol);
   lapack_int *piv = malloc((size_t)n * sizeof *piv);
@@ -118,13 +137,13 @@ static double lapack_distance(csr_context *ctx, const csr_matrix *A, const csr_v
 #endif
 
 /* b = A * ones (so the solution is ones) and x = 0, both F64 on the host. */
-static void ones_system(csr_context *ctx, const csr_matrix *A, csr_vector **b, csr_vector **x) {
+static void ones_system(const csr_matrix *A, csr_vector **b, csr_vector **x) {
   csr_vector *ones = NULL;
-  CHECK_OK(ctx, csr_vector_create(ctx, &ones, A->rows, CSR_F64, CSR_HOST));
-  CHECK_OK(ctx, csr_vector_create(ctx, b, A->rows, CSR_F64, CSR_HOST));
-  CHECK_OK(ctx, csr_vector_create(ctx, x, A->rows, CSR_F64, CSR_HOST));
-  CHECK_OK(ctx, csr_fill(ctx, 1.0, ones));
-  CHECK_OK(ctx, csr_spmv(ctx, 1.0, A, ones, 0.0, *b));
+  CHECK_OK(ref, csr_vector_create(ref, &ones, A->rows, CSR_F64, CSR_HOST));
+  CHECK_OK(ref, csr_vector_create(ref, b, A->rows, CSR_F64, CSR_HOST));
+  CHECK_OK(ref, csr_vector_create(ref, x, A->rows, CSR_F64, CSR_HOST));
+  CHECK_OK(ref, csr_fill(ref, 1.0, ones));
+  CHECK_OK(ref, csr_spmv(ref, 1.0, A, ones, 0.0, *b));
   csr_vector_free(&ones);
 }
 
@@ -132,7 +151,7 @@ static void solve_ones(csr_context *ctx, const char *name, const csr_matrix *A,
                        csr_solver_method method, int64_t max_iter, double xtol) {
   int64_t n = A->rows;
   csr_vector *b = NULL, *x = NULL;
-  ones_system(ctx, A, &b, &x);
+  ones_system(A, &b, &x);
   csr_solver_options o;
   csr_solver_options_init(&o);
   o.method = method;
@@ -141,9 +160,11 @@ static void solve_ones(csr_context *ctx, const char *name, const csr_matrix *A,
   o.history_capacity = max_iter + 1;
   o.history = malloc((size_t)o.history_capacity * sizeof *o.history);
   csr_solver_info info;
-  CHECK_OK(ctx, csr_solve(ctx, A, b, x, &o, &info));
+  CHECK_OK(ctx, solve_placed(ctx, A, b, x, &o, &info));
   double bnorm = 0.0, err = 0.0, scaled = scaled_residual(A, x, b);
-  CHECK_OK(ctx, csr_nrm2(ctx, b, &bnorm));
+  csr_vector *bp = csrt_place_vector(backend, b); /* ||b|| as the backend sums it */
+  CHECK_OK(ctx, csr_nrm2(ctx, bp, &bnorm));
+  csr_vector_free(&bp);
   for (int64_t i = 0; i < n; i++)
     err = fmax(err, fabs(((double *)x->data)[i] - 1.0));
   CHECKF(scaled <= 1e-10 && err <= xtol && info.stop == CSR_SOLVER_CONVERGED &&
@@ -154,10 +175,9 @@ static void solve_ones(csr_context *ctx, const char *name, const csr_matrix *A,
 #ifdef CSR_TEST_HAVE_LAPACKE
   /* The dense O(n^3) solve (reference LAPACK: ~30 s each at n = 4884) up to n = 5000 on the
    * ref backend outside ASan; up to 2500 otherwise. */
-  int64_t dense_max =
-      !csrt_under_asan() && csr_context_backend(ctx) == CSR_BACKEND_REF ? 5000 : 2500;
+  int64_t dense_max = !csrt_under_asan() && backend == CSR_BACKEND_REF ? 5000 : 2500;
   if (n <= dense_max) {
-    double dist = lapack_distance(ctx, A, b, x, method != CSR_SOLVER_BICGSTAB);
+    double dist = lapack_distance(A, b, x, method != CSR_SOLVER_BICGSTAB);
     CHECKF(dist >= 0.0 && dist <= xtol, "%s %s: max |x - LAPACK's x| = %.3g (<= %.1g)", name,
            method_name(method), dist, xtol);
   }
@@ -173,7 +193,7 @@ static void solve_ones(csr_context *ctx, const char *name, const csr_matrix *A,
 }
 
 static void test_generated(csr_context *ctx) {
-  csr_matrix *P = stencil(ctx, 60, 0.0, 0.0), *C = stencil(ctx, 50, 0.0, 0.4);
+  csr_matrix *P = stencil(ref, 60, 0.0, 0.0), *C = stencil(ref, 50, 0.0, 0.4);
   solve_ones(ctx, "poisson 60x60", P, CSR_SOLVER_CG, 2000, 1e-8);
   solve_ones(ctx, "poisson 60x60", P, CSR_SOLVER_PCG_JACOBI, 2000, 1e-8);
   solve_ones(ctx, "poisson 60x60", P, CSR_SOLVER_BICGSTAB, 2000, 1e-8);
@@ -184,7 +204,7 @@ static void test_generated(csr_context *ctx) {
 
 /* The file's matrix + shift * I (assembled through COO, so duplicates on the diagonal add up);
  * NULL when the file is absent. */
-static csr_matrix *read_shifted_if_present(csr_context *ctx, const char *path, double shift) {
+static csr_matrix *read_shifted_if_present(const char *path, double shift) {
   FILE *f = fopen(path, "rb");
   if (f == NULL) {
     printf("  %s: absent, skipped\n", path);
@@ -192,9 +212,9 @@ static csr_matrix *read_shifted_if_present(csr_context *ctx, const char *path, d
   }
   fclose(f);
   csr_coo *T = NULL, *S = NULL;
-  CHECK_OK(ctx, csr_read_coo(ctx, path, NULL, &T, NULL));
+  CHECK_OK(ref, csr_read_coo(ref, path, NULL, &T, NULL));
   int64_t extra = shift != 0.0 ? T->rows : 0;
-  CHECK_OK(ctx, csr_coo_create(ctx, &S, T->rows, T->cols, T->nnz + extra, CSR_F64, CSR_HOST));
+  CHECK_OK(ref, csr_coo_create(ref, &S, T->rows, T->cols, T->nnz + extra, CSR_F64, CSR_HOST));
   for (int64_t k = 0; k < S->nnz; k++) {
     int in_T = k < T->nnz;
     S->row_indices[k] = in_T ? T->row_indices[k] : (int32_t)(k - T->nnz);
@@ -202,7 +222,7 @@ static csr_matrix *read_shifted_if_present(csr_context *ctx, const char *path, d
     ((double *)S->values)[k] = in_T ? ((double *)T->values)[k] : shift;
   }
   csr_matrix *A = NULL;
-  CHECK_OK(ctx, csr_from_coo(ctx, S, 0, &A));
+  CHECK_OK(ref, csr_from_coo(ref, S, 0, &A));
   csr_coo_free(&T);
   csr_coo_free(&S);
   return A;
@@ -221,13 +241,13 @@ static int all_finite(const csr_vector *x) {
 static void cg_stalls(csr_context *ctx, const char *name, const csr_matrix *A, int64_t max_iter) {
   int64_t n = A->rows;
   csr_vector *b = NULL, *x = NULL;
-  ones_system(ctx, A, &b, &x);
+  ones_system(A, &b, &x);
   csr_solver_options o;
   csr_solver_options_init(&o);
   o.rtol = 1e-12;
   o.max_iter = max_iter;
   csr_solver_info info;
-  CHECK_STATUS(ctx, csr_solve(ctx, A, b, x, &o, &info), CSR_INFO_NOT_CONVERGED);
+  CHECK_STATUS(ctx, solve_placed(ctx, A, b, x, &o, &info), CSR_INFO_NOT_CONVERGED);
   CHECK(info.stop == CSR_SOLVER_MAX_ITER && info.iterations == max_iter && all_finite(x) &&
         info.relative_residual > 1e-12 && info.relative_residual < 1e-2);
   printf("  %-22s %-8s n %6lld: %5lld iterations, not converged (relative residual %.2e), "
@@ -247,7 +267,7 @@ static void test_files(csr_context *ctx) {
              {"../shared/matrices/bcsstk13.mtx", 0, 5000, 1e-5},
              {"matrices/bcsstk16.mtx.gz", 1, 5000, 1e-8}};
   for (size_t f = 0; f < sizeof spd / sizeof *spd; f++) {
-    csr_matrix *A = csrt_read_if_present(ctx, spd[f].path);
+    csr_matrix *A = csrt_read_if_present(ref, spd[f].path);
     if (A == NULL)
       continue;
     const char *name = strrchr(spd[f].path, '/') + 1;
@@ -269,7 +289,7 @@ static void test_files(csr_context *ctx) {
                  {"../shared/matrices/adder_dcop_05.mtx", 0.1, 1e-8},
                  {"../shared/matrices/cage11.mtx.gz", 0.0, 1e-8}};
   for (size_t f = 0; f < sizeof general / sizeof *general; f++) {
-    csr_matrix *A = read_shifted_if_present(ctx, general[f].path, general[f].shift);
+    csr_matrix *A = read_shifted_if_present(general[f].path, general[f].shift);
     if (A == NULL)
       continue;
     char name[64];
@@ -284,49 +304,49 @@ static void test_files(csr_context *ctx) {
 /* Breakdowns: x stays finite (the last good iterate), the status and message say why. */
 static void test_breakdowns(csr_context *ctx) {
   csr_vector *b = NULL, *x = NULL;
-  CHECK_OK(ctx, csr_vector_create(ctx, &b, 4, CSR_F64, CSR_HOST));
-  CHECK_OK(ctx, csr_vector_create(ctx, &x, 4, CSR_F64, CSR_HOST));
-  CHECK_OK(ctx, csr_fill(ctx, 1.0, b));
+  CHECK_OK(ref, csr_vector_create(ref, &b, 4, CSR_F64, CSR_HOST));
+  CHECK_OK(ref, csr_vector_create(ref, &x, 4, CSR_F64, CSR_HOST));
+  CHECK_OK(ref, csr_fill(ref, 1.0, b));
   csr_solver_options o;
   csr_solver_options_init(&o);
   csr_solver_info info;
   /* Indefinite: p = r = b = ones, p'Ap = 1 + 2 - 3 - 4 < 0 at once. */
   const double indefinite[4] = {1.0, 2.0, -3.0, -4.0};
-  csr_matrix *A = diagonal(ctx, 4, indefinite);
-  CHECK_STATUS(ctx, csr_solve(ctx, A, b, x, &o, &info), CSR_ERR_INVALID_MATRIX);
+  csr_matrix *A = diagonal(ref, 4, indefinite);
+  CHECK_STATUS(ctx, solve_placed(ctx, A, b, x, &o, &info), CSR_ERR_INVALID_MATRIX);
   CHECK(info.stop == CSR_SOLVER_BREAKDOWN && info.iterations == 0 && all_finite(x));
   CHECK(strstr(csr_context_last_error(ctx), "not symmetric positive definite") != NULL);
   /* The same after some progress: diag(1, 2, 3, -0.5) passes p'Ap > 0 first. */
   ((double *)A->values)[2] = 3.0;
   ((double *)A->values)[3] = -0.5;
-  CHECK_STATUS(ctx, csr_solve(ctx, A, b, x, &o, &info), CSR_ERR_INVALID_MATRIX);
+  CHECK_STATUS(ctx, solve_placed(ctx, A, b, x, &o, &info), CSR_ERR_INVALID_MATRIX);
   CHECKF(info.stop == CSR_SOLVER_BREAKDOWN && all_finite(x) && isfinite(info.residual_norm),
          "CG on diag(1, 2, 3, -0.5): stop %d after %lld iterations", (int)info.stop,
          (long long)info.iterations);
   /* PCG: a negative diagonal entry is named. */
   o.method = CSR_SOLVER_PCG_JACOBI;
-  CHECK_STATUS(ctx, csr_solve(ctx, A, b, x, &o, &info), CSR_ERR_INVALID_MATRIX);
+  CHECK_STATUS(ctx, solve_placed(ctx, A, b, x, &o, &info), CSR_ERR_INVALID_MATRIX);
   CHECK(strstr(csr_context_last_error(ctx), "A(3,3)") != NULL && all_finite(x));
   /* PCG: a missing diagonal entry is named (row 1 stores (1, 0) instead). */
   A->col_indices[1] = 0;
   A->flags = 0;
-  CHECK_STATUS(ctx, csr_solve(ctx, A, b, x, &o, &info), CSR_ERR_INVALID_MATRIX);
+  CHECK_STATUS(ctx, solve_placed(ctx, A, b, x, &o, &info), CSR_ERR_INVALID_MATRIX);
   CHECK(strstr(csr_context_last_error(ctx),
                "row 1 (0-based; 2 in a Matrix Market file) has no diagonal") != NULL);
   csr_matrix_free(&A);
   /* BiCGSTAB on the swap [[0 1] [1 0]] with b = e0: v = A b = e1 is orthogonal to rhat = b. */
   csr_vector *b2 = NULL, *x2 = NULL;
-  CHECK_OK(ctx, csr_vector_create(ctx, &b2, 2, CSR_F64, CSR_HOST));
-  CHECK_OK(ctx, csr_vector_create(ctx, &x2, 2, CSR_F64, CSR_HOST));
+  CHECK_OK(ref, csr_vector_create(ref, &b2, 2, CSR_F64, CSR_HOST));
+  CHECK_OK(ref, csr_vector_create(ref, &x2, 2, CSR_F64, CSR_HOST));
   ((double *)b2->data)[0] = 1.0;
-  CHECK_OK(ctx, csr_matrix_create(ctx, &A, 2, 2, 2, CSR_F64, CSR_HOST));
+  CHECK_OK(ref, csr_matrix_create(ref, &A, 2, 2, 2, CSR_F64, CSR_HOST));
   A->row_offsets[1] = 1;
   A->row_offsets[2] = 2;
   A->col_indices[0] = 1;
   A->col_indices[1] = 0;
   ((double *)A->values)[0] = ((double *)A->values)[1] = 1.0;
   o.method = CSR_SOLVER_BICGSTAB;
-  CHECK_STATUS(ctx, csr_solve(ctx, A, b2, x2, &o, &info), CSR_ERR_INVALID_MATRIX);
+  CHECK_STATUS(ctx, solve_placed(ctx, A, b2, x2, &o, &info), CSR_ERR_INVALID_MATRIX);
   CHECK(info.stop == CSR_SOLVER_BREAKDOWN && all_finite(x2));
   CHECK(strstr(csr_context_last_error(ctx), "BiCGSTAB breakdown") != NULL);
   csr_matrix_free(&A);
@@ -338,14 +358,14 @@ static void test_breakdowns(csr_context *ctx) {
 
 /* The iteration limit, the history, b = 0, an exact guess, F32, NULL options. */
 static void test_limits(csr_context *ctx) {
-  csr_matrix *P = stencil(ctx, 20, 0.0, 0.0);
+  csr_matrix *P = stencil(ref, 20, 0.0, 0.0);
   int64_t n = P->rows;
   csr_vector *b = NULL, *x = NULL;
-  CHECK_OK(ctx, csr_vector_create(ctx, &b, n, CSR_F64, CSR_HOST));
-  CHECK_OK(ctx, csr_vector_create(ctx, &x, n, CSR_F64, CSR_HOST));
-  CHECK_OK(ctx, csr_fill(ctx, 1.0, x));
-  CHECK_OK(ctx, csr_spmv(ctx, 1.0, P, x, 0.0, b));
-  CHECK_OK(ctx, csr_fill(ctx, 0.0, x));
+  CHECK_OK(ref, csr_vector_create(ref, &b, n, CSR_F64, CSR_HOST));
+  CHECK_OK(ref, csr_vector_create(ref, &x, n, CSR_F64, CSR_HOST));
+  CHECK_OK(ref, csr_fill(ref, 1.0, x));
+  CHECK_OK(ref, csr_spmv(ref, 1.0, P, x, 0.0, b));
+  CHECK_OK(ref, csr_fill(ref, 0.0, x));
   double history[8];
   csr_solver_options o;
   csr_solver_options_init(&o);
@@ -355,8 +375,8 @@ static void test_limits(csr_context *ctx) {
   csr_solver_info info;
   for (int m = 0; m < 3; m++) {
     o.method = (csr_solver_method)m;
-    CHECK_OK(ctx, csr_fill(ctx, 0.0, x));
-    CHECK_STATUS(ctx, csr_solve(ctx, P, b, x, &o, &info), CSR_INFO_NOT_CONVERGED);
+    CHECK_OK(ref, csr_fill(ref, 0.0, x));
+    CHECK_STATUS(ctx, solve_placed(ctx, P, b, x, &o, &info), CSR_INFO_NOT_CONVERGED);
     CHECK(info.stop == CSR_SOLVER_MAX_ITER && info.iterations == 2 && info.history_length == 3);
     CHECK(all_finite(x) && history[2] < history[0] && info.relative_residual < 1.0);
   }
@@ -364,30 +384,30 @@ static void test_limits(csr_context *ctx) {
   o.method = CSR_SOLVER_CG;
   o.max_iter = 0;
   o.history_capacity = 4;
-  CHECK_OK(ctx, csr_fill(ctx, 0.0, x));
-  CHECK_OK(ctx, csr_solve(ctx, P, b, x, &o, &info));
+  CHECK_OK(ref, csr_fill(ref, 0.0, x));
+  CHECK_OK(ctx, solve_placed(ctx, P, b, x, &o, &info));
   CHECK(info.iterations > 4 && info.history_length == 4);
   /* An exact guess: no iteration. */
-  CHECK_OK(ctx, csr_fill(ctx, 1.0, x));
-  CHECK_OK(ctx, csr_solve(ctx, P, b, x, &o, &info));
+  CHECK_OK(ref, csr_fill(ref, 1.0, x));
+  CHECK_OK(ctx, solve_placed(ctx, P, b, x, &o, &info));
   CHECK(info.iterations == 0 && info.history_length == 1 && info.residual_norm == 0.0);
   /* b = 0: x = 0 whatever the guess, success, no iteration. */
-  CHECK_OK(ctx, csr_fill(ctx, 0.0, b));
-  CHECK_OK(ctx, csr_fill(ctx, 5.0, x));
+  CHECK_OK(ref, csr_fill(ref, 0.0, b));
+  CHECK_OK(ref, csr_fill(ref, 5.0, x));
   for (int m = 0; m < 3; m++) {
     o.method = (csr_solver_method)m;
-    CHECK_OK(ctx, csr_solve(ctx, P, b, x, &o, &info));
+    CHECK_OK(ctx, solve_placed(ctx, P, b, x, &o, &info));
     CHECK(norm_inf(x) == 0.0 && info.iterations == 0 && info.residual_norm == 0.0 &&
           info.stop == CSR_SOLVER_CONVERGED);
   }
   /* NULL options: CG with the defaults (rtol 1e-8). */
-  CHECK_OK(ctx, csr_fill(ctx, 1.0, b));
-  CHECK_OK(ctx, csr_solve(ctx, P, b, x, NULL, &info));
+  CHECK_OK(ref, csr_fill(ref, 1.0, b));
+  CHECK_OK(ctx, solve_placed(ctx, P, b, x, NULL, &info));
   CHECK(info.relative_residual <= 1e-8 && info.iterations > 0);
-  CHECK_OK(ctx, csr_solve(ctx, P, b, x, NULL, NULL));
+  CHECK_OK(ctx, solve_placed(ctx, P, b, x, NULL, NULL));
   /* F32 throughout. */
   csr_matrix *P32 = NULL;
-  CHECK_OK(ctx, csr_matrix_create(ctx, &P32, n, n, P->nnz, CSR_F32, CSR_HOST));
+  CHECK_OK(ref, csr_matrix_create(ref, &P32, n, n, P->nnz, CSR_F32, CSR_HOST));
   for (int64_t i = 0; i <= n; i++)
     P32->row_offsets[i] = P->row_offsets[i];
   for (int64_t k = 0; k < P->nnz; k++) {
@@ -395,15 +415,15 @@ static void test_limits(csr_context *ctx) {
     ((float *)P32->values)[k] = (float)((double *)P->values)[k];
   }
   csr_vector *b32 = NULL, *x32 = NULL;
-  CHECK_OK(ctx, csr_vector_create(ctx, &b32, n, CSR_F32, CSR_HOST));
-  CHECK_OK(ctx, csr_vector_create(ctx, &x32, n, CSR_F32, CSR_HOST));
-  CHECK_OK(ctx, csr_fill(ctx, 1.0, b32));
+  CHECK_OK(ref, csr_vector_create(ref, &b32, n, CSR_F32, CSR_HOST));
+  CHECK_OK(ref, csr_vector_create(ref, &x32, n, CSR_F32, CSR_HOST));
+  CHECK_OK(ref, csr_fill(ref, 1.0, b32));
   csr_solver_options_init(&o);
   o.rtol = 1e-5;
   for (int m = 0; m < 3; m++) {
     o.method = (csr_solver_method)m;
-    CHECK_OK(ctx, csr_fill(ctx, 0.0, x32));
-    CHECK_OK(ctx, csr_solve(ctx, P32, b32, x32, &o, &info));
+    CHECK_OK(ref, csr_fill(ref, 0.0, x32));
+    CHECK_OK(ctx, solve_placed(ctx, P32, b32, x32, &o, &info));
     CHECK(info.relative_residual <= 1e-5 && all_finite(x32));
   }
   csr_matrix_free(&P32);
@@ -414,16 +434,18 @@ static void test_limits(csr_context *ctx) {
   csr_matrix_free(&P);
 }
 
-/* Argument errors leave x and info untouched. */
+/* Argument errors leave x and info untouched. The operands live where the backend runs. */
 static void test_errors(csr_context *ctx) {
-  csr_matrix *P = stencil(ctx, 3, 0.0, 0.0), *W = NULL;
-  CHECK_OK(ctx, csr_matrix_create(ctx, &W, 9, 8, 0, CSR_F64, CSR_HOST));
-  csr_vector *b = NULL, *x = NULL, *short_x = NULL, *x32 = NULL;
-  CHECK_OK(ctx, csr_vector_create(ctx, &b, 9, CSR_F64, CSR_HOST));
-  CHECK_OK(ctx, csr_vector_create(ctx, &x, 9, CSR_F64, CSR_HOST));
-  CHECK_OK(ctx, csr_vector_create(ctx, &short_x, 8, CSR_F64, CSR_HOST));
-  CHECK_OK(ctx, csr_vector_create(ctx, &x32, 9, CSR_F32, CSR_HOST));
+  csr_location at = csrt_location(backend);
+  csr_matrix *H = stencil(ref, 3, 0.0, 0.0), *P = csrt_place_matrix(backend, H), *W = NULL;
+  CHECK_OK(ctx, csr_matrix_create(ctx, &W, 9, 8, 0, CSR_F64, at));
+  csr_vector *b = NULL, *x = NULL, *short_x = NULL, *x32 = NULL, *xh = NULL, *bh = NULL;
+  CHECK_OK(ctx, csr_vector_create(ctx, &b, 9, CSR_F64, at));
+  CHECK_OK(ctx, csr_vector_create(ctx, &x, 9, CSR_F64, at));
+  CHECK_OK(ctx, csr_vector_create(ctx, &short_x, 8, CSR_F64, at));
+  CHECK_OK(ctx, csr_vector_create(ctx, &x32, 9, CSR_F32, at));
   CHECK_OK(ctx, csr_fill(ctx, 1.0, b));
+  CHECK_OK(ctx, csr_fill(ctx, 0.0, x));
   csr_solver_options o;
   csr_solver_options_init(&o);
   csr_solver_info info;
@@ -451,11 +473,20 @@ static void test_errors(csr_context *ctx) {
   csr_solver_options_init(&o);
   o.history_capacity = 3;
   CHECK_STATUS(ctx, csr_solve(ctx, P, b, x, &o, &info), CSR_ERR_INVALID_VALUE);
-  CHECK(info.iterations == -7 && norm_inf(x) == 0.0);
+  xh = csrt_host_vector(x);
+  CHECK(info.iterations == -7 && norm_inf(xh) == 0.0);
   /* Non-finite b is refused before any iteration. */
-  ((double *)b->data)[4] = NAN;
+  bh = csrt_host_vector(b);
+  ((double *)bh->data)[4] = NAN;
+  csrt_set_vector(b, bh);
   CHECK_STATUS(ctx, csr_solve(ctx, P, b, x, NULL, &info), CSR_ERR_INVALID_VALUE);
-  CHECK(info.stop == CSR_SOLVER_FAILED && norm_inf(x) == 0.0);
+  csrt_set_vector(xh, x);
+  CHECK(info.stop == CSR_SOLVER_FAILED && norm_inf(xh) == 0.0);
+  if (at == CSR_DEVICE) /* operands in two places */
+    CHECK_STATUS(ctx, csr_solve(ctx, H, b, x, NULL, &info), CSR_ERR_LOCATION_MISMATCH);
+  csr_vector_free(&xh);
+  csr_vector_free(&bh);
+  csr_matrix_free(&H);
   csr_matrix_free(&P);
   csr_matrix_free(&W);
   csr_vector_free(&b);
@@ -465,14 +496,17 @@ static void test_errors(csr_context *ctx) {
 }
 
 int main(int argc, char **argv) {
-  csr_backend backend = csrt_backend_from_args(argc, argv);
+  backend = csrt_backend_from_args(argc, argv);
   csrt_seed("backend_solve");
   csr_context *ctx = csrt_context(backend);
+  ref = csrt_context(CSR_BACKEND_REF);
   test_generated(ctx);
   test_files(ctx);
   test_breakdowns(ctx);
   test_limits(ctx);
   test_errors(ctx);
+  CHECK(csr_context_last_backend(ctx) == backend);
   csr_context_free(&ctx);
+  csr_context_free(&ref);
   return csrt_finish("backend_solve");
 }

@@ -1,12 +1,13 @@
-/* Generates src/mm_pow5_table.c: 128-bit truncations of 5^q for q in [-342, 308].
+/* Generates src/io/decimal/mm_pow5_table.c: 128-bit truncations of 5^q for q in [-342, 308].
  *
  * Build and run from the repository root (not part of the build; the output is committed):
  *   cc -std=c11 -O2 -o /tmp/gen_pow5_table tests/gen_pow5_table.c
- *   /tmp/gen_pow5_table > src/mm_pow5_table.c && clang-format -i src/mm_pow5_table.c
+ *   /tmp/gen_pow5_table > src/io/decimal/mm_pow5_table.c
+ *   clang-format -i src/io/decimal/mm_pow5_table.c
  *
  * Entry q holds M = floor(5^q * 2^-s) with s chosen so that 2^127 <= M < 2^128, i.e. the leading
  * 128 bits of 5^q rounded down (exact when 5^q < 2^128, that is 0 <= q <= 55). The parser in
- * src/mm_number.c relies on "rounded down" (the true value lies in [M, M + 1)) and on
+ * src/io/decimal/mm_number.c relies on "rounded down" (the true value lies in [M, M + 1)) and on
  * s = floor(q * log2(10)) - q - 127, with floor(q * log2(10)) from a fixed-point formula; this
  * program checks that formula against exact bit lengths for every q and fails if it ever differs.
  * The arithmetic is plain schoolbook big integers (32-bit limbs), slow and obviously right. */
@@ -72,7 +73,7 @@ static void top128(const big *a, uint64_t *hi, uint64_t *lo) {
   }
 }
 
-/* floor(q * log2(10)) exactly as src/mm_number.c computes it. */
+/* floor(q * log2(10)) exactly as src/io/decimal/mm_number.c computes it. */
 static int floor_log2_pow10(int q) {
   return (int)(((uint64_t)(q + 32768) * 217706) >> 16) - 108853;
 }

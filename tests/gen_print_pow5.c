@@ -1,17 +1,20 @@
-/* Generates src/mm_print_pow5.c: rows 309..324 of the 128-bit powers of five (the parser's table
- * csri_pow5_128 stops at 308; the shortest-decimal code needs 10^324 for the subnormals), and
- * proves the fixed-point logarithms of src/mm_print.h exact over |q|, |j| <= 1100.
+/* Generates src/io/decimal/mm_print_pow5.c: rows 309..324 of the 128-bit powers of five (the
+ * parser's table csri_pow5_128 stops at 308; the shortest-decimal code needs 10^324 for the
+ * subnormals), and proves the fixed-point logarithms of src/io/decimal/mm_print.h exact over |q|,
+ * |j| <= 1100.
  *
  * Build and run from the repository root (not part of the build; the output is committed):
- *   cc -std=c11 -O2 -Isrc -o /tmp/gen_print_pow5 tests/gen_print_pow5.c src/mm_pow5_table.c
- *   /tmp/gen_print_pow5 > src/mm_print_pow5.c && clang-format -i src/mm_print_pow5.c
+ *   cc -std=c11 -O2 -Isrc -o /tmp/gen_print_pow5 tests/gen_print_pow5.c \
+ *     src/io/decimal/mm_pow5_table.c
+ *   /tmp/gen_print_pow5 > src/io/decimal/mm_print_pow5.c
+ *   clang-format -i src/io/decimal/mm_print_pow5.c
  *
  * Row j holds M = floor(5^j * 2^-s), s = (bit length of 5^j) - 128, so 2^127 <= M < 2^128: the
  * layout of csri_pow5_128. As a check of that reading, the program recomputes rows 0..308 and
  * compares them with csri_pow5_128, and checks s = floor(j log2 10) - j - 127 with the formula of
  * mm_print.h. Plain schoolbook big integers (32-bit limbs): slow and obviously right. */
-#include "mm_number.h"
-#include "mm_print.h"
+#include "io/decimal/mm_number.h"
+#include "io/decimal/mm_print.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -8,8 +8,8 @@
  * device memory at most) and a radix sort of 2^24 64-bit keys with 8-byte values. Exits 77 when
  * no CUDA device is present; CSR_SKIP_LARGE or the argument "small" skips the large cases, the
  * argument "large" runs only them (main() lists the other arguments). */
+#include "core/internal.h"
 #include "csr_primitives.h"
-#include "internal.h"
 #include "primitive_data.h"
 #include "testing.h"
 

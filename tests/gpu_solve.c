@@ -1,8 +1,9 @@
-/* csr_solve on device operands (label gpu): CG, Jacobi-PCG and BiCGSTAB on generated and bundled
- * matrices converge to x = ones with a scaled residual ||b - A x|| / (||A|| ||x|| + ||b||) <=
- * 1e-10 computed on the host, in about as many iterations as the host solve (the same
- * algorithm, sums in another order); breakdowns and bad diagonals are reported as on the host
- * with x finite; mixed locations are refused. */
+/* What only the GPU has of csr_solve (label gpu); the solvers themselves are checked on every
+ * backend by tests/backend_solve.c. Here: CG, Jacobi-PCG and BiCGSTAB with each SpMV kernel
+ * forced into the fused CG step (one thread, or a group of lanes, per row) converge to x = ones
+ * with a scaled residual ||b - A x|| / (||A|| ||x|| + ||b||) <= 1e-10 computed on the host, in
+ * about as many iterations as the host solve (the same algorithm, sums in another order); the
+ * segmented kernel, which the backend lacks, is refused. */
 #include "testing.h"
 
 #include <math.h>
@@ -125,92 +126,31 @@ static void convergence(csr_context *ctx, csr_context *ref) {
     solve_both(ctx, ref, "poisson 100x100", P, CSR_SOLVER_PCG_JACOBI, CSR_F64, kernels[k]);
     solve_both(ctx, ref, "poisson 100x100", P, CSR_SOLVER_BICGSTAB, CSR_F64, kernels[k]);
   }
-  solve_both(ctx, ref, "poisson 60x60 + I/2", S, CSR_SOLVER_CG, CSR_F32, CSR_KERNEL_AUTO);
-  solve_both(ctx, ref, "poisson 60x60 + I/2", S, CSR_SOLVER_BICGSTAB, CSR_F32, CSR_KERNEL_AUTO);
+  for (int k = 0; k < 3; k++)
+    solve_both(ctx, ref, "poisson 60x60 + I/2", S, CSR_SOLVER_CG, CSR_F32, kernels[k]);
   csr_matrix_free(&P);
   csr_matrix_free(&S);
-  if (quick)
-    return;
-  csr_matrix *B = csrt_read_if_present(ref, "matrices/1138_bus.mtx");
-  if (B) {
-    solve_both(ctx, ref, "1138_bus", B, CSR_SOLVER_CG, CSR_F64, CSR_KERNEL_AUTO);
-    solve_both(ctx, ref, "1138_bus", B, CSR_SOLVER_PCG_JACOBI, CSR_F64, CSR_KERNEL_AUTO);
-    csr_matrix_free(&B);
-  }
-  csr_matrix *K = csrt_read_if_present(ref, "matrices/bcsstk16.mtx.gz");
-  if (K) {
-    solve_both(ctx, ref, "bcsstk16", K, CSR_SOLVER_PCG_JACOBI, CSR_F64, CSR_KERNEL_AUTO);
-    csr_matrix_free(&K);
-  }
-  csr_matrix *C = csrt_read_if_present(ref, "../shared/matrices/cage11.mtx.gz");
-  if (C) {
-    solve_both(ctx, ref, "cage11", C, CSR_SOLVER_BICGSTAB, CSR_F64, CSR_KERNEL_AUTO);
-    csr_matrix_free(&C);
-  }
 }
 
-static int all_finite_on_device(csr_context *ctx, const csr_vector *xd) {
-  csr_vector *x = NULL;
-  CHECK_OK(ctx, csr_vector_clone(ctx, xd, &x, CSR_HOST));
-  int ok = 1;
-  for (int64_t i = 0; i < x->n; i++)
-    ok = ok && isfinite(csrt_value(x->data, x->value_type, i));
-  csr_vector_free(&x);
-  return ok;
-}
-
-/* An indefinite diagonal breaks CG down; a missing / negative diagonal stops PCG, naming the
- * row; operands in two places, or a CPU backend with device operands, are refused. */
-static void failures(csr_context *ctx, csr_context *ref) {
-  int64_t n = 6;
-  csr_matrix *A = NULL, *D = NULL;
-  CHECK_OK(ref, csr_matrix_create(ref, &A, n, n, n, CSR_F64, CSR_HOST));
-  for (int64_t i = 0; i < n; i++) {
-    A->row_offsets[i + 1] = i + 1;
-    A->col_indices[i] = (int32_t)i;
-    ((double *)A->values)[i] = i % 2 ? -1.0 : 2.0;
-  }
-  A->flags = CSR_FLAG_SORTED | CSR_FLAG_NO_DUPLICATES;
-  csr_vector *b = NULL, *bd = NULL, *xd = NULL, *xh = NULL;
-  CHECK_OK(ref, csr_vector_create(ref, &b, n, CSR_F64, CSR_HOST));
+/* The segmented kernel is not in this backend: csr_solve refuses it, naming it. */
+static void segmented_refused(csr_context *ctx, csr_context *ref) {
+  csr_matrix *P = poisson(ref, 4, 0.0), *D = NULL;
+  csr_vector *b = NULL, *bd = NULL, *xd = NULL;
+  CHECK_OK(ref, csr_vector_create(ref, &b, P->rows, CSR_F64, CSR_HOST));
   CHECK_OK(ref, csr_fill(ref, 1.0, b));
-  CHECK_OK(ctx, csr_matrix_copy(ctx, A, &D, CSR_DEVICE));
+  CHECK_OK(ctx, csr_matrix_copy(ctx, P, &D, CSR_DEVICE));
   CHECK_OK(ctx, csr_vector_clone(ctx, b, &bd, CSR_DEVICE));
-  CHECK_OK(ctx, csr_vector_create(ctx, &xd, n, CSR_F64, CSR_DEVICE));
+  CHECK_OK(ctx, csr_vector_create(ctx, &xd, P->rows, CSR_F64, CSR_DEVICE));
   CHECK_OK(ctx, csr_fill(ctx, 0.0, xd));
-  csr_solver_options o;
-  csr_solver_options_init(&o);
-  csr_solver_info info;
-  CHECK_STATUS(ctx, csr_solve(ctx, D, bd, xd, &o, &info), CSR_ERR_INVALID_MATRIX);
-  CHECK(info.stop == CSR_SOLVER_BREAKDOWN && all_finite_on_device(ctx, xd));
-  CHECK(strstr(csr_context_last_error(ctx), "not symmetric positive definite") != NULL);
-  o.method = CSR_SOLVER_PCG_JACOBI;
-  CHECK_STATUS(ctx, csr_solve(ctx, D, bd, xd, &o, &info), CSR_ERR_INVALID_MATRIX);
-  CHECK(strstr(csr_context_last_error(ctx), "A(1,1) = -1 <= 0") != NULL);
-  csr_matrix_free(&D);
-  A->col_indices[2] = 3; /* row 2 loses its diagonal entry */
-  A->flags = 0;
-  CHECK_OK(ctx, csr_matrix_copy(ctx, A, &D, CSR_DEVICE));
-  CHECK_STATUS(ctx, csr_solve(ctx, D, bd, xd, &o, &info), CSR_ERR_INVALID_MATRIX);
-  CHECK(strstr(csr_context_last_error(ctx), "row 1 ") == NULL); /* row 1 is bad too: first */
-  CHECK(strstr(csr_context_last_error(ctx), "A(1,1)") != NULL);
-  ((double *)A->values)[1] = 3.0; /* now row 2 is the first bad one */
-  csr_matrix_free(&D);
-  CHECK_OK(ctx, csr_matrix_copy(ctx, A, &D, CSR_DEVICE));
-  CHECK_STATUS(ctx, csr_solve(ctx, D, bd, xd, &o, &info), CSR_ERR_INVALID_MATRIX);
-  CHECK(strstr(csr_context_last_error(ctx), "row 2 (0-based; 3 in a Matrix Market file) has no "
-                                            "diagonal entry") != NULL);
-  CHECK_STATUS(ctx, csr_solve(ctx, D, b, xd, &o, &info), CSR_ERR_LOCATION_MISMATCH);
-  CHECK_STATUS(ref, csr_solve(ref, D, bd, xd, &o, &info), CSR_ERR_LOCATION_MISMATCH);
-  o.method = CSR_SOLVER_CG;
   CHECK_OK(ctx, csr_context_set_kernel(ctx, CSR_KERNEL_SEGMENTED));
-  CHECK_STATUS(ctx, csr_solve(ctx, D, bd, xd, &o, &info), CSR_ERR_UNSUPPORTED);
+  CHECK_STATUS(ctx, csr_solve(ctx, D, bd, xd, NULL, NULL), CSR_ERR_UNSUPPORTED);
+  CHECK(strstr(csr_context_last_error(ctx), "segmented") != NULL);
   CHECK_OK(ctx, csr_context_set_kernel(ctx, CSR_KERNEL_AUTO));
-  csr_matrix_free(&A);
+  csr_matrix_free(&P);
   csr_matrix_free(&D);
-  csr_vector *all[] = {b, bd, xd, xh};
-  for (size_t k = 0; k < sizeof all / sizeof *all; k++)
-    csr_vector_free(&all[k]);
+  csr_vector_free(&b);
+  csr_vector_free(&bd);
+  csr_vector_free(&xd);
 }
 
 int main(void) {
@@ -220,7 +160,7 @@ int main(void) {
   }
   csr_context *ctx = csrt_context(CSR_BACKEND_AUTO), *ref = csrt_context(CSR_BACKEND_REF);
   convergence(ctx, ref);
-  failures(ctx, ref);
+  segmented_refused(ctx, ref);
   csr_context_free(&ctx);
   csr_context_free(&ref);
   return csrt_finish("gpu_solve");

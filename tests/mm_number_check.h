@@ -2,7 +2,7 @@
 #ifndef CSR_TEST_MM_NUMBER_CHECK_H
 #define CSR_TEST_MM_NUMBER_CHECK_H
 
-#include "mm_number.h"
+#include "io/decimal/mm_number.h"
 #include "testing.h"
 
 #include <errno.h>

@@ -1,7 +1,7 @@
-/* The reader's line counter (src/mm_lines.h) against a byte-by-byte oracle: on random texts over
+/* The reader's line counter (src/io/mm_lines.h) against a byte-by-byte oracle: on random texts over
  * an alphabet rich in terminators, blanks and comment characters, from every start offset, the
  * vector path (16 bytes at a time) and its fallback count the same lines and data lines. */
-#include "mm_lines.h"
+#include "io/mm_lines.h"
 #include "testing.h"
 
 #include <stdio.h>

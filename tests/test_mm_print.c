@@ -26,8 +26,8 @@
  * (2^31 - 2^23; the negative ones differ only by the sign), with the two-call check: about half
  * an hour of CPU, spread over all cores with OpenMP. */
 #define _POSIX_C_SOURCE 200809L /* getpid */
-#include "mm_number.h"
-#include "mm_print.h"
+#include "io/decimal/mm_number.h"
+#include "io/decimal/mm_print.h"
 #include "testing.h"
 
 #include <float.h>

@@ -1,10 +1,11 @@
 /* CG's fused step with OpenMP: the element-wise half over static row blocks, then q' = A p' and
- * the sums over fixed chunks (src/ops_impl.h) whose partials are added in chunk order: the same
- * bits for every thread count and every run. */
-#include "../ops_impl.h"
+ * the sums over fixed chunks (src/omp/partition.h) whose partials are added in chunk order: the
+ * same bits for every thread count and every run. */
+#include "kernels/rows.h"
+#include "omp/omp.h"
 
-void csri_omp_cg_step(const csr_context *ctx, const csr_matrix *A, double alpha, double beta,
-                      const csri_cg_vectors *v, double *sums) {
+csr_status csri_omp_cg_step(csr_context *ctx, const csr_matrix *A, double alpha, double beta,
+                            const csri_cg_vectors *v, double *sums) {
   (void)ctx; /* used only by OpenMP clauses */
   int64_t n = A->rows, chunks = csri_reduce_chunks(n);
   double part[CSRI_REDUCE_MAX_CHUNKS][CSRI_CG_SUMS];
@@ -28,4 +29,22 @@ void csri_omp_cg_step(const csr_context *ctx, const csr_matrix *A, double alpha,
     for (int64_t c = 0; c < chunks; c++)
       sums[k] += part[c][k];
   }
+  return CSR_SUCCESS;
+}
+
+csr_status csri_omp_jacobi(csr_context *ctx, const csr_matrix *A, csr_vector *d,
+                           csri_bad_diagonal *bad) {
+  (void)ctx; /* used only by OpenMP clauses */
+  int64_t n = A->rows, chunks = csri_reduce_chunks(n);
+  csri_bad_diagonal part[CSRI_REDUCE_MAX_CHUNKS];
+#pragma omp parallel for schedule(static) num_threads(csri_omp_threads(ctx)) if (chunks > 1)
+  for (int64_t c = 0; c < chunks; c++)
+    part[c].row =
+        csri_jacobi_rows(A, d, csri_chunk_begin(n, chunks, c), csri_chunk_begin(n, chunks, c + 1),
+                         &part[c].why, &part[c].value);
+  bad->row = -1; /* the first bad row is the first chunk's that has one */
+  for (int64_t c = 0; c < chunks && bad->row < 0; c++)
+    if (part[c].row >= 0)
+      *bad = part[c];
+  return CSR_SUCCESS;
 }

@@ -2,20 +2,11 @@
  * OpenMP over one chunk per thread: each chunk counts what it keeps, an exclusive scan of the
  * counts in chunk order gives each chunk's first output place, and the chunks copy in parallel.
  * Stable, and the reference's result exactly. */
-#include "../primitives.h"
+#include "omp/omp.h"
 
 #include <string.h>
 
 #define MIN_PARALLEL 32768 /* shorter inputs are compacted by one thread */
-
-static int64_t chunk_begin(int64_t n, int64_t chunks, int64_t c) {
-  return n / chunks * c + n % chunks * c / chunks; /* floor(c * n / chunks), no overflow */
-}
-
-static int64_t chunk_count(const csr_context *ctx, int64_t n) {
-  int threads = csri_omp_threads(ctx);
-  return n < MIN_PARALLEL || threads < 2 ? 1 : threads;
-}
 
 /* Per element type T: the elements of [b, e) that are kept, copied to out[0, k) when out is not
  * NULL (bytes moved as they are: a NaN keeps its payload); returns k. Comparisons in T. */
@@ -74,7 +65,7 @@ static select_fn select_of(csr_data_type type) {
 
 size_t csri_omp_compact_bytes(const csr_context *ctx, csr_data_type type, int64_t n) {
   (void)type;
-  int64_t chunks = chunk_count(ctx, n);
+  int64_t chunks = csri_thread_chunks(ctx, n, MIN_PARALLEL);
   return chunks == 1 ? 0 : (size_t)chunks * sizeof(int64_t);
 }
 
@@ -83,7 +74,7 @@ csr_status csri_omp_compact(csr_context *ctx, csr_data_type type, const void *in
                             void *workspace) {
   select_fn run = select_of(type);
   size_t size = csr_data_type_size(type);
-  int64_t chunks = chunk_count(ctx, n);
+  int64_t chunks = csri_thread_chunks(ctx, n, MIN_PARALLEL);
   if (chunks == 1) {
     *kept = run(in, select, 0, n, out);
     return CSR_SUCCESS;
@@ -93,7 +84,8 @@ csr_status csri_omp_compact(csr_context *ctx, csr_data_type type, const void *in
   {
 #pragma omp for schedule(static)
     for (int64_t c = 0; c < chunks; c++)
-      first[c] = run(in, select, chunk_begin(n, chunks, c), chunk_begin(n, chunks, c + 1), NULL);
+      first[c] =
+          run(in, select, csri_chunk_begin(n, chunks, c), csri_chunk_begin(n, chunks, c + 1), NULL);
 #pragma omp single
     for (int64_t c = 0; c < chunks; c++) {
       int64_t count = first[c];
@@ -102,7 +94,7 @@ csr_status csri_omp_compact(csr_context *ctx, csr_data_type type, const void *in
     }
 #pragma omp for schedule(static)
     for (int64_t c = 0; c < chunks; c++)
-      run(in, select, chunk_begin(n, chunks, c), chunk_begin(n, chunks, c + 1),
+      run(in, select, csri_chunk_begin(n, chunks, c), csri_chunk_begin(n, chunks, c + 1),
           (char *)out + (size_t)first[c] * size);
   }
   *kept = total;

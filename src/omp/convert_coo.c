@@ -1,5 +1,6 @@
 /* A = T as CSR in parallel: row histogram, scan, scatter, then per-row sort and merge by blocks. */
-#include "convert_impl.h"
+#include "kernels/rows.h"
+#include "omp/omp.h"
 
 /* Per-thread counts over contiguous chunks of items: each thread scatters its chunk in order
  * behind the chunks before it, so every group comes out in item order without atomics. */

@@ -1,5 +1,6 @@
 /* A = the nonzeros of D, D = A as dense: in parallel over blocks of rows. */
-#include "convert_impl.h"
+#include "kernels/rows.h"
+#include "omp/omp.h"
 
 /* counts[i + 1] = nonzeros of row i, i in [r0, r1). Column-major storage is walked column by
  * column over the block's rows, so each thread reads contiguous runs. */

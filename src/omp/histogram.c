@@ -3,15 +3,12 @@
  * in the workspace, then the arrays are summed per bin and stored as the count type (the sum
  * truncated for U32, clamped for U16: what the reference's increments give). Inputs too short
  * to pay for the private arrays are counted by one thread straight into counts. */
-#include "../bins.h"
+#include "kernels/bins.h"
+#include "omp/omp.h"
 
 #include <string.h>
 
 #define MIN_PARALLEL 65536 /* shorter inputs are counted by one thread */
-
-static int64_t chunk_begin(int64_t n, int64_t chunks, int64_t c) {
-  return n / chunks * c + n % chunks * c / chunks; /* floor(c * n / chunks), no overflow */
-}
 
 /* One chunk per thread, unless the input is short or the private arrays would hold more
  * counters than there are samples. */
@@ -82,7 +79,8 @@ csr_status csri_omp_histogram(csr_context *ctx, csr_data_type sample_type, const
 #pragma omp for schedule(static)
     for (int64_t c = 0; c < chunks; c++) {
       memset(part + c * nb, 0, (size_t)nb * sizeof *part);
-      run(samples, chunk_begin(n, chunks, c), chunk_begin(n, chunks, c + 1), bins, part + c * nb);
+      run(samples, csri_chunk_begin(n, chunks, c), csri_chunk_begin(n, chunks, c + 1), bins,
+          part + c * nb);
     }
 #pragma omp for schedule(static)
     for (int64_t b = 0; b < nb; b++) {

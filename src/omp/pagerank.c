@@ -1,11 +1,13 @@
-/* PageRank's vector passes, OpenMP over the fixed chunks of ops_impl.h: x = r / w with the
+/* PageRank's vector passes, OpenMP over the fixed chunks of src/omp/partition.h (the row kernels of
+ * src/kernels/pagerank_rows.c on each): x = r / w with the
  * dangling sum; r = d (y + base) + (1 - d) p with the L1 change, fused with the next spread.
  * Partial sums are added in chunk order: the same bits for every thread count (not the serial
  * reference's bits). */
-#include "../ops_impl.h"
+#include "kernels/rows.h"
+#include "omp/omp.h"
 
-double csri_omp_pagerank_spread(const csr_context *ctx, const csr_vector *r, const double *inv_w,
-                                int scale, csr_vector *x) {
+csr_status csri_omp_pagerank_spread(csr_context *ctx, const csr_vector *r, const double *inv_w,
+                                    int scale, csr_vector *x, double *dangling) {
   (void)ctx; /* used only by OpenMP clauses */
   int64_t n = r->n, chunks = csri_reduce_chunks(n);
   double part[CSRI_REDUCE_MAX_CHUNKS];
@@ -16,12 +18,13 @@ double csri_omp_pagerank_spread(const csr_context *ctx, const csr_vector *r, con
   double sum = 0.0;
   for (int64_t c = 0; c < chunks; c++)
     sum += part[c];
-  return sum;
+  *dangling = sum;
+  return CSR_SUCCESS;
 }
 
-double csri_omp_pagerank_update(const csr_context *ctx, csr_vector *r, const csr_vector *y,
-                                const double *p, double d, double base, const double *inv_w,
-                                int scale, csr_vector *x, double *dangling) {
+csr_status csri_omp_pagerank_update(csr_context *ctx, csr_vector *r, const csr_vector *y,
+                                    const double *p, double d, double base, const double *inv_w,
+                                    int scale, csr_vector *x, double *dangling, double *l1_change) {
   (void)ctx;
   int64_t n = r->n, chunks = csri_reduce_chunks(n);
   double part[CSRI_REDUCE_MAX_CHUNKS], hang[CSRI_REDUCE_MAX_CHUNKS];
@@ -36,5 +39,6 @@ double csri_omp_pagerank_update(const csr_context *ctx, csr_vector *r, const csr
     sum += part[c];
     *dangling += hang[c];
   }
-  return sum;
+  *l1_change = sum;
+  return CSR_SUCCESS;
 }

@@ -1,6 +1,6 @@
 /* Work partitions for the OpenMP backend: contiguous row ranges of equal rows + entries, and an
  * in-place parallel prefix sum. Shared by SpMV, the converters and the row statistics. */
-#include "../omp_partition.h"
+#include "omp/partition.h"
 
 int64_t csri_omp_part_begin(const int64_t *off, int64_t rows, int64_t t, int64_t nt) {
   int64_t work = rows + (off ? off[rows] : 0);

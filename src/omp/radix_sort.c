@@ -4,21 +4,12 @@
  * chunk-minor (digit d of chunk c goes after all smaller digits and after digit d of chunks
  * before c), then every chunk scatters its elements in order. That is the stable order of the
  * reference exactly. A pass whose digit is the same for every key moves nothing and is skipped. */
-#include "../primitives.h"
+#include "omp/omp.h"
 
 #include <string.h>
 
 #define MIN_PARALLEL 65536 /* shorter inputs are sorted by one thread */
 #define RADIX 256
-
-static int64_t chunk_begin(int64_t n, int64_t chunks, int64_t c) {
-  return n / chunks * c + n % chunks * c / chunks; /* floor(c * n / chunks), no overflow */
-}
-
-static int64_t chunk_count(const csr_context *ctx, int64_t n) {
-  int threads = csri_omp_threads(ctx);
-  return n < MIN_PARALLEL || threads < 2 ? 1 : threads;
-}
 
 static size_t round16(size_t bytes) {
   return (bytes + 15) / 16 * 16;
@@ -28,7 +19,7 @@ static size_t round16(size_t bytes) {
 size_t csri_omp_radix_sort_bytes(const csr_context *ctx, size_t key_size, size_t value_size,
                                  int64_t n) {
   return round16((size_t)n * key_size) + round16((size_t)n * value_size) +
-         (size_t)chunk_count(ctx, n) * RADIX * sizeof(int64_t);
+         (size_t)csri_thread_chunks(ctx, n, MIN_PARALLEL) * RADIX * sizeof(int64_t);
 }
 
 /* Per key type K: the digit counts of [b, e) into cnt (zeroed here), and the scatter of [b, e)
@@ -91,7 +82,7 @@ static int offsets(int64_t *cnt, int64_t chunks, int64_t n) {
 csr_status csri_omp_radix_sort(csr_context *ctx, size_t key_size, void *keys, size_t value_size,
                                void *values, int64_t n, int begin_bit, int end_bit,
                                void *workspace) {
-  int64_t chunks = chunk_count(ctx, n);
+  int64_t chunks = csri_thread_chunks(ctx, n, MIN_PARALLEL);
   char *ws = workspace;
   void *src_k = keys, *src_v = values;
   void *dst_k = ws, *dst_v = ws + round16((size_t)n * key_size);
@@ -104,7 +95,7 @@ csr_status csri_omp_radix_sort(csr_context *ctx, size_t key_size, void *keys, si
     {
 #pragma omp for schedule(static)
       for (int64_t c = 0; c < chunks; c++) {
-        int64_t b = chunk_begin(n, chunks, c), e = chunk_begin(n, chunks, c + 1);
+        int64_t b = csri_chunk_begin(n, chunks, c), e = csri_chunk_begin(n, chunks, c + 1);
         if (wide)
           count_uint64_t(src_k, b, e, shift, mask, cnt + c * RADIX);
         else
@@ -115,7 +106,7 @@ csr_status csri_omp_radix_sort(csr_context *ctx, size_t key_size, void *keys, si
       if (!skip) {
 #pragma omp for schedule(static)
         for (int64_t c = 0; c < chunks; c++) {
-          int64_t b = chunk_begin(n, chunks, c), e = chunk_begin(n, chunks, c + 1);
+          int64_t b = csri_chunk_begin(n, chunks, c), e = csri_chunk_begin(n, chunks, c + 1);
           if (wide)
             scatter_uint64_t(src_k, dst_k, src_v, dst_v, value_size, b, e, shift, mask,
                              cnt + c * RADIX);
@@ -134,7 +125,7 @@ csr_status csri_omp_radix_sort(csr_context *ctx, size_t key_size, void *keys, si
   if (src_k != keys) { /* the result is in the workspace */
 #pragma omp parallel for num_threads(csri_omp_threads(ctx)) if (chunks > 1) schedule(static)
     for (int64_t c = 0; c < chunks; c++) {
-      int64_t b = chunk_begin(n, chunks, c), e = chunk_begin(n, chunks, c + 1);
+      int64_t b = csri_chunk_begin(n, chunks, c), e = csri_chunk_begin(n, chunks, c + 1);
       memcpy((char *)keys + (size_t)b * key_size, (char *)src_k + (size_t)b * key_size,
              (size_t)(e - b) * key_size);
       if (value_size)

@@ -1,8 +1,10 @@
 /* Row-length histogram, longest, empty rows, mean and population variance: OpenMP over rows. */
-#include "../ops_impl.h"
+#include "kernels/row_length.h"
+#include "omp/omp.h"
 
 /* Integer counts are exact in any order, so each thread keeps its own and merges them at the end.
- * The variance sum uses the fixed chunks of ops_impl.h: the same bits for every thread count. */
+ * The variance sum uses the fixed chunks of src/omp/partition.h: the same bits for every thread
+ * count. */
 typedef struct counts {
   int64_t histogram[CSR_HIST_BINS];
   int64_t longest, empty_rows;
@@ -14,7 +16,7 @@ static double chunk(const int64_t *off, int64_t b, int64_t e, double mean, count
   for (int64_t i = b; i < e; i++) {
     int64_t len = off[i + 1] - off[i];
     s->bad |= len < 0;
-    s->histogram[csr_row_length_bin(len)]++;
+    s->histogram[csri_row_length_bin(len)]++;
     s->longest = len > s->longest ? len : s->longest;
     s->empty_rows += len == 0;
     squares += ((double)len - mean) * ((double)len - mean);
@@ -22,8 +24,8 @@ static double chunk(const int64_t *off, int64_t b, int64_t e, double mean, count
   return squares;
 }
 
-int csri_omp_row_stats(const csr_context *ctx, const int64_t *off, int64_t rows,
-                       csr_row_stats *stats) {
+csr_status csri_omp_row_stats(csr_context *ctx, const int64_t *off, int64_t rows,
+                              csr_row_stats *stats) {
   (void)ctx; /* used only by OpenMP clauses */
   stats->rows = rows;
   stats->nnz = off[rows] - off[0];
@@ -52,5 +54,5 @@ int csri_omp_row_stats(const csr_context *ctx, const int64_t *off, int64_t rows,
     squares += part[c];
   stats->mean = mean;
   stats->variance = rows > 0 ? squares / (double)rows : 0.0;
-  return bad ? -1 : 0;
+  return bad ? csri_offsets_error(ctx) : CSR_SUCCESS;
 }

@@ -3,18 +3,9 @@
  * total (of its elements after its last head), the chunks' carries in chunk order (a chunk with a
  * head passes on only its own total), then each chunk swept again from its carry. Integer sums
  * wrap alike in any order, so the result is the reference's, bit for bit. */
-#include "../primitives.h"
+#include "omp/omp.h"
 
 #define MIN_PARALLEL 32768 /* shorter inputs are swept by one thread */
-
-static int64_t chunk_begin(int64_t n, int64_t chunks, int64_t c) {
-  return n / chunks * c + n % chunks * c / chunks; /* floor(c * n / chunks), no overflow */
-}
-
-static int64_t chunk_count(const csr_context *ctx, int64_t n) {
-  int threads = csri_omp_threads(ctx);
-  return n < MIN_PARALLEL || threads < 2 ? 1 : threads;
-}
 
 /* Per width (U: uint32_t or uint64_t; sums in U wrap): the total of [b, e) after its last head
  * (*headed = 1 when it has one), and the sweep of [b, e) starting from `carry`. The sweep reads
@@ -64,16 +55,16 @@ static int64_t chunk_count(const csr_context *ctx, int64_t n) {
 SCAN_CHUNK(uint32_t)
 SCAN_CHUNK(uint64_t)
 
-size_t csri_omp_scan_bytes(const csr_context *ctx, csr_data_type type, int64_t n) {
-  (void)type;
-  int64_t chunks = chunk_count(ctx, n);
+size_t csri_omp_scan_bytes(const csr_context *ctx, csr_data_type type, int64_t n, int segmented) {
+  (void)type, (void)segmented;
+  int64_t chunks = csri_thread_chunks(ctx, n, MIN_PARALLEL);
   return chunks == 1 ? 0 : 3 * (size_t)chunks * sizeof(uint64_t);
 }
 
 csr_status csri_omp_scan(csr_context *ctx, csr_data_type type, csr_scan_kind kind, const void *in,
                          const uint8_t *heads, void *out, int64_t n, void *workspace) {
   int wide = type == CSR_DATA_I64 || type == CSR_DATA_U64;
-  int64_t chunks = chunk_count(ctx, n);
+  int64_t chunks = csri_thread_chunks(ctx, n, MIN_PARALLEL);
   if (chunks == 1) {
     if (wide)
       sweep_uint64_t(kind, in, heads, out, 0, n, 0);
@@ -87,7 +78,7 @@ csr_status csri_omp_scan(csr_context *ctx, csr_data_type type, csr_scan_kind kin
   {
 #pragma omp for schedule(static)
     for (int64_t c = 0; c < chunks; c++) {
-      int64_t b = chunk_begin(n, chunks, c), e = chunk_begin(n, chunks, c + 1);
+      int64_t b = csri_chunk_begin(n, chunks, c), e = csri_chunk_begin(n, chunks, c + 1);
       total[c] = wide ? total_uint64_t(in, heads, b, e, &headed[c])
                       : total_uint32_t(in, heads, b, e, &headed[c]);
     }
@@ -99,7 +90,7 @@ csr_status csri_omp_scan(csr_context *ctx, csr_data_type type, csr_scan_kind kin
     }
 #pragma omp for schedule(static)
     for (int64_t c = 0; c < chunks; c++) {
-      int64_t b = chunk_begin(n, chunks, c), e = chunk_begin(n, chunks, c + 1);
+      int64_t b = csri_chunk_begin(n, chunks, c), e = csri_chunk_begin(n, chunks, c + 1);
       if (wide)
         sweep_uint64_t(kind, in, heads, out, b, e, carry[c]);
       else

@@ -1,6 +1,5 @@
 /* y = alpha*A*x + beta*y, OpenMP: rows split into contiguous parts of equal nnz + rows. */
-#include "../omp_partition.h"
-#include "../ops_impl.h"
+#include "omp/omp.h"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -71,8 +70,8 @@ static int scattered(const csr_matrix *A) {
   return 2 * far > seen;
 }
 
-void csri_omp_spmv(const csr_context *ctx, double alpha, const csr_matrix *A, const csr_vector *x,
-                   double beta, csr_vector *y) {
+csr_status csri_omp_spmv(csr_context *ctx, double alpha, const csr_matrix *A, const csr_vector *x,
+                         double beta, csr_vector *y) {
   (void)ctx; /* used only by OpenMP clauses */
   const int64_t *off = A->row_offsets;
   const int32_t *col = A->col_indices;
@@ -95,4 +94,5 @@ void csri_omp_spmv(const csr_context *ctx, double alpha, const csr_matrix *A, co
     else
       rows_pattern_f32(off, col, NULL, x->data, y->data, r0, r1, alpha, beta, gather);
   }
+  return CSR_SUCCESS;
 }

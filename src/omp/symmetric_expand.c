@@ -1,5 +1,6 @@
 /* Full = A + op(A)^T without doubling the diagonal, in parallel over row blocks. */
-#include "convert_impl.h"
+#include "kernels/rows.h"
+#include "omp/omp.h"
 
 csr_status csri_omp_symmetric_expand(csr_context *ctx, const csr_matrix *A, csr_symmetry symmetry,
                                      csr_matrix **full) {

@@ -1,5 +1,6 @@
 /* AT = A^T in parallel: group A's entries by column (stable), then gather the values. */
-#include "convert_impl.h"
+#include "kernels/rows.h"
+#include "omp/omp.h"
 
 csr_status csri_omp_transpose(csr_context *ctx, const csr_matrix *A, csr_matrix *AT) {
   int64_t bounds[CSRI_MAX_BLOCKS + 1], bad = A->nnz, *src = NULL;

@@ -1,7 +1,9 @@
-/* x . y, sqrt(sum x_i^2), sum |x_i|, max |x_i|: OpenMP over fixed chunks (ops_impl.h), in double.
- * Chunk bounds depend on n only and partials are added in chunk order: the same bits for every
- * thread count and every run (not the same bits as the serial ref, which sums in one sweep). */
-#include "../ops_impl.h"
+/* x . y, sqrt(sum x_i^2), sum |x_i|, max |x_i|: OpenMP over fixed chunks (src/omp/partition.h), in
+ * double. Chunk bounds depend on n only and partials are added in chunk order: the same bits for
+ * every thread count and every run (not the same bits as the serial ref, which sums in one sweep).
+ */
+#include "kernels/nrm2.h"
+#include "omp/omp.h"
 
 #include <math.h>
 
@@ -40,7 +42,7 @@ static double nrm1_chunk(const csr_vector *x, int64_t b, int64_t e) {
   return (s[0] + s[1]) + (s[2] + s[3]);
 }
 
-double csri_omp_dot(const csr_context *ctx, const csr_vector *x, const csr_vector *y) {
+static double dot(const csr_context *ctx, const csr_vector *x, const csr_vector *y) {
   (void)ctx; /* used only by OpenMP clauses */
   int64_t n = x->n, chunks = csri_reduce_chunks(n);
   double part[CSRI_REDUCE_MAX_CHUNKS];
@@ -53,7 +55,7 @@ double csri_omp_dot(const csr_context *ctx, const csr_vector *x, const csr_vecto
   return sum;
 }
 
-double csri_omp_nrm1(const csr_context *ctx, const csr_vector *x) {
+static double nrm1(const csr_context *ctx, const csr_vector *x) {
   (void)ctx; /* used only by OpenMP clauses */
   int64_t n = x->n, chunks = csri_reduce_chunks(n);
   double part[CSRI_REDUCE_MAX_CHUNKS];
@@ -66,7 +68,7 @@ double csri_omp_nrm1(const csr_context *ctx, const csr_vector *x) {
   return sum;
 }
 
-double csri_omp_nrm2(const csr_context *ctx, const csr_vector *x) {
+static double nrm2(const csr_context *ctx, const csr_vector *x) {
   (void)ctx; /* used only by OpenMP clauses */
   int64_t n = x->n, chunks = csri_reduce_chunks(n);
   csri_nrm2_acc part[CSRI_REDUCE_MAX_CHUNKS];
@@ -86,7 +88,7 @@ double csri_omp_nrm2(const csr_context *ctx, const csr_vector *x) {
   return csri_nrm2_finish(total);
 }
 
-double csri_omp_nrminf(const csr_context *ctx, const csr_vector *x) {
+static double nrminf(const csr_context *ctx, const csr_vector *x) {
   (void)ctx; /* used only by OpenMP clauses */
   int64_t n = x->n, chunks = csri_reduce_chunks(n);
   double part[CSRI_REDUCE_MAX_CHUNKS];
@@ -110,4 +112,15 @@ double csri_omp_nrminf(const csr_context *ctx, const csr_vector *x) {
     max = part[c] > max ? part[c] : max;
   }
   return max;
+}
+
+csr_status csri_omp_reduce(csr_context *ctx, csri_reduction which, const csr_vector *x,
+                           const csr_vector *y, double *result) {
+  switch (which) {
+  case CSRI_DOT: *result = dot(ctx, x, y); break;
+  case CSRI_NRM2: *result = nrm2(ctx, x); break;
+  case CSRI_NRM1: *result = nrm1(ctx, x); break;
+  default: *result = nrminf(ctx, x); break;
+  }
+  return CSR_SUCCESS;
 }

@@ -1,6 +1,6 @@
 /* out[0, kept) = (in[i] : keep(i)) in order, keep(i) = flags[i] != 0 or in[i] <pred> operand.
  * Serial, one sweep: the oracle of every compact test. */
-#include "../primitives.h"
+#include "ref/ref.h"
 
 #include <string.h>
 

@@ -1,5 +1,6 @@
 /* A = the nonzeros of D row by row (exact zeros skipped); D(i, j) = sum of A's (i, j) entries. */
-#include "convert_impl.h"
+#include "kernels/rows.h"
+#include "ref/ref.h"
 
 csr_status csri_ref_from_dense(csr_context *ctx, const csr_dense *D, csr_matrix **A) {
   int64_t nnz = 0;
@@ -22,24 +23,6 @@ csr_status csri_ref_from_dense(csr_context *ctx, const csr_dense *D, csr_matrix 
   out->flags = CSR_FLAG_SORTED | CSR_FLAG_NO_DUPLICATES;
   *A = out;
   return CSR_SUCCESS;
-}
-
-int64_t csri_to_dense_rows(const csr_matrix *A, csr_dense *D, int64_t r0, int64_t r1) {
-  for (int64_t i = r0; i < r1; i++) {
-    for (int64_t k = A->row_offsets[i]; k < A->row_offsets[i + 1]; k++) {
-      int64_t j = A->col_indices[k];
-      if (j < 0 || j >= A->cols)
-        return k;
-      int64_t p = D->layout == CSR_ROW_MAJOR ? i * D->ld + j : i + j * D->ld;
-      if (D->value_type == CSR_F32) /* A is F32 too: add in float, as stored */
-        ((float *)D->data)[p] += ((const float *)A->values)[k];
-      else if (A->value_type == CSR_F64)
-        ((double *)D->data)[p] += ((const double *)A->values)[k];
-      else /* pattern: each stored entry counts as 1 */
-        ((double *)D->data)[p] += 1.0;
-    }
-  }
-  return -1;
 }
 
 csr_status csri_ref_to_dense(csr_context *ctx, const csr_matrix *A, csr_dense *D) {

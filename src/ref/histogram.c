@@ -1,6 +1,7 @@
 /* counts[b] = #{i : bin(samples[i]) = b}, bin from src/bins.h; U32 counts wrap modulo 2^32, U16
  * counts saturate at 65535. Serial, one sweep: the oracle of every histogram test. */
-#include "../bins.h"
+#include "kernels/bins.h"
+#include "ref/ref.h"
 
 #include <string.h>
 

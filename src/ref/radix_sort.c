@@ -1,6 +1,6 @@
 /* keys (and values) stably reordered so that (key >> begin_bit) mod 2^(end_bit - begin_bit)
  * ascends: LSD radix sort, one stable counting sort per 8-bit digit (the last one narrower). */
-#include "../primitives.h"
+#include "ref/ref.h"
 
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* out[i] = in[s] + ... + in[i-1] (exclusive) or + in[i] (inclusive), s = 0 or the start of i's
  * segment; sums modulo 2^bits. Serial, one sweep: the oracle of every scan test. */
-#include "../primitives.h"
+#include "ref/ref.h"
 
 /* One sweep in the unsigned type U of the element's width (wraps, no signed overflow). Each
  * in[i] is read before out[i] is written, so out may equal in. */
@@ -20,8 +20,8 @@
     }                                                                                              \
   } while (0)
 
-size_t csri_ref_scan_bytes(const csr_context *ctx, csr_data_type type, int64_t n) {
-  (void)ctx, (void)type, (void)n;
+size_t csri_ref_scan_bytes(const csr_context *ctx, csr_data_type type, int64_t n, int segmented) {
+  (void)ctx, (void)type, (void)n, (void)segmented;
   return 0;
 }
 

@@ -1,13 +1,14 @@
 /* y = alpha*A*x + beta*y, serial: each row summed in double, in stored order (the test oracle). */
-#include "../ops_impl.h"
+#include "ref/ref.h"
 
 /* beta == 0 overwrites: 0*NaN would otherwise keep a NaN of the old y. */
 static double combine(double alpha, double sum, double beta, double old) {
   return beta == 0.0 ? alpha * sum : alpha * sum + beta * old;
 }
 
-void csri_ref_spmv(double alpha, const csr_matrix *A, const csr_vector *x, double beta,
-                   csr_vector *y) {
+csr_status csri_ref_spmv(csr_context *ctx, double alpha, const csr_matrix *A, const csr_vector *x,
+                         double beta, csr_vector *y) {
+  (void)ctx;
   const int64_t *off = A->row_offsets;
   const int32_t *col = A->col_indices;
   for (int64_t i = 0; i < A->rows; i++) {
@@ -37,4 +38,5 @@ void csri_ref_spmv(double alpha, const csr_matrix *A, const csr_vector *x, doubl
       yv[i] = (float)combine(alpha, sum, beta, (double)yv[i]);
     }
   }
+  return CSR_SUCCESS;
 }

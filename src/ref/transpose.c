@@ -1,5 +1,6 @@
 /* AT = A^T by counting sort on columns: scatter rows in order, so each AT row is stable. */
-#include "convert_impl.h"
+#include "kernels/rows.h"
+#include "ref/ref.h"
 
 #include <string.h>
 

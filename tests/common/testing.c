@@ -27,6 +27,10 @@ void csrt_checkf(int ok, const char *file, int line, const char *format, ...) {
 
 int csrt_finish(const char *name) {
   printf("%s: %ld passed, %ld failed\n", name, csrt_checks - csrt_failures, csrt_failures);
+  if (csrt_checks == 0) {
+    printf("%s: no check ran: failed\n", name);
+    return 1;
+  }
   return csrt_failures == 0 ? 0 : 1;
 }
 
@@ -69,7 +73,95 @@ csr_backend csrt_backend_from_args(int argc, char **argv) {
     printf("backend %s not compiled in: skipped\n", csr_backend_name(b));
     exit(77);
   }
+  if (b == CSR_BACKEND_CUDA && !csr_cuda_device_present()) {
+    printf("backend cuda: no CUDA device present: skipped\n");
+    exit(77);
+  }
   return b;
+}
+
+/* --- one test source for every backend ------------------------------------------------------- */
+
+static void placement_failed(const char *what, csr_context *ctx) {
+  fprintf(stderr, "%s failed: %s\n", what, csr_context_last_error(ctx));
+  exit(1);
+}
+
+csr_location csrt_location(csr_backend backend) {
+  return backend == CSR_BACKEND_CUDA ? CSR_DEVICE : CSR_HOST;
+}
+
+csr_matrix *csrt_place_matrix(csr_backend backend, const csr_matrix *A) {
+  csr_context *ctx = csrt_context(CSR_BACKEND_AUTO);
+  csr_matrix *P = NULL;
+  if (csr_matrix_copy(ctx, A, &P, csrt_location(backend)) != CSR_SUCCESS)
+    placement_failed("csrt_place_matrix", ctx);
+  csr_context_free(&ctx);
+  return P;
+}
+
+csr_vector *csrt_place_vector(csr_backend backend, const csr_vector *v) {
+  csr_context *ctx = csrt_context(CSR_BACKEND_AUTO);
+  csr_vector *P = NULL;
+  if (csr_vector_clone(ctx, v, &P, csrt_location(backend)) != CSR_SUCCESS)
+    placement_failed("csrt_place_vector", ctx);
+  csr_context_free(&ctx);
+  return P;
+}
+
+csr_vector *csrt_host_vector(const csr_vector *v) {
+  return csrt_place_vector(CSR_BACKEND_REF, v);
+}
+
+void csrt_set_vector(csr_vector *v, const csr_vector *h) {
+  csr_context *ctx = csrt_context(CSR_BACKEND_AUTO);
+  if (csr_copy(ctx, h, v) < 0)
+    placement_failed("csrt_set_vector", ctx);
+  csr_context_free(&ctx);
+}
+
+void *csrt_alloc_at(csr_backend backend, size_t bytes) {
+  void *p = NULL;
+  csr_context *ctx = csrt_context(CSR_BACKEND_AUTO);
+  if (bytes > 0 &&
+      csri_array_alloc(ctx, &p, (int64_t)bytes, 1, csrt_location(backend), 0) != CSR_SUCCESS)
+    placement_failed("csrt_alloc_at", ctx);
+  csr_context_free(&ctx);
+  return p;
+}
+
+void *csrt_place_bytes(csr_backend backend, const void *host, size_t bytes) {
+  void *p = csrt_alloc_at(backend, bytes);
+  csr_context *ctx = csrt_context(CSR_BACKEND_AUTO);
+  if (bytes > 0 &&
+      csri_array_copy(ctx, p, csrt_location(backend), host, CSR_HOST, bytes) != CSR_SUCCESS)
+    placement_failed("csrt_place_bytes", ctx);
+  csr_context_free(&ctx);
+  return p;
+}
+
+void csrt_fetch_bytes(csr_backend backend, void *host, const void *placed, size_t bytes) {
+  csr_context *ctx = csrt_context(CSR_BACKEND_AUTO);
+  if (bytes > 0 &&
+      csri_array_copy(ctx, host, CSR_HOST, placed, csrt_location(backend), bytes) != CSR_SUCCESS)
+    placement_failed("csrt_fetch_bytes", ctx);
+  csr_context_free(&ctx);
+}
+
+void csrt_free_at(csr_backend backend, void *placed) {
+  csri_array_free(placed, csrt_location(backend));
+}
+
+int csrt_implements(csr_backend backend, size_t entry) {
+  const csri_backend *b = csri_backend_of(backend);
+  void (*fn)(void) = NULL;
+  if (b != NULL)
+    memcpy(&fn, (const char *)b + entry, sizeof fn);
+  return fn != NULL;
+}
+
+int csrt_quick(void) {
+  return getenv("CSR_GPU_QUICK") != NULL;
 }
 
 csr_context *csrt_context(csr_backend backend) {

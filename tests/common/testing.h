@@ -3,8 +3,10 @@
 #ifndef CSR_TESTING_H
 #define CSR_TESTING_H
 
+#include "core/backend.h"
 #include "csr.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -40,7 +42,9 @@ void csrt_checkf(int ok, const char *file, int line, const char *format, ...)
     ;
 #define CHECKF(cond, ...) csrt_checkf((cond) != 0, __FILE__, __LINE__, __VA_ARGS__)
 
-/* Prints "<name>: N passed, M failed" and returns the process exit code (0 iff no failure). */
+/* Prints "<name>: N passed, M failed" and returns the process exit code: 0 when checks ran and
+ * none failed; 1 when any failed, or when none ran at all (a test that checks nothing is a
+ * defect, not a pass). */
 int csrt_finish(const char *name);
 
 /* --- the machine ------------------------------------------------------------------------------ */
@@ -63,10 +67,40 @@ double csrt_uniform(csrt_rng *rng, double lo, double hi);
 
 /* --- backends ------------------------------------------------------------------------------ */
 /* Backend named by argv[1] ("ref", "omp", "cuda"); REF when absent. Exits 77 (ctest skip) when
- * it is not compiled in. */
+ * it is not compiled in, or (cuda) when no CUDA device is present. */
 csr_backend csrt_backend_from_args(int argc, char **argv);
 /* A context on that backend (exits on allocation failure: tests only). */
 csr_context *csrt_context(csr_backend backend);
+
+/* --- one test source for every backend --------------------------------------------------------
+ * A backend test builds its inputs on the host, where the reference backend computes the
+ * expected results; it places copies where the backend under test runs (the device for cuda, a
+ * host copy for ref and omp), calls the public function on them, and brings the results back to
+ * the host to compare. Every helper exits on failure (tests only). */
+
+/* Where the operands of `backend` live: CSR_DEVICE for cuda, CSR_HOST otherwise. */
+csr_location csrt_location(csr_backend backend);
+/* Copies of host objects at `backend`'s location (csr_matrix_copy, csr_vector_clone). */
+csr_matrix *csrt_place_matrix(csr_backend backend, const csr_matrix *A);
+csr_vector *csrt_place_vector(csr_backend backend, const csr_vector *v);
+/* A host copy of v, wherever v lives. */
+csr_vector *csrt_host_vector(const csr_vector *v);
+/* v = the host vector h (same size and type), wherever v lives. */
+void csrt_set_vector(csr_vector *v, const csr_vector *h);
+/* Raw arrays at `backend`'s location: a buffer of `bytes` (uninitialised; NULL for 0), a copy of
+ * host bytes, bytes brought back to the host, and the free. */
+void *csrt_alloc_at(csr_backend backend, size_t bytes);
+void *csrt_place_bytes(csr_backend backend, const void *host, size_t bytes);
+void csrt_fetch_bytes(csr_backend backend, void *host, const void *placed, size_t bytes);
+void csrt_free_at(csr_backend backend, void *placed);
+/* 1 when `backend`'s table implements `entry` (a member of csri_backend, src/core/backend.h, as
+ * CSRT_IMPLEMENTS(backend, graph.pagerank_update) writes it): the test of an operation the
+ * backend lacks checks that device operands are refused (CSR_ERR_UNSUPPORTED) instead. */
+int csrt_implements(csr_backend backend, size_t entry);
+#define CSRT_IMPLEMENTS(backend, entry) csrt_implements((backend), offsetof(csri_backend, entry))
+/* Under compute-sanitizer, whose instrumented kernels run ~100x slower, tests skip their
+ * longest inputs: CSR_GPU_QUICK is set. */
+int csrt_quick(void);
 
 /* --- generators ---------------------------------------------------------------------------- */
 /* Values: random in [-1, 1) avoiding 0, or the constant 1 (and 0.0 for explicit zeros). */

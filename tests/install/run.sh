@@ -47,6 +47,7 @@ quiet() {
 expected="context: CSR_SUCCESS
 create: CSR_SUCCESS
 validate: CSR_SUCCESS
+spmv and nrm2: CSR_SUCCESS, 2.236068
 validate bad column: CSR_ERR_INDEX_OUT_OF_BOUNDS
 hello: ok"
 check_run() {

@@ -1,0 +1,30 @@
+/* The CUDA backend's table: the operations it runs on device operands, and device memory. A NULL
+ * entry (the converters, the row statistics, PageRank's passes, the copy, which the front end
+ * makes a transfer) answers device operands with CSR_ERR_UNSUPPORTED (src/core/dispatch.c). */
+#include "entries.h"
+
+const csri_backend csri_cuda_backend = {
+    .id = CSR_BACKEND_CUDA,
+    .location = CSR_DEVICE,
+    .vector.axpby = csri_cuda_axpby,
+    .vector.scale = csri_cuda_scale,
+    .vector.fill = csri_cuda_fill,
+    .vector.reduce = csri_cuda_reduce,
+    .sparse.spmv = csri_cuda_spmv,
+    .solve.cg_step = csri_cuda_cg_step,
+    .solve.jacobi = csri_cuda_jacobi,
+    .primitive.scan_bytes = csri_cuda_scan_bytes,
+    .primitive.scan = csri_cuda_scan,
+    .primitive.compact_bytes = csri_cuda_compact_bytes,
+    .primitive.compact = csri_cuda_compact,
+    .primitive.radix_sort_bytes = csri_cuda_radix_sort_bytes,
+    .primitive.radix_sort = csri_cuda_radix_sort,
+    .primitive.histogram_bytes = csri_cuda_histogram_bytes,
+    .primitive.histogram = csri_cuda_histogram,
+    .device.alloc = csri_cuda_malloc,
+    .device.free = csri_cuda_free,
+    .device.zero = csri_cuda_memset_zero,
+    .device.copy = csri_cuda_memcpy,
+    .device.count = csri_cuda_device_count,
+    .device.context_release = csri_cuda_context_release,
+};

@@ -1,0 +1,153 @@
+/* Counted, failure-injectable allocation of host and device arrays; overflow-checked sizes. */
+#include "core/backend.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Injection state. Atomic so OpenMP regions that allocate stay race-free. */
+static _Atomic int64_t allocation_count = 0;
+static _Atomic int64_t fail_at = 0; /* 0: never */
+
+void csr_debug_fail_allocation_after(int64_t n) {
+  allocation_count = 0;
+  fail_at = n > 0 ? n : 0;
+}
+
+int64_t csr_debug_allocation_count(void) {
+  return allocation_count;
+}
+
+int csri_alloc_should_fail(void) {
+  int64_t k = ++allocation_count;
+  return fail_at > 0 && k == fail_at;
+}
+
+int csri_mul_overflows(size_t a, size_t b, size_t *out) {
+  if (a != 0 && b > SIZE_MAX / a)
+    return 1;
+  *out = a * b;
+  return 0;
+}
+
+void *csri_malloc(size_t bytes) {
+  if (csri_alloc_should_fail())
+    return NULL;
+  return malloc(bytes ? bytes : 1); /* size 0 still gives a pointer free() accepts */
+}
+
+void *csri_calloc(size_t count, size_t size) {
+  if (csri_alloc_should_fail())
+    return NULL;
+  if (count == 0 || size == 0)
+    count = size = 1;
+  return calloc(count, size);
+}
+
+void *csri_realloc(void *p, size_t bytes) {
+  if (csri_alloc_should_fail())
+    return NULL;
+  return realloc(p, bytes ? bytes : 1);
+}
+
+void csri_free(void *p) {
+  free(p);
+}
+
+size_t csri_value_size(csr_value_type type) {
+  switch (type) {
+  case CSR_F64: return sizeof(double);
+  case CSR_F32: return sizeof(float);
+  default: return 0;
+  }
+}
+
+csr_status csri_check_value_type(csr_context *ctx, csr_value_type type, int allow_pattern) {
+  if (type == CSR_F64 || type == CSR_F32 || (allow_pattern && type == CSR_PATTERN))
+    return CSR_SUCCESS;
+  return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "value type %d is not %s", (int)type,
+                   allow_pattern ? "CSR_F64, CSR_F32 or CSR_PATTERN" : "CSR_F64 or CSR_F32");
+}
+
+csr_status csri_check_location(csr_context *ctx, csr_location location) {
+  if (location == CSR_HOST || location == CSR_DEVICE)
+    return CSR_SUCCESS;
+  return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "location %d is not CSR_HOST or CSR_DEVICE",
+                   (int)location);
+}
+
+csr_status csri_check_shape(csr_context *ctx, int64_t rows, int64_t cols, int64_t nnz) {
+  if (rows < 0 || cols < 0 || nnz < 0)
+    return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "negative size: rows %lld, cols %lld, nnz %lld",
+                     (long long)rows, (long long)cols, (long long)nnz);
+  if (rows > CSR_MAX_DIM || cols > CSR_MAX_DIM)
+    return CSRI_FAIL(ctx, CSR_ERR_OVERFLOW,
+                     "%lld x %lld exceeds libcsr's limit of %lld rows and columns "
+                     "(32-bit column indices)",
+                     (long long)rows, (long long)cols, (long long)CSR_MAX_DIM);
+  return CSR_SUCCESS;
+}
+
+csr_status csri_array_alloc(csr_context *ctx, void **p, int64_t count, size_t elem_size,
+                            csr_location location, int zero) {
+  *p = NULL;
+  size_t bytes;
+  if (count < 0)
+    return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "negative element count %lld", (long long)count);
+  if ((uint64_t)count > SIZE_MAX || csri_mul_overflows((size_t)count, elem_size, &bytes))
+    return CSRI_FAIL(ctx, CSR_ERR_OVERFLOW, "%lld elements of %zu bytes overflow size_t",
+                     (long long)count, elem_size);
+  if (location == CSR_DEVICE) {
+    if (bytes == 0)
+      return CSR_SUCCESS;
+    if (csri_alloc_should_fail())
+      return CSRI_FAIL(ctx, CSR_ERR_OUT_OF_MEMORY,
+                       "device allocation of %zu bytes failed "
+                       "(injected)",
+                       bytes);
+    CSRI_TRY(csri_device_alloc(ctx, p, bytes));
+    return zero ? csri_backend_of(CSR_BACKEND_CUDA)->device.zero(ctx, *p, bytes) : CSR_SUCCESS;
+  }
+  *p = zero ? csri_calloc(bytes, 1) : csri_malloc(bytes);
+  if (*p == NULL)
+    return CSRI_FAIL(ctx, CSR_ERR_OUT_OF_MEMORY, "host allocation of %zu bytes failed", bytes);
+  return CSR_SUCCESS;
+}
+
+void csri_array_free(void *p, csr_location location) {
+  if (location == CSR_DEVICE)
+    csri_device_free(p);
+  else
+    csri_free(p);
+}
+
+csr_status csri_array_copy(csr_context *ctx, void *dst, csr_location dst_location, const void *src,
+                           csr_location src_location, size_t bytes) {
+  if (bytes == 0)
+    return CSR_SUCCESS;
+  if (dst_location == CSR_HOST && src_location == CSR_HOST) {
+    memcpy(dst, src, bytes);
+    return CSR_SUCCESS;
+  }
+  const csri_backend *cuda = csri_backend_of(CSR_BACKEND_CUDA);
+  if (cuda == NULL)
+    return csri_not_compiled(ctx);
+  int kind = dst_location == CSR_DEVICE ? (src_location == CSR_HOST ? 0 : 2) : 1;
+  return cuda->device.copy(ctx, dst, src, bytes, kind);
+}
+
+csr_status csri_device_alloc(csr_context *ctx, void **p, size_t bytes) {
+  const csri_backend *cuda = csri_backend_of(CSR_BACKEND_CUDA);
+  *p = NULL;
+  return cuda ? cuda->device.alloc(ctx, p, bytes) : csri_not_compiled(ctx);
+}
+
+void csri_device_free(void *p) {
+  const csri_backend *cuda = csri_backend_of(CSR_BACKEND_CUDA);
+  if (cuda && p) /* without the backend nothing can have been allocated */
+    cuda->device.free(p);
+}
+
+int csri_device_count(void) {
+  const csri_backend *cuda = csri_backend_of(CSR_BACKEND_CUDA);
+  return cuda ? cuda->device.count() : 0;
+}

@@ -1,0 +1,306 @@
+/* The backend interface: every operation a backend (ref, omp, cuda) can run, as one table of
+ * function pointers per backend, grouped by area. A NULL entry means the backend does not
+ * implement that operation; src/core/dispatch.c picks the backend for a call. Internal.
+ *
+ * What every entry may assume: its front end (src/ops, src/graph, src/solve) has checked every
+ * operand (non-NULL, valid enums, matching shapes and types, all at the location this backend
+ * takes) and has handled the empty shapes, unless the entry says otherwise. CPU entries return
+ * CSR_SUCCESS unless they say what else; CUDA entries also report launch and device errors
+ * (CSR_ERR_DEVICE, CSR_ERR_OUT_OF_MEMORY). Adding an operation: docs/design.md, "Adding an
+ * operation". */
+#ifndef CSR_CORE_BACKEND_H
+#define CSR_CORE_BACKEND_H
+
+#include "core/internal.h"
+#include "csr_primitives.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* --- vectors (src/ops/vector_ops.c, src/ops/vector_reduce.c) --------------------------------- */
+
+/* y = alpha*x + beta*y with alpha != 0 (alpha == 0 is a scale); beta == 0 overwrites y. F32 is
+ * computed in double and rounded once. x and y are the same array or disjoint. */
+typedef csr_status csri_axpby_fn(csr_context *ctx, double alpha, const csr_vector *x, double beta,
+                                 csr_vector *y);
+/* x = alpha*x; alpha == 0 writes zeros (a NaN in x does not survive). */
+typedef csr_status csri_scale_fn(csr_context *ctx, double alpha, csr_vector *x);
+/* x[i] = alpha. */
+typedef csr_status csri_fill_fn(csr_context *ctx, double alpha, csr_vector *x);
+/* y = x, both at the backend's location (transfers between locations are the front end's). */
+typedef csr_status csri_copy_fn(csr_context *ctx, const csr_vector *x, csr_vector *y);
+
+/* The reductions, by name; all accumulate in double. */
+typedef enum csri_reduction { CSRI_DOT, CSRI_NRM2, CSRI_NRM1, CSRI_NRMINF } csri_reduction;
+/* *result = x.y (CSRI_DOT), ||x||_2 (Blue's scaled sums: src/kernels/nrm2.h), ||x||_1 or
+ * ||x||_inf (NaN wins); 0 for n == 0. The order of the sums is fixed by n (and, on the GPU, the
+ * device model), so a run gives the same bits every time. *result is a host value. */
+typedef csr_status csri_reduce_fn(csr_context *ctx, csri_reduction which, const csr_vector *x,
+                                  const csr_vector *y, double *result);
+
+/* --- sparse matrices (src/ops/spmv.c, src/ops/row_stats.c) ---------------------------------- */
+
+/* y = alpha*A*x + beta*y with alpha != 0, rows > 0 and nnz > 0 (the front end scales y
+ * otherwise); beta == 0 overwrites y. Each row is summed in double; the context's kernel
+ * override applies where the backend has kernels to choose from. */
+typedef csr_status csri_spmv_fn(csr_context *ctx, double alpha, const csr_matrix *A,
+                                const csr_vector *x, double beta, csr_vector *y);
+/* The statistics of `rows` rows from host row offsets (rows + 1 entries) into *stats, which the
+ * front end has zeroed. CSR_ERR_INVALID_MATRIX (recorded) when the offsets decrease. */
+typedef csr_status csri_row_stats_fn(csr_context *ctx, const int64_t *row_offsets, int64_t rows,
+                                     csr_row_stats *stats);
+
+/* --- conversions (src/ops/convert_*.c, transpose.c, symmetric_expand.c) ---------------------- */
+
+/* *A = T as a sorted CSR, duplicates summed in input order, exact zeros dropped under
+ * CSR_CONVERT_DROP_ZEROS; nnz > 0. CSR_ERR_INDEX_OUT_OF_BOUNDS names the first triple outside
+ * the matrix. */
+typedef csr_status csri_from_coo_fn(csr_context *ctx, const csr_coo *T, unsigned options,
+                                    csr_matrix **A);
+/* T (created by the front end, nnz > 0) = A's entries in stored order. */
+typedef csr_status csri_to_coo_fn(csr_context *ctx, const csr_matrix *A, csr_coo *T);
+/* *A = the nonzeros of D, sorted; D has rows > 0 and cols > 0. */
+typedef csr_status csri_from_dense_fn(csr_context *ctx, const csr_dense *D, csr_matrix **A);
+/* D (created zeroed by the front end, nnz > 0) += A's entries (duplicates add up).
+ * CSR_ERR_INDEX_OUT_OF_BOUNDS names the first entry with a column outside the matrix. */
+typedef csr_status csri_to_dense_fn(csr_context *ctx, const csr_matrix *A, csr_dense *D);
+/* AT (created by the front end with A's nnz > 0) = A^T: rows sorted by column, duplicates kept in
+ * A's stored order. Column errors as to_dense. */
+typedef csr_status csri_transpose_fn(csr_context *ctx, const csr_matrix *A, csr_matrix *AT);
+/* *full = A + op(A)^T without doubling the diagonal (op: negation when skew); nnz > 0. */
+typedef csr_status csri_symmetric_expand_fn(csr_context *ctx, const csr_matrix *A,
+                                            csr_symmetry symmetry, csr_matrix **full);
+
+/* --- CG and Jacobi-PCG (src/solve/cg_step.c) -------------------------------------------------- */
+
+/* One CG iteration in one pass over the vectors and one reduction (the single-reduction form of
+ * src/solve/cg.c), on vectors of one type T (F64 / F32); all arithmetic in double, each stored
+ * value rounded to T once:
+ *   r' = r - alpha q,  x += alpha p,  z' = d .* r' (d NULL: z' = r'),  p' = z' + beta p,
+ *   q' = A p',
+ * where a zero alpha drops the q and p terms and a zero beta the p term (stale or NaN contents
+ * of q and p are then never read into the result). r', p', q' go to separate vectors (the
+ * device computes p'_j wherever row i needs it while other rows still read r, p, q).
+ * sums: [0] r'.r'  [1] r'.z'  [2] p'.q'  [3] z'.q'  [4] sum_i d_i q'_i^2 (d NULL: q'.q'). */
+typedef struct csri_cg_vectors {
+  csr_vector *x;
+  const csr_vector *r, *p, *q; /* this iterate */
+  csr_vector *r_next, *p_next, *q_next;
+  const csr_vector *d; /* Jacobi: 1 / diag(A), or NULL */
+} csri_cg_vectors;
+enum { CSRI_CG_SUMS = 5 };
+typedef csr_status csri_cg_step_fn(csr_context *ctx, const csr_matrix *A, double alpha, double beta,
+                                   const csri_cg_vectors *v, double *sums);
+
+/* The first row whose diagonal cannot precondition: row -1 when there is none, else why (0: no
+ * diagonal entry, 1: a non-finite a_ii, 2: a_ii <= 0) and a_ii. */
+typedef struct csri_bad_diagonal {
+  int64_t row;
+  int why;
+  double value;
+} csri_bad_diagonal;
+/* d_i = 1 / a_ii (duplicates on the diagonal summed), in d's type, for every row up to the first
+ * bad one, which *bad names (the front end reports it). */
+typedef csr_status csri_jacobi_fn(csr_context *ctx, const csr_matrix *A, csr_vector *d,
+                                  csri_bad_diagonal *bad);
+
+/* --- PageRank's vector passes (src/graph/pagerank.c) ----------------------------------------- */
+
+/* x_j = r_j * inv_w[j] (scale) or r_j (not scale); *dangling = the sum of r_j over dangling
+ * pages (inv_w[j] == 0). x and r share a value type; inv_w is a host array. */
+typedef csr_status csri_pagerank_spread_fn(csr_context *ctx, const csr_vector *r,
+                                           const double *inv_w, int scale, csr_vector *x,
+                                           double *dangling);
+/* r_i <- d * (y_i + base) + (1 - d) * p_i (p NULL: 1/n), *l1_change = sum_i |r_i(new) -
+ * r_i(old)|, and in the same pass the next iteration's spread: x_i from the new r_i as above,
+ * *dangling = the new ranks' dangling sum. */
+typedef csr_status csri_pagerank_update_fn(csr_context *ctx, csr_vector *r, const csr_vector *y,
+                                           const double *p, double d, double base,
+                                           const double *inv_w, int scale, csr_vector *x,
+                                           double *dangling, double *l1_change);
+
+/* --- primitives (src/ops/scan.c, compact.c, radix_sort.c, histogram.c) ----------------------- */
+
+/* The *_bytes entries say how much workspace the matching call needs (n > 0); the front end then
+ * hands it a workspace of at least that many bytes at the call's location, aligned to 16. The
+ * calls run with n > 0 (the histogram also with n == 0: it zeroes the counts). */
+
+/* Which elements compact keeps: flags[i] != 0 when flags is set, else `predicate` against the
+ * operand (stored as the element type). */
+typedef struct csri_select {
+  const uint8_t *flags;
+  csr_predicate predicate;
+  union {
+    int32_t i32;
+    int64_t i64;
+    uint32_t u32;
+    uint64_t u64;
+    uint16_t u16;
+    uint8_t u8;
+    float f32;
+    double f64;
+  } operand;
+} csri_select;
+
+/* The histogram's bins, checked: 1 <= bins <= CSRI_MAX_BINS; for CSR_BINS_EVEN lower < upper,
+ * both finite, and scale = bins / (upper - lower). The bin of a sample is csri_bin_of_*
+ * (src/kernels/bins.h), shared by every backend so that all count alike. */
+#define CSRI_MAX_BINS (1 << 24)
+typedef struct csri_bins {
+  csr_bin_rule rule;
+  int bins;
+  double lower, upper, scale;
+  int64_t offset; /* CSR_BINS_INTEGER: b = x - offset (0 as asked; see src/ops/histogram.c) */
+} csri_bins;
+
+/* heads NULL: the plain scan; else the segmented one. out may equal in. */
+typedef size_t csri_scan_bytes_fn(const csr_context *ctx, csr_data_type type, int64_t n,
+                                  int segmented);
+typedef csr_status csri_scan_fn(csr_context *ctx, csr_data_type type, csr_scan_kind kind,
+                                const void *in, const uint8_t *heads, void *out, int64_t n,
+                                void *workspace);
+/* *kept is a host value (the CUDA backend synchronises to return it). */
+typedef size_t csri_compact_bytes_fn(const csr_context *ctx, csr_data_type type, int64_t n);
+typedef csr_status csri_compact_fn(csr_context *ctx, csr_data_type type, const void *in,
+                                   const csri_select *select, void *out, int64_t n, int64_t *kept,
+                                   void *workspace);
+/* key_size 4 or 8; value_size 0 (no values), 4 or 8; n > 1 and begin_bit < end_bit. */
+typedef size_t csri_radix_sort_bytes_fn(const csr_context *ctx, size_t key_size, size_t value_size,
+                                        int64_t n);
+typedef csr_status csri_radix_sort_fn(csr_context *ctx, size_t key_size, void *keys,
+                                      size_t value_size, void *values, int64_t n, int begin_bit,
+                                      int end_bit, void *workspace);
+typedef size_t csri_histogram_bytes_fn(const csr_context *ctx, const csri_bins *bins,
+                                       csr_data_type count_type, int64_t n);
+typedef csr_status csri_histogram_fn(csr_context *ctx, csr_data_type sample_type,
+                                     const void *samples, int64_t n, const csri_bins *bins,
+                                     csr_data_type count_type, void *counts, void *workspace);
+
+/* --- device memory (the CUDA backend only; src/core/alloc.c is its one caller) --------------- */
+
+/* kind of a copy: 0 host -> device, 1 device -> host, 2 device -> device. */
+typedef csr_status csri_device_alloc_fn(csr_context *ctx, void **p, size_t bytes);
+typedef void csri_device_free_fn(void *p);
+typedef csr_status csri_device_zero_fn(csr_context *ctx, void *p, size_t bytes);
+typedef csr_status csri_device_copy_fn(csr_context *ctx, void *dst, const void *src, size_t bytes,
+                                       int kind);
+typedef int csri_device_count_fn(void);
+/* Frees what the backend keeps in a context (NULL fields are fine). */
+typedef void csri_context_release_fn(csr_context *ctx);
+
+/* --- the table ------------------------------------------------------------------------------ */
+
+typedef struct csri_backend {
+  csr_backend id;
+  csr_location location; /* where the operands of its operations live */
+  struct {
+    csri_axpby_fn *axpby;
+    csri_scale_fn *scale;
+    csri_fill_fn *fill;
+    csri_copy_fn *copy;
+    csri_reduce_fn *reduce;
+  } vector;
+  struct {
+    csri_spmv_fn *spmv;
+    csri_row_stats_fn *row_stats;
+  } sparse;
+  struct {
+    csri_from_coo_fn *from_coo;
+    csri_to_coo_fn *to_coo;
+    csri_from_dense_fn *from_dense;
+    csri_to_dense_fn *to_dense;
+    csri_transpose_fn *transpose;
+    csri_symmetric_expand_fn *symmetric_expand;
+  } convert;
+  struct {
+    csri_cg_step_fn *cg_step;
+    csri_jacobi_fn *jacobi;
+  } solve;
+  struct {
+    csri_pagerank_spread_fn *pagerank_spread;
+    csri_pagerank_update_fn *pagerank_update;
+  } graph;
+  struct {
+    csri_scan_bytes_fn *scan_bytes;
+    csri_scan_fn *scan;
+    csri_compact_bytes_fn *compact_bytes;
+    csri_compact_fn *compact;
+    csri_radix_sort_bytes_fn *radix_sort_bytes;
+    csri_radix_sort_fn *radix_sort;
+    csri_histogram_bytes_fn *histogram_bytes;
+    csri_histogram_fn *histogram;
+  } primitive;
+  struct {
+    csri_device_alloc_fn *alloc;
+    csri_device_free_fn *free;
+    csri_device_zero_fn *zero;
+    csri_device_copy_fn *copy;
+    csri_device_count_fn *count;
+    csri_context_release_fn *context_release;
+  } device;
+} csri_backend;
+
+/* Declares csri_<b>_<operation> for every operation above (device memory aside), of that
+ * operation's type. A backend's private header says CSRI_DECLARE_BACKEND(ref) (omp, cuda); the
+ * backend defines the entries it implements (the compiler checks each definition against its
+ * type) and lists them in its table (src/ref/table.c, src/omp/table.c, cuda/table.c). */
+#define CSRI_DECLARE_BACKEND(b)                                                                    \
+  csri_axpby_fn csri_##b##_axpby;                                                                  \
+  csri_scale_fn csri_##b##_scale;                                                                  \
+  csri_fill_fn csri_##b##_fill;                                                                    \
+  csri_copy_fn csri_##b##_copy;                                                                    \
+  csri_reduce_fn csri_##b##_reduce;                                                                \
+  csri_spmv_fn csri_##b##_spmv;                                                                    \
+  csri_row_stats_fn csri_##b##_row_stats;                                                          \
+  csri_from_coo_fn csri_##b##_from_coo;                                                            \
+  csri_to_coo_fn csri_##b##_to_coo;                                                                \
+  csri_from_dense_fn csri_##b##_from_dense;                                                        \
+  csri_to_dense_fn csri_##b##_to_dense;                                                            \
+  csri_transpose_fn csri_##b##_transpose;                                                          \
+  csri_symmetric_expand_fn csri_##b##_symmetric_expand;                                            \
+  csri_cg_step_fn csri_##b##_cg_step;                                                              \
+  csri_jacobi_fn csri_##b##_jacobi;                                                                \
+  csri_pagerank_spread_fn csri_##b##_pagerank_spread;                                              \
+  csri_pagerank_update_fn csri_##b##_pagerank_update;                                              \
+  csri_scan_bytes_fn csri_##b##_scan_bytes;                                                        \
+  csri_scan_fn csri_##b##_scan;                                                                    \
+  csri_compact_bytes_fn csri_##b##_compact_bytes;                                                  \
+  csri_compact_fn csri_##b##_compact;                                                              \
+  csri_radix_sort_bytes_fn csri_##b##_radix_sort_bytes;                                            \
+  csri_radix_sort_fn csri_##b##_radix_sort;                                                        \
+  csri_histogram_bytes_fn csri_##b##_histogram_bytes;                                              \
+  csri_histogram_fn csri_##b##_histogram
+
+/* The tables (src/ref/table.c, src/omp/table.c, cuda/table.c). */
+extern const csri_backend csri_ref_backend, csri_omp_backend, csri_cuda_backend;
+
+/* --- dispatch (src/core/dispatch.c) --------------------------------------------------------- */
+
+/* The table of a backend that is built into this libcsr, else NULL (and NULL for AUTO). */
+const csri_backend *csri_backend_of(csr_backend id);
+
+/* Picks the backend that runs `entry` (a member of csri_backend, as an offset) for operands at
+ * `location`: the backends are tried in the order cuda, omp, ref, starting at the one the
+ * context asks for (AUTO: the first), skipping those not built, those whose operands live
+ * elsewhere and those whose entry is NULL. Returns CSR_SUCCESS, or CSR_INFO_DECLINED when the
+ * context named a backend that did not take the call (CUDA with host operands, say), with
+ * *chosen set; else an error naming `operation`: CSR_ERR_LOCATION_MISMATCH (device operands and a
+ * CPU backend asked for), CSR_ERR_NOT_COMPILED (device operands without the CUDA backend),
+ * CSR_ERR_UNSUPPORTED (the CUDA backend lacks the operation). */
+csr_status csri_dispatch(csr_context *ctx, csr_location location, size_t entry,
+                         const char *operation, const csri_backend **chosen);
+#define CSRI_DISPATCH(ctx, location, entry, operation, chosen)                                     \
+  csri_dispatch((ctx), (location), offsetof(csri_backend, entry), (operation), (chosen))
+
+/* A call's status once it ran on b: its error if it failed, else `dispatched` (CSR_SUCCESS or
+ * CSR_INFO_DECLINED), with b recorded as the context's last backend. */
+csr_status csri_ran(csr_context *ctx, const csri_backend *b, csr_status dispatched, csr_status ran);
+
+/* CSR_ERR_NOT_COMPILED, recorded with the reason: device memory needs the CUDA backend. */
+csr_status csri_not_compiled(csr_context *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CSR_CORE_BACKEND_H */

@@ -1,0 +1,19 @@
+/* The messages for bad entries of an object, in one place: the front ends and the backends that
+ * find them report them alike. */
+#include "core/internal.h"
+
+csr_status csri_column_error(csr_context *ctx, const csr_matrix *A, int64_t k) {
+  return CSRI_FAIL(ctx, CSR_ERR_INDEX_OUT_OF_BOUNDS, "entry %lld has column %d outside [0, %lld)",
+                   (long long)k, (int)A->col_indices[k], (long long)A->cols);
+}
+
+csr_status csri_coo_index_error(csr_context *ctx, const csr_coo *T, int64_t k) {
+  return CSRI_FAIL(ctx, CSR_ERR_INDEX_OUT_OF_BOUNDS,
+                   "triple %lld at (%d, %d) lies outside the %lld x %lld matrix", (long long)k,
+                   (int)T->row_indices[k], (int)T->col_indices[k], (long long)T->rows,
+                   (long long)T->cols);
+}
+
+csr_status csri_offsets_error(csr_context *ctx) {
+  return CSRI_FAIL(ctx, CSR_ERR_INVALID_MATRIX, "row offsets decrease: a row length is negative");
+}

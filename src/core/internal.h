@@ -1,0 +1,137 @@
+/* Internal declarations shared by every layer: the context's fields, error recording, sizes,
+ * host and device allocation, workspaces. Nothing here is part of the public API; names carry
+ * the csri_ prefix. The backends' interface is src/core/backend.h. */
+#ifndef CSR_INTERNAL_H
+#define CSR_INTERNAL_H
+
+#include "csr.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CSRI_ERROR_CAPACITY 512
+
+struct csr_context {
+  csr_backend backend;      /* what the caller asked for */
+  csr_backend last_backend; /* what ran the last successful call */
+  int threads;              /* OpenMP threads, 0 = default */
+  void *stream;             /* cudaStream_t */
+  csr_spmv_kernel kernel;   /* SpMV kernel override */
+  int debug_sync;
+  csr_status last_status;
+  char last_error[CSRI_ERROR_CAPACITY];
+  /* Cached workspaces, grown on demand and freed with the context (CUB's two-phase storage). */
+  void *host_workspace;
+  size_t host_workspace_bytes;
+  void *device_workspace;
+  size_t device_workspace_bytes;
+  /* The CUDA reductions' fixed slots (cuda/reduce.cu): a ticket counter on the device, zeroed
+   * once and re-armed by each reduction, and results in pinned host memory the device writes. */
+  void *reduce_ticket;
+  void *reduce_results, *reduce_results_device; /* the same memory, as host and device see it */
+};
+
+/* --- errors --------------------------------------------------------------------------------- */
+
+/* Records "<file>:<line>: <message>" and the status in ctx (if not NULL); returns status. */
+csr_status csri_error(csr_context *ctx, csr_status status, const char *file, int line,
+                      const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+#define CSRI_FAIL(ctx, status, ...) csri_error((ctx), (status), __FILE__, __LINE__, __VA_ARGS__)
+/* Returns early with the status of `expr` when it is an error (< 0). */
+#define CSRI_TRY(expr)                                                                             \
+  do {                                                                                             \
+    csr_status csri_try_status_ = (expr);                                                          \
+    if (csri_try_status_ < 0)                                                                      \
+      return csri_try_status_;                                                                     \
+  } while (0)
+#define CSRI_CHECK_NULL(ctx, p)                                                                    \
+  do {                                                                                             \
+    if ((p) == NULL)                                                                               \
+      return CSRI_FAIL((ctx), CSR_ERR_NULL_POINTER, "argument '%s' is NULL", #p);                  \
+  } while (0)
+
+/* --- sizes and allocation ------------------------------------------------------------------- */
+
+/* *out = a * b; returns 0, or 1 if the product does not fit in size_t. */
+int csri_mul_overflows(size_t a, size_t b, size_t *out);
+/* Bytes of one value (0 for CSR_PATTERN). */
+size_t csri_value_size(csr_value_type type);
+/* CSR_SUCCESS if type is one of the enum values (pattern allowed only when allow_pattern). */
+csr_status csri_check_value_type(csr_context *ctx, csr_value_type type, int allow_pattern);
+csr_status csri_check_location(csr_context *ctx, csr_location location);
+/* Checks 0 <= rows, cols <= CSR_MAX_DIM and nnz >= 0 (OVERFLOW / INVALID_VALUE). */
+csr_status csri_check_shape(csr_context *ctx, int64_t rows, int64_t cols, int64_t nnz);
+
+/* Host allocation through the counted, failure-injectable allocator. Size 0 gives a valid
+ * pointer. NULL on failure (the caller reports CSR_ERR_OUT_OF_MEMORY). */
+void *csri_malloc(size_t bytes);
+void *csri_calloc(size_t count, size_t size);
+/* Resizes a csri_malloc'd block (counted like an allocation); NULL on failure, p untouched. */
+void *csri_realloc(void *p, size_t bytes);
+void csri_free(void *p);
+/* Returns 1 when the injected failure fires for this allocation (also counts it). */
+int csri_alloc_should_fail(void);
+
+/* *p = an array of `count` elements of `elem_size` bytes at `location`, zeroed when `zero`.
+ * Checks count >= 0 and the byte count for overflow; records the error. count 0 gives a
+ * freeable non-NULL host pointer or a NULL device pointer. */
+csr_status csri_array_alloc(csr_context *ctx, void **p, int64_t count, size_t elem_size,
+                            csr_location location, int zero);
+void csri_array_free(void *p, csr_location location);
+/* Copies bytes between locations (host<->host is memcpy; device involved: CUDA backend). */
+csr_status csri_array_copy(csr_context *ctx, void *dst, csr_location dst_location, const void *src,
+                           csr_location src_location, size_t bytes);
+/* Raw device memory through the CUDA backend's table (CSR_ERR_NOT_COMPILED without it), not
+ * counted by the failure injection as csri_array_alloc is. */
+csr_status csri_device_alloc(csr_context *ctx, void **p, size_t bytes);
+void csri_device_free(void *p);
+/* Number of CUDA devices present (0 without the CUDA backend). */
+int csri_device_count(void);
+
+/* --- workspaces (src/core/workspace.c) -------------------------------------------------------- */
+
+/* Host scratch space cached in the context (or a fresh allocation with a NULL context, which the
+ * caller frees with csri_workspace_release). */
+csr_status csri_host_workspace(csr_context *ctx, size_t bytes, void **p);
+void csri_workspace_release(csr_context *ctx, void *p);
+
+/* The context's cached device workspace, grown to `bytes` (freed with the context; growing it
+ * frees the old one, so one piece of work at a time uses it). A NULL context gets a fresh
+ * allocation, which csri_device_scratch_done frees. */
+csr_status csri_device_scratch(csr_context *ctx, size_t bytes, void **p);
+void csri_device_scratch_done(csr_context *ctx, void *p);
+
+/* --- backend choice (the rest is src/core/backend.h) ----------------------------------------- */
+
+/* The CPU backend the context asks for, for host work that is not split into backends (the
+ * readers, the writers, the converters' checks): REF when asked, else OMP when built, else REF. */
+csr_backend csri_host_backend(const csr_context *ctx);
+/* Records the backend that ran the context's last successful call. */
+void csri_set_last_backend(csr_context *ctx, csr_backend backend);
+/* Threads for an OpenMP region: the context's count or the OpenMP default. */
+int csri_omp_threads(const csr_context *ctx);
+/* Threads for host work that is not split into ref/omp backends (the readers, the writers):
+ * csri_omp_threads when the host backend is OpenMP, else 1. */
+int csri_host_threads(const csr_context *ctx);
+
+/* --- reports of bad entries (src/core/bad_entry.c), shared by front ends and backends -------- */
+
+/* CSR_ERR_INDEX_OUT_OF_BOUNDS: entry k of host matrix A has a column outside [0, cols). */
+csr_status csri_column_error(csr_context *ctx, const csr_matrix *A, int64_t k);
+/* CSR_ERR_INDEX_OUT_OF_BOUNDS: triple k of host COO T lies outside the matrix. */
+csr_status csri_coo_index_error(csr_context *ctx, const csr_coo *T, int64_t k);
+/* CSR_ERR_INVALID_MATRIX: row offsets that decrease (a negative row length). */
+csr_status csri_offsets_error(csr_context *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CSR_INTERNAL_H */

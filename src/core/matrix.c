@@ -1,0 +1,69 @@
+/* csr_matrix: create, free, deep copy (also across host and device). */
+#include "core/internal.h"
+
+csr_status csr_matrix_create(csr_context *ctx, csr_matrix **A, int64_t rows, int64_t cols,
+                             int64_t nnz, csr_value_type value_type, csr_location location) {
+  CSRI_CHECK_NULL(ctx, A);
+  *A = NULL;
+  CSRI_TRY(csri_check_shape(ctx, rows, cols, nnz));
+  CSRI_TRY(csri_check_value_type(ctx, value_type, 1));
+  CSRI_TRY(csri_check_location(ctx, location));
+  csr_matrix *M = csri_calloc(1, sizeof *M);
+  if (M == NULL)
+    return CSRI_FAIL(ctx, CSR_ERR_OUT_OF_MEMORY, "matrix descriptor allocation failed");
+  M->rows = rows;
+  M->cols = cols;
+  M->nnz = nnz;
+  M->value_type = value_type;
+  M->location = location;
+  M->flags = CSR_FLAG_SORTED | CSR_FLAG_NO_DUPLICATES; /* true of the empty structure */
+  csr_status s =
+      csri_array_alloc(ctx, (void **)&M->row_offsets, rows + 1, sizeof(int64_t), location, 1);
+  if (s == CSR_SUCCESS)
+    s = csri_array_alloc(ctx, (void **)&M->col_indices, nnz, sizeof(int32_t), location, 0);
+  if (s == CSR_SUCCESS && value_type != CSR_PATTERN)
+    s = csri_array_alloc(ctx, &M->values, nnz, csri_value_size(value_type), location, 0);
+  if (s != CSR_SUCCESS) {
+    csr_matrix_free(&M);
+    return s;
+  }
+  *A = M;
+  return CSR_SUCCESS;
+}
+
+void csr_matrix_free(csr_matrix **A) {
+  if (A == NULL || *A == NULL)
+    return;
+  csri_array_free((*A)->row_offsets, (*A)->location);
+  csri_array_free((*A)->col_indices, (*A)->location);
+  csri_array_free((*A)->values, (*A)->location);
+  csri_free(*A);
+  *A = NULL;
+}
+
+csr_status csr_matrix_copy(csr_context *ctx, const csr_matrix *src, csr_matrix **dst,
+                           csr_location location) {
+  CSRI_CHECK_NULL(ctx, dst);
+  *dst = NULL;
+  CSRI_CHECK_NULL(ctx, src);
+  csr_matrix *M = NULL;
+  CSRI_TRY(csr_matrix_create(ctx, &M, src->rows, src->cols, src->nnz, src->value_type, location));
+  /* rows + 1 and nnz were checked by create, so these byte counts cannot overflow. */
+  size_t offset_bytes = (size_t)(src->rows + 1) * sizeof(int64_t);
+  size_t index_bytes = (size_t)src->nnz * sizeof(int32_t);
+  size_t value_bytes = (size_t)src->nnz * csri_value_size(src->value_type);
+  csr_status s =
+      csri_array_copy(ctx, M->row_offsets, location, src->row_offsets, src->location, offset_bytes);
+  if (s == CSR_SUCCESS)
+    s = csri_array_copy(ctx, M->col_indices, location, src->col_indices, src->location,
+                        index_bytes);
+  if (s == CSR_SUCCESS)
+    s = csri_array_copy(ctx, M->values, location, src->values, src->location, value_bytes);
+  if (s != CSR_SUCCESS) {
+    csr_matrix_free(&M);
+    return s;
+  }
+  M->flags = src->flags;
+  *dst = M;
+  return CSR_SUCCESS;
+}

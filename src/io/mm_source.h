@@ -1,0 +1,38 @@
+/* Text input for the readers: successive blocks of whole lines from a file, standard input, a
+ * memory buffer or a gzip stream inflated by a separate thread. Internal. */
+#ifndef CSR_MM_SOURCE_H
+#define CSR_MM_SOURCE_H
+
+#include "core/internal.h"
+
+#include <stddef.h>
+
+typedef struct csri_source csri_source;
+
+/* Default block: large enough that per-block costs (a parallel region, a pass over offsets)
+ * vanish, small enough that the text in memory stays a fraction of the COO it becomes. */
+#define CSRI_DEFAULT_BLOCK_BYTES ((size_t)32 << 20)
+/* gzip holds three blocks (two being inflated into, one being parsed) beside a COO that is
+ * often smaller than the compressed file's text: smaller blocks keep the peak near the COO. */
+#define CSRI_GZIP_BLOCK_BYTES ((size_t)4 << 20)
+
+/* Opens path ("-" = standard input). Recognises gzip by its magic bytes (inflated in a thread)
+ * and refuses bzip2 with CSR_ERR_UNSUPPORTED. block_bytes 0 = default. */
+csr_status csri_source_open_path(csr_context *ctx, const char *path, size_t block_bytes,
+                                 csri_source **src);
+/* Reads from memory (gzip recognised too). The buffer must outlive the source. */
+csr_status csri_source_open_buffer(csr_context *ctx, const char *data, size_t size,
+                                   const char *name, size_t block_bytes, csri_source **src);
+/* Next block of whole lines (the last may lack its newline); *size = 0 at the end of input.
+ * The block stays valid until the next call. */
+csr_status csri_source_next(csr_context *ctx, csri_source *src, const char **text, size_t *size);
+/* Name for messages, whether the input was gzip, and the bytes handed out so far. */
+const char *csri_source_name(const csri_source *src);
+int csri_source_is_gzip(const csri_source *src);
+int64_t csri_source_bytes(const csri_source *src);
+/* The most text bytes the whole input can hold (its size; for gzip 1032 x the compressed size),
+ * or -1 when unknown (a pipe). */
+int64_t csri_source_text_bound(const csri_source *src);
+void csri_source_close(csri_source **src);
+
+#endif

@@ -1,0 +1,107 @@
+/* Row kernels the two CPU backends share: serial loops over a range of rows (or entries), which
+ * the reference backend runs over everything and the OpenMP backend chunk by chunk. Sharing them
+ * is what makes the two agree bit for bit; it also means that for these operations the reference
+ * is no independent oracle of the OpenMP backend (docs/design.md lists what the tests check them
+ * against instead). Internal. */
+#ifndef CSR_KERNELS_ROWS_H
+#define CSR_KERNELS_ROWS_H
+
+#include "core/backend.h"
+
+/* --- values ------------------------------------------------------------------------------- */
+
+/* Element (i, j) of a host dense matrix, as double (exact for both value types). */
+static inline double csri_dense_get(const csr_dense *D, int64_t i, int64_t j) {
+  int64_t p = D->layout == CSR_ROW_MAJOR ? i * D->ld + j : i + j * D->ld;
+  return D->value_type == CSR_F64 ? ((const double *)D->data)[p] : ((const float *)D->data)[p];
+}
+/* values[k] as double (1 for a pattern, whose entries count as 1). */
+static inline double csri_value_get(const void *values, csr_value_type type, int64_t k) {
+  if (type == CSR_F64)
+    return ((const double *)values)[k];
+  return type == CSR_F32 ? ((const float *)values)[k] : 1.0;
+}
+/* values[p] = v in the array's value type (nothing for a pattern). */
+static inline void csri_value_put(void *values, csr_value_type type, int64_t p, double v) {
+  if (type == CSR_F64)
+    ((double *)values)[p] = v;
+  else if (type == CSR_F32)
+    ((float *)values)[p] = (float)v;
+}
+
+/* --- conversions (src/kernels/convert_rows.c) ----------------------------------------------- */
+
+/* Rows of at most this many entries are insertion-sorted; longer rows are merge-sorted starting
+ * from insertion-sorted runs of this length (so only they need scratch). */
+#define CSRI_SORT_RUN 32
+
+/* Sorts n pairs (cols[k], src[k]) by column, then src (src values are distinct, so the order is
+ * total and the result does not depend on the input order). tmp_* hold n entries when
+ * n > CSRI_SORT_RUN, else may be NULL. */
+void csri_sort_by_column(int64_t n, int32_t *cols, int64_t *src, int32_t *tmp_cols,
+                         int64_t *tmp_src);
+/* Merges runs of equal columns in the sorted segment [b, e): the run's value is the sum of
+ * in[src[k]] in segment order. A run is kept unless drop_zeros and its sum is exactly zero.
+ * Writes kept entries at out_cols[pos...] / out_vals when out_cols is not NULL; returns the
+ * number kept. */
+int64_t csri_merge_row(const int32_t *cols, const int64_t *src, int64_t b, int64_t e,
+                       const void *in, csr_value_type type, int drop_zeros, int32_t *out_cols,
+                       void *out_vals, int64_t pos);
+/* T's triples of rows [r0, r1) of A, in stored order. */
+void csri_to_coo_rows(const csr_matrix *A, csr_coo *T, int64_t r0, int64_t r1);
+/* D(i, j) += a_ij for rows [r0, r1), in stored order; the first entry with a column out of range
+ * (nothing after it is added), or -1. */
+int64_t csri_to_dense_rows(const csr_matrix *A, csr_dense *D, int64_t r0, int64_t r1);
+
+/* --- symmetric expansion (src/kernels/expand_rows.c) ----------------------------------------- */
+
+/* Rows [r0, r1): the first entry that cannot be expanded (column out of range, nonzero diagonal
+ * when skew) or -1; adds the number of diagonal entries to *diagonal. */
+int64_t csri_expand_check_rows(const csr_matrix *A, csr_symmetry symmetry, int64_t r0, int64_t r1,
+                               int64_t *diagonal);
+/* Reports entry k, which csri_expand_check_rows returned. */
+csr_status csri_expand_error(csr_context *ctx, const csr_matrix *A, int64_t k);
+/* Work arrays and result of an expansion with `diag` diagonal entries: 2*nnz (row, col) keys,
+ * and m = 2*nnz - diag source positions and output entries. */
+typedef struct csri_expand_work {
+  int32_t *rkey, *ckey;
+  int64_t *src;
+  csr_matrix *out;
+} csri_expand_work;
+/* Allocates everything (all NULL on failure); csri_expand_free releases what is left. */
+csr_status csri_expand_alloc(csr_context *ctx, const csr_matrix *A, int64_t diag,
+                             csri_expand_work *w);
+void csri_expand_free(csri_expand_work *w);
+/* Item 2k is entry k at (i, j), item 2k+1 its mirror (j, i), or rkey -1 for a diagonal entry. */
+void csri_expand_keys_rows(const csr_matrix *A, int64_t r0, int64_t r1, int32_t *rkey,
+                           int32_t *ckey);
+/* out[p] = the value of item src[p] (negated for a skew mirror), p in [p0, p1). */
+void csri_expand_gather(const csr_matrix *A, csr_symmetry symmetry, const int64_t *src, int64_t p0,
+                        int64_t p1, void *out);
+/* 1 if a row in [r0, r1) of a column-sorted M holds a column twice. */
+int csri_sorted_rows_have_duplicates(const csr_matrix *M, int64_t r0, int64_t r1);
+
+/* --- CG (src/kernels/cg_rows.c) ------------------------------------------------------------ */
+
+/* The fused step's two halves over rows [begin, end): the element-wise r', x, p' (all rows
+ * first), then q' = A p' and the rows' terms added to sums in row order. */
+void csri_cg_update_rows(double alpha, double beta, const csri_cg_vectors *v, int64_t begin,
+                         int64_t end);
+void csri_cg_product_rows(const csr_matrix *A, const csri_cg_vectors *v, int64_t begin, int64_t end,
+                          double *sums);
+/* d_i = 1 / a_ii for rows [r0, r1) up to the first bad one, which it returns (with *why and
+ * *value as in csri_bad_diagonal); -1 when every row is fine. */
+int64_t csri_jacobi_rows(const csr_matrix *A, csr_vector *d, int64_t r0, int64_t r1, int *why,
+                         double *value);
+
+/* --- PageRank (src/kernels/pagerank_rows.c) ------------------------------------------------ */
+
+/* The spread and update passes of src/core/backend.h over pages [b, e); each returns its sum
+ * (the dangling sum, the L1 change). */
+double csri_pagerank_spread_rows(const csr_vector *r, const double *inv_w, int scale, csr_vector *x,
+                                 int64_t b, int64_t e);
+double csri_pagerank_update_rows(csr_vector *r, const csr_vector *y, const double *p, double d,
+                                 double base, const double *inv_w, int scale, csr_vector *x,
+                                 int64_t b, int64_t e, double *dangling);
+
+#endif /* CSR_KERNELS_ROWS_H */

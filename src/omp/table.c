@@ -1,0 +1,32 @@
+/* The OpenMP backend's table: every operation on host operands. */
+#include "omp/omp.h"
+
+const csri_backend csri_omp_backend = {
+    .id = CSR_BACKEND_OMP,
+    .location = CSR_HOST,
+    .vector.axpby = csri_omp_axpby,
+    .vector.scale = csri_omp_scale,
+    .vector.fill = csri_omp_fill,
+    .vector.copy = csri_omp_copy,
+    .vector.reduce = csri_omp_reduce,
+    .sparse.spmv = csri_omp_spmv,
+    .sparse.row_stats = csri_omp_row_stats,
+    .convert.from_coo = csri_omp_from_coo,
+    .convert.to_coo = csri_omp_to_coo,
+    .convert.from_dense = csri_omp_from_dense,
+    .convert.to_dense = csri_omp_to_dense,
+    .convert.transpose = csri_omp_transpose,
+    .convert.symmetric_expand = csri_omp_symmetric_expand,
+    .solve.cg_step = csri_omp_cg_step,
+    .solve.jacobi = csri_omp_jacobi,
+    .graph.pagerank_spread = csri_omp_pagerank_spread,
+    .graph.pagerank_update = csri_omp_pagerank_update,
+    .primitive.scan_bytes = csri_omp_scan_bytes,
+    .primitive.scan = csri_omp_scan,
+    .primitive.compact_bytes = csri_omp_compact_bytes,
+    .primitive.compact = csri_omp_compact,
+    .primitive.radix_sort_bytes = csri_omp_radix_sort_bytes,
+    .primitive.radix_sort = csri_omp_radix_sort,
+    .primitive.histogram_bytes = csri_omp_histogram_bytes,
+    .primitive.histogram = csri_omp_histogram,
+};

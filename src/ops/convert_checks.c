@@ -1,0 +1,29 @@
+/* The converters' shared check of a CSR operand (src/ops/ops.h). */
+#include "ops/ops.h"
+
+csr_status csri_convert_check_csr(csr_context *ctx, const csr_matrix *A) {
+  CSRI_TRY(csri_check_value_type(ctx, A->value_type, 1));
+  CSRI_TRY(csri_check_shape(ctx, A->rows, A->cols, A->nnz));
+  if (A->row_offsets == NULL ||
+      (A->nnz > 0 && (A->col_indices == NULL || (A->value_type != CSR_PATTERN && !A->values))))
+    return CSRI_FAIL(ctx, CSR_ERR_NULL_POINTER, "matrix with %lld entries lacks an array",
+                     (long long)A->nnz);
+  const int64_t *off = A->row_offsets;
+  if (off[0] != 0 || off[A->rows] != A->nnz)
+    return CSRI_FAIL(
+        ctx, CSR_ERR_INVALID_MATRIX,
+        "row_offsets[0] = %lld and row_offsets[rows] = %lld, expected 0 and nnz = %lld",
+        (long long)off[0], (long long)off[A->rows], (long long)A->nnz);
+  /* Monotone offsets make the rows partition [0, nnz): every backend relies on it. */
+  int64_t bad = A->rows;
+#pragma omp parallel for if (csri_host_backend(ctx) == CSR_BACKEND_OMP)                            \
+    num_threads(csri_omp_threads(ctx)) reduction(min                                               \
+                                                 : bad)
+  for (int64_t i = 0; i < A->rows; i++)
+    if (off[i + 1] < off[i] && i < bad)
+      bad = i;
+  if (bad < A->rows)
+    return CSRI_FAIL(ctx, CSR_ERR_INVALID_MATRIX, "row_offsets decrease after row %lld",
+                     (long long)bad);
+  return CSR_SUCCESS;
+}

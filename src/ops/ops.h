@@ -1,0 +1,42 @@
+/* What the front ends of src/ops (and src/graph, src/solve) share: operand checks, the
+ * primitives' workspace protocol, the converters' checks. Internal. */
+#ifndef CSR_OPS_H
+#define CSR_OPS_H
+
+#include "core/backend.h"
+
+/* --- vectors (src/ops/operands.c) ------------------------------------------------------------ */
+
+/* NULL, value type (F64 / F32), location, data present when n > 0. `name` is for the message. */
+csr_status csri_check_vector(csr_context *ctx, const csr_vector *v, const char *name);
+/* Both vectors valid, same n, same type, and not partly overlapping (the same array is fine for
+ * element-wise work); their locations may differ. */
+csr_status csri_check_vector_shapes(csr_context *ctx, const csr_vector *x, const csr_vector *y);
+/* csri_check_vector_shapes, and both at the same location. */
+csr_status csri_check_vector_pair(csr_context *ctx, const csr_vector *x, const csr_vector *y);
+/* 1 when the arrays of x and y share any byte (both non-empty). */
+int csri_vectors_overlap(const csr_vector *x, const csr_vector *y);
+
+/* --- the primitives (src/ops/primitives_common.c) ----------------------------------------------
+ */
+
+/* Checks n >= 0, and that `what` is non-NULL when n > 0. */
+csr_status csri_check_array(csr_context *ctx, const void *p, int64_t n, const char *what);
+/* The workspace protocol of csr_primitives.h. need: the backend's bytes. Returns with
+ * *run = 0 after a size query (workspace NULL: *workspace_bytes = need), or *run = 1 and *use
+ * pointing at a workspace of at least `need` bytes (the caller's, or the context's cache).
+ * CSR_ERR_INVALID_VALUE for a caller's workspace smaller than need. */
+csr_status csri_primitive_workspace(csr_context *ctx, csr_location location, size_t need,
+                                    void *workspace, size_t *workspace_bytes, int *run, void **use);
+/* Releases what csri_primitive_workspace took when the context is NULL (no cache to keep). */
+void csri_primitive_workspace_done(csr_context *ctx, csr_location location, void *use,
+                                   void *workspace, size_t *workspace_bytes);
+
+/* --- the converters (src/ops/convert_checks.c) ------------------------------------------------ */
+
+/* A host CSR the converters can walk (its location checked by the dispatch): valid enums and shape,
+ * arrays present, row_offsets[0] == 0, non-decreasing, row_offsets[rows] == nnz. Columns are
+ * checked by the backends that index with them. */
+csr_status csri_convert_check_csr(csr_context *ctx, const csr_matrix *A);
+
+#endif /* CSR_OPS_H */

@@ -1,0 +1,34 @@
+/* Dispatch of CG's fused step and of the Jacobi diagonal to the backend where the operands live
+ * (the solver has checked them: one location, one value type, matching sizes). */
+#include "solve/solver.h"
+
+csr_status csri_cg_step(csr_context *ctx, const csr_matrix *A, double alpha, double beta,
+                        const csri_cg_vectors *v, double *sums) {
+  const csri_backend *b;
+  csr_status status = CSRI_DISPATCH(ctx, A->location, solve.cg_step, "CG", &b);
+  CSRI_TRY(status);
+  return csri_ran(ctx, b, status, b->solve.cg_step(ctx, A, alpha, beta, v, sums));
+}
+
+csr_status csri_jacobi(csr_context *ctx, const csr_matrix *A, csr_vector *d) {
+  const csri_backend *b;
+  CSRI_TRY(CSRI_DISPATCH(ctx, A->location, solve.jacobi, "Jacobi preconditioning", &b));
+  csri_bad_diagonal bad = {-1, 0, 0.0};
+  CSRI_TRY(b->solve.jacobi(ctx, A, d, &bad));
+  long long row = (long long)bad.row;
+  if (row < 0)
+    return CSR_SUCCESS;
+  /* Rows are counted from 0, as in the API; the Matrix Market file numbers them from 1. */
+  if (bad.why == 0)
+    return CSRI_FAIL(ctx, CSR_ERR_INVALID_MATRIX,
+                     "PCG (Jacobi): row %lld (0-based; %lld in a Matrix Market file) has no "
+                     "diagonal entry: A is not symmetric positive definite",
+                     row, row + 1);
+  if (bad.why == 1)
+    return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "PCG (Jacobi): A(%lld,%lld) = %g (0-based)", row,
+                     row, bad.value);
+  return CSRI_FAIL(ctx, CSR_ERR_INVALID_MATRIX,
+                   "PCG (Jacobi): A(%lld,%lld) = %g <= 0 (0-based): A is not symmetric positive "
+                   "definite",
+                   row, row, bad.value);
+}

@@ -1,0 +1,143 @@
+/* Solves A x = b iteratively: checks the operands and options, then runs the method asked for
+ * (src/solve/cg.c, src/solve/bicgstab.c) and reports ||b - A x|| of what it returns. */
+#include "solve/solver.h"
+
+#include <math.h>
+
+void csr_solver_options_init(csr_solver_options *options) {
+  if (options == NULL)
+    return;
+  options->method = CSR_SOLVER_CG;
+  options->rtol = 1e-8;
+  options->atol = 0.0;
+  options->max_iter = 0;
+  options->history = NULL;
+  options->history_capacity = 0;
+}
+
+static csr_status check(csr_context *ctx, const csr_matrix *A, const csr_vector *b,
+                        const csr_vector *x, const csr_solver_options *o,
+                        const csri_backend **backend) {
+  CSRI_CHECK_NULL(ctx, A);
+  CSRI_TRY(csri_check_vector(ctx, b, "b"));
+  CSRI_TRY(csri_check_vector(ctx, x, "x"));
+  if (A->location != b->location || A->location != x->location)
+    return CSRI_FAIL(ctx, CSR_ERR_LOCATION_MISMATCH,
+                     "csr_solve: A, b and x must all be on the host or all on the device");
+  /* Every method multiplies by A: the backend of the SpMV is the solve's. */
+  CSRI_TRY(CSRI_DISPATCH(ctx, A->location, sparse.spmv, "csr_solve", backend));
+  if (A->rows != A->cols || b->n != A->rows || x->n != A->cols)
+    return CSRI_FAIL(ctx, CSR_ERR_DIMENSION_MISMATCH,
+                     "csr_solve needs a square A and b, x of its size: A is %lld x %lld, b has "
+                     "%lld entries, x %lld",
+                     (long long)A->rows, (long long)A->cols, (long long)b->n, (long long)x->n);
+  if (b->value_type != x->value_type ||
+      (A->value_type != CSR_PATTERN && A->value_type != x->value_type))
+    return CSRI_FAIL(ctx, CSR_ERR_TYPE_MISMATCH,
+                     "csr_solve: b, x and A's values must share one type (A may be a pattern)");
+  if (csri_vectors_overlap(b, x))
+    return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "csr_solve: b and x overlap in memory");
+  if (o->method != CSR_SOLVER_CG && o->method != CSR_SOLVER_PCG_JACOBI &&
+      o->method != CSR_SOLVER_BICGSTAB)
+    return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "csr_solve: unknown method %d", (int)o->method);
+  if (!(o->rtol >= 0.0 && o->atol >= 0.0) || (o->rtol == 0.0 && o->atol == 0.0) ||
+      !isfinite(o->rtol) || !isfinite(o->atol))
+    return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE,
+                     "csr_solve: rtol %g and atol %g must be finite, >= 0 and not both 0", o->rtol,
+                     o->atol);
+  if (o->max_iter < 0 || o->history_capacity < 0 || (o->history == NULL && o->history_capacity > 0))
+    return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE,
+                     "csr_solve: max_iter %lld (>= 0) and history_capacity %lld (>= 0, with a "
+                     "history array when > 0) expected",
+                     (long long)o->max_iter, (long long)o->history_capacity);
+  return CSR_SUCCESS;
+}
+
+csr_status csri_solve_residual(csri_solve_run *run, csr_vector *r) {
+  CSRI_TRY(csr_copy(run->ctx, run->b, r));
+  return csr_spmv(run->ctx, -1.0, run->A, run->x, 1.0, r);
+}
+
+int csri_solve_finished(csri_solve_run *run, double rn, csr_status *status) {
+  if (rn <= run->tol) {
+    run->stop = CSR_SOLVER_CONVERGED;
+    *status = CSR_SUCCESS;
+    return 1;
+  }
+  if (run->iterations >= run->max_iter) {
+    run->stop = CSR_SOLVER_MAX_ITER;
+    *status = CSR_INFO_NOT_CONVERGED;
+    return 1;
+  }
+  return 0;
+}
+
+void csri_solve_record(csri_solve_run *run, double rnorm) {
+  const csr_solver_options *o = run->options;
+  if (run->history_length < o->history_capacity)
+    o->history[run->history_length++] = rnorm;
+}
+
+void csri_solve_rerecord(csri_solve_run *run, double rnorm) {
+  if (run->history_length > 0 && run->history_length == run->iterations + 1)
+    run->options->history[run->history_length - 1] = rnorm; /* that entry is this iterate's */
+}
+
+/* The method's run, then ||b - A x|| of the x it leaves. */
+static csr_status run_method(csri_solve_run *run, double *residual_norm) {
+  csr_status status = run->options->method == CSR_SOLVER_BICGSTAB
+                          ? csri_bicgstab(run)
+                          : csri_cg(run, run->options->method == CSR_SOLVER_PCG_JACOBI);
+  *residual_norm = NAN;
+  csr_vector *r = NULL;
+  csr_status s = csr_vector_create(run->ctx, &r, run->b->n, run->b->value_type, run->x->location);
+  if (s >= 0)
+    s = csri_solve_residual(run, r);
+  if (s >= 0)
+    s = csr_nrm2(run->ctx, r, residual_norm);
+  csr_vector_free(&r);
+  if (status >= 0 && s < 0) {
+    run->stop = CSR_SOLVER_FAILED;
+    return s;
+  }
+  return status;
+}
+
+csr_status csr_solve(csr_context *ctx, const csr_matrix *A, const csr_vector *b, csr_vector *x,
+                     const csr_solver_options *options, csr_solver_info *info) {
+  csr_solver_options defaults;
+  csr_solver_options_init(&defaults);
+  const csr_solver_options *o = options ? options : &defaults;
+  const csri_backend *backend;
+  CSRI_TRY(check(ctx, A, b, x, o, &backend));
+  int64_t n = A->rows;
+  csri_solve_run run = {ctx, A, b, x, o, 0.0, o->max_iter, 0, 0, CSR_SOLVER_FAILED};
+  /* The default, max(10n, 1000), is scipy's: in floating point CG on an ill-conditioned SPD
+   * matrix needs more than the n steps of exact arithmetic (1138_bus: ~2700 for n = 1138). */
+  if (run.max_iter == 0)
+    run.max_iter = 10 * n > 1000 ? 10 * n : 1000;
+  double bnorm = 0.0, rnorm = 0.0;
+  csr_status status = csr_nrm2(ctx, b, &bnorm);
+  if (status >= 0 && !isfinite(bnorm))
+    status = CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "csr_solve: b has non-finite entries");
+  if (status >= 0 && bnorm == 0.0) { /* the solution is 0, whatever the guess */
+    status = csr_fill(ctx, 0.0, x);
+    run.stop = CSR_SOLVER_CONVERGED;
+    csri_solve_record(&run, 0.0);
+  } else if (status >= 0) {
+    run.tol = o->rtol * bnorm > o->atol ? o->rtol * bnorm : o->atol;
+    status = run_method(&run, &rnorm);
+  }
+  if (status < 0 && run.stop != CSR_SOLVER_BREAKDOWN)
+    run.stop = CSR_SOLVER_FAILED;
+  if (info) {
+    info->iterations = run.iterations;
+    info->residual_norm = rnorm;
+    info->relative_residual = bnorm > 0.0 ? rnorm / bnorm : 0.0;
+    info->history_length = run.history_length;
+    info->stop = run.stop;
+  }
+  if (status >= 0)
+    csri_set_last_backend(ctx, backend->id);
+  return status < 0 ? status : run.stop == CSR_SOLVER_CONVERGED ? CSR_SUCCESS : status;
+}

@@ -1,0 +1,44 @@
+/* Shared by the csr_solve front end (src/solve/solve.c) and its methods (src/solve/cg.c,
+ * src/solve/bicgstab.c). Internal. */
+#ifndef CSR_SOLVE_SOLVER_H
+#define CSR_SOLVE_SOLVER_H
+
+#include "ops/ops.h"
+
+/* One csr_solve run: checked operands, the stopping threshold, and what has been done so far. */
+typedef struct csri_solve_run {
+  csr_context *ctx;
+  const csr_matrix *A;
+  const csr_vector *b;
+  csr_vector *x;
+  const csr_solver_options *options;
+  double tol;       /* stop when ||r|| <= tol = max(rtol * ||b||, atol) */
+  int64_t max_iter; /* >= 1 */
+  int64_t iterations;
+  int64_t history_length;
+  csr_solver_stop stop; /* set by the method before it returns */
+} csri_solve_run;
+
+/* r = b - A x (r of b's size and type). */
+csr_status csri_solve_residual(csri_solve_run *run, csr_vector *r);
+/* For an iterate whose (checked) residual norm is rn: 1 when the run is over, converged (rn <= tol)
+ * or at the iteration limit, with run->stop set and *status what the method returns; else 0. */
+int csri_solve_finished(csri_solve_run *run, double rn, csr_status *status);
+/* Appends ||r_k|| to the caller's history while it has room. */
+void csri_solve_record(csri_solve_run *run, double rnorm);
+/* Replaces the last history entry (the same iterate's recomputed residual norm). */
+void csri_solve_rerecord(csri_solve_run *run, double rnorm);
+
+/* CG's fused step (src/core/backend.h) on the backend where A lives (src/solve/cg_step.c). */
+csr_status csri_cg_step(csr_context *ctx, const csr_matrix *A, double alpha, double beta,
+                        const csri_cg_vectors *v, double *sums);
+/* d = 1 / diag(A) in d's type; CSR_ERR_INVALID_MATRIX (no diagonal entry, a_ii <= 0) or
+ * CSR_ERR_INVALID_VALUE (non-finite a_ii) naming the first bad row. */
+csr_status csri_jacobi(csr_context *ctx, const csr_matrix *A, csr_vector *d);
+
+/* The methods: x holds the initial guess; on return run->stop and run->iterations say what
+ * happened. CSR_SUCCESS, CSR_INFO_NOT_CONVERGED, or an error. */
+csr_status csri_cg(csri_solve_run *run, int jacobi);
+csr_status csri_bicgstab(csri_solve_run *run);
+
+#endif /* CSR_SOLVE_SOLVER_H */
