@@ -279,7 +279,9 @@ enum {
 
 /* Every converter runs on the host (ref or omp backend). A context that asks for CUDA gets the
  * work done on the CPU and CSR_INFO_DECLINED (> 0: the result is valid); device operands are
- * CSR_ERR_UNSUPPORTED until the GPU converters exist. Inputs are checked as they are used: row
+ * CSR_ERR_UNSUPPORTED until the GPU converters exist (in a build without the CUDA backend, as for
+ * every call: CSR_ERR_NOT_COMPILED, or CSR_ERR_LOCATION_MISMATCH with a context set to ref or
+ * omp). Inputs are checked as they are used: row
  * offsets that do not start at 0, decrease or miss nnz give CSR_ERR_INVALID_MATRIX; an index out
  * of range gives CSR_ERR_INDEX_OUT_OF_BOUNDS. Results are bitwise identical on both backends. */
 

@@ -10,28 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The 2D 5-point Laplacian on an m x m grid, plus shift on the diagonal. */
-static csr_matrix *poisson(csr_context *ctx, int64_t m, double shift) {
-  int64_t n = m * m;
-  csr_matrix *A = NULL;
-  CHECK_OK(ctx, csr_matrix_create(ctx, &A, n, n, 5 * n, CSR_F64, CSR_HOST));
-  int64_t k = 0;
-  for (int64_t i = 0; i < n; i++) {
-    int64_t r = i / m, c = i % m;
-    const int64_t nb[5] = {r > 0 ? i - m : -1, c > 0 ? i - 1 : -1, i, c < m - 1 ? i + 1 : -1,
-                           r < m - 1 ? i + m : -1};
-    for (int t = 0; t < 5; t++)
-      if (nb[t] >= 0) {
-        A->col_indices[k] = (int32_t)nb[t];
-        ((double *)A->values)[k++] = nb[t] == i ? 4.0 + shift : -1.0;
-      }
-    A->row_offsets[i + 1] = k;
-  }
-  A->nnz = k;
-  A->flags = CSR_FLAG_SORTED | CSR_FLAG_NO_DUPLICATES;
-  return A;
-}
-
 static double scaled_residual(csr_context *ref, const csr_matrix *A, const csr_vector *x,
                               const csr_vector *b) {
   csr_vector *r = NULL;
@@ -119,7 +97,8 @@ static void solve_both(csr_context *ctx, csr_context *ref, const char *name, con
 /* CSR_GPU_QUICK (under compute-sanitizer): smaller grids, no files. */
 static void convergence(csr_context *ctx, csr_context *ref) {
   int quick = getenv("CSR_GPU_QUICK") != NULL;
-  csr_matrix *P = poisson(ref, quick ? 30 : 100, 0.0), *S = poisson(ref, quick ? 20 : 60, 0.5);
+  csr_matrix *P = csrt_poisson_2d(ref, quick ? 30 : 100, 0.0),
+             *S = csrt_poisson_2d(ref, quick ? 20 : 60, 0.5);
   const csr_spmv_kernel kernels[3] = {CSR_KERNEL_AUTO, CSR_KERNEL_SCALAR, CSR_KERNEL_VECTOR};
   for (int k = 0; k < 3; k++) {
     solve_both(ctx, ref, "poisson 100x100", P, CSR_SOLVER_CG, CSR_F64, kernels[k]);
@@ -134,7 +113,7 @@ static void convergence(csr_context *ctx, csr_context *ref) {
 
 /* The segmented kernel is not in this backend: csr_solve refuses it, naming it. */
 static void segmented_refused(csr_context *ctx, csr_context *ref) {
-  csr_matrix *P = poisson(ref, 4, 0.0), *D = NULL;
+  csr_matrix *P = csrt_poisson_2d(ref, 4, 0.0), *D = NULL;
   csr_vector *b = NULL, *bd = NULL, *xd = NULL;
   CHECK_OK(ref, csr_vector_create(ref, &b, P->rows, CSR_F64, CSR_HOST));
   CHECK_OK(ref, csr_fill(ref, 1.0, b));

@@ -95,28 +95,6 @@ static void free_round(round *r) {
   csr_vector_free(&r->x_solved);
 }
 
-/* The 2D 5-point Laplacian on an m x m grid with 5 on the diagonal (SPD). */
-static csr_matrix *laplacian(csr_context *ref, int64_t m) {
-  int64_t n = m * m;
-  csr_matrix *A = NULL;
-  CHECK_OK(ref, csr_matrix_create(ref, &A, n, n, 5 * n, CSR_F64, CSR_HOST));
-  int64_t k = 0;
-  for (int64_t i = 0; i < n; i++) {
-    int64_t r = i / m, c = i % m;
-    const int64_t nb[5] = {r > 0 ? i - m : -1, c > 0 ? i - 1 : -1, i, c < m - 1 ? i + 1 : -1,
-                           r < m - 1 ? i + m : -1};
-    for (int t = 0; t < 5; t++)
-      if (nb[t] >= 0) {
-        A->col_indices[k] = (int32_t)nb[t];
-        ((double *)A->values)[k++] = nb[t] == i ? 5.0 : -1.0;
-      }
-    A->row_offsets[i + 1] = k;
-  }
-  A->nnz = k;
-  A->flags = CSR_FLAG_SORTED | CSR_FLAG_NO_DUPLICATES;
-  return A;
-}
-
 /* 1 and 3: the caller's stream, and two contexts interleaved, against the default stream. */
 static void same_results(const csr_matrix *A, const csr_vector *x0, cudaStream_t s1,
                          cudaStream_t s2) {
@@ -231,7 +209,7 @@ int main(void) {
   }
   rng.state = csrt_seed("gpu_stream");
   csr_context *ref = csrt_context(CSR_BACKEND_REF);
-  csr_matrix *A = laplacian(ref, 60);
+  csr_matrix *A = csrt_poisson_2d(ref, 60, 1.0); /* SPD */
   csr_vector *x0 = csrt_random_vector(ref, A->cols, CSR_F64, &rng);
   cudaStream_t s1 = NULL, s2 = NULL;
   CHECK(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking) == cudaSuccess);

@@ -53,6 +53,17 @@ void csri_to_coo_rows(const csr_matrix *A, csr_coo *T, int64_t r0, int64_t r1);
  * (nothing after it is added), or -1. */
 int64_t csri_to_dense_rows(const csr_matrix *A, csr_dense *D, int64_t r0, int64_t r1);
 
+/* Groups items k in [0, n) with rkey[k] >= 0 by rkey (nb groups) and orders each group by
+ * (ckey[k], k): off[nb + 1] receives the group offsets, cols[p] = ckey[k], src[p] = k. cols and
+ * src hold as many entries as there are items with rkey >= 0; keys must be in range. The COO
+ * conversion and the symmetric expansion of each CPU backend sort with their own:
+ * src/ref/convert_coo.c (serial) and src/omp/convert_coo.c (scattered and sorted in parallel, the
+ * same result). */
+typedef csr_status csri_group_sort_fn(csr_context *ctx, int64_t n, const int32_t *rkey,
+                                      const int32_t *ckey, int64_t nb, int64_t *off, int32_t *cols,
+                                      int64_t *src);
+csri_group_sort_fn csri_ref_group_sort, csri_omp_group_sort;
+
 /* --- symmetric expansion (src/kernels/expand_rows.c) ----------------------------------------- */
 
 /* Rows [r0, r1): the first entry that cannot be expanded (column out of range, nonzero diagonal

@@ -1,4 +1,4 @@
-/* The converters' shared check of a CSR operand (src/ops/ops.h). */
+/* The converters' shared check of a CSR operand, and their dispatch (src/ops/ops.h). */
 #include "ops/ops.h"
 
 csr_status csri_convert_check_csr(csr_context *ctx, const csr_matrix *A) {
@@ -26,4 +26,12 @@ csr_status csri_convert_check_csr(csr_context *ctx, const csr_matrix *A) {
     return CSRI_FAIL(ctx, CSR_ERR_INVALID_MATRIX, "row_offsets decrease after row %lld",
                      (long long)bad);
   return CSR_SUCCESS;
+}
+
+csr_status csri_convert_dispatch(csr_context *ctx, const csr_matrix *A, size_t entry,
+                                 const char *operation, const csri_backend **b) {
+  csr_status status = csri_dispatch(ctx, A->location, entry, operation, b);
+  CSRI_TRY(status);
+  CSRI_TRY(csri_convert_check_csr(ctx, A));
+  return status;
 }

@@ -30,9 +30,9 @@ csr_status csr_to_coo(csr_context *ctx, const csr_matrix *A, csr_coo **T) {
   *T = NULL;
   CSRI_CHECK_NULL(ctx, A);
   const csri_backend *b;
-  csr_status status = CSRI_DISPATCH(ctx, A->location, convert.to_coo, "CSR to COO", &b);
+  csr_status status =
+      csri_convert_dispatch(ctx, A, offsetof(csri_backend, convert.to_coo), "CSR to COO", &b);
   CSRI_TRY(status);
-  CSRI_TRY(csri_convert_check_csr(ctx, A));
   csr_coo *out = NULL;
   CSRI_TRY(csr_coo_create(ctx, &out, A->rows, A->cols, A->nnz, A->value_type, A->location));
   csr_status st = A->nnz > 0 ? b->convert.to_coo(ctx, A, out) : CSR_SUCCESS;

@@ -49,9 +49,9 @@ csr_status csr_to_dense(csr_context *ctx, const csr_matrix *A, csr_layout layout
   CSRI_CHECK_NULL(ctx, A);
   CSRI_TRY(check_layout(ctx, layout));
   const csri_backend *b;
-  csr_status status = CSRI_DISPATCH(ctx, A->location, convert.to_dense, "CSR to dense", &b);
+  csr_status status =
+      csri_convert_dispatch(ctx, A, offsetof(csri_backend, convert.to_dense), "CSR to dense", &b);
   CSRI_TRY(status);
-  CSRI_TRY(csri_convert_check_csr(ctx, A));
   /* Dense matrices always hold values: a pattern becomes F64 with each entry counting 1. */
   csr_value_type type = A->value_type == CSR_F32 ? CSR_F32 : CSR_F64;
   csr_dense *out = NULL;

@@ -38,5 +38,9 @@ void csri_primitive_workspace_done(csr_context *ctx, csr_location location, void
  * arrays present, row_offsets[0] == 0, non-decreasing, row_offsets[rows] == nnz. Columns are
  * checked by the backends that index with them. */
 csr_status csri_convert_check_csr(csr_context *ctx, const csr_matrix *A);
+/* The backend for converter `entry` (a member of csri_backend, as an offset) on A, then A's
+ * csri_convert_check_csr: CSR_SUCCESS or CSR_INFO_DECLINED with *b set, or an error. */
+csr_status csri_convert_dispatch(csr_context *ctx, const csr_matrix *A, size_t entry,
+                                 const char *operation, const csri_backend **b);
 
 #endif /* CSR_OPS_H */

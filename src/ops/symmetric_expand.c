@@ -15,10 +15,9 @@ csr_status csr_symmetric_expand(csr_context *ctx, const csr_matrix *A, csr_trian
     return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE,
                      "symmetry %d is not CSR_SYMMETRIC or CSR_SKEW_SYMMETRIC", (int)symmetry);
   const csri_backend *b;
-  csr_status status =
-      CSRI_DISPATCH(ctx, A->location, convert.symmetric_expand, "symmetric expansion", &b);
+  csr_status status = csri_convert_dispatch(
+      ctx, A, offsetof(csri_backend, convert.symmetric_expand), "symmetric expansion", &b);
   CSRI_TRY(status);
-  CSRI_TRY(csri_convert_check_csr(ctx, A));
   if (A->rows != A->cols)
     return CSRI_FAIL(ctx, CSR_ERR_DIMENSION_MISMATCH,
                      "a symmetric matrix is square, not %lld x %lld", (long long)A->rows,

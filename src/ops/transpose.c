@@ -6,9 +6,9 @@ csr_status csr_transpose(csr_context *ctx, const csr_matrix *A, csr_matrix **AT)
   *AT = NULL;
   CSRI_CHECK_NULL(ctx, A);
   const csri_backend *b;
-  csr_status status = CSRI_DISPATCH(ctx, A->location, convert.transpose, "transpose", &b);
+  csr_status status =
+      csri_convert_dispatch(ctx, A, offsetof(csri_backend, convert.transpose), "transpose", &b);
   CSRI_TRY(status);
-  CSRI_TRY(csri_convert_check_csr(ctx, A));
   csr_matrix *out = NULL;
   CSRI_TRY(csr_matrix_create(ctx, &out, A->cols, A->rows, A->nnz, A->value_type, A->location));
   /* nnz == 0: create's zeroed offsets are the answer */

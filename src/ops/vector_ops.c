@@ -17,20 +17,23 @@ csr_status csr_axpy(csr_context *ctx, double alpha, const csr_vector *x, csr_vec
   return csr_axpby(ctx, alpha, x, 1.0, y); /* 1*y is exact: same bits as y + alpha*x */
 }
 
-csr_status csr_scale(csr_context *ctx, double alpha, csr_vector *x) {
+/* x checked, and the backend of an operation on x alone (entry: its member of the table). */
+static csr_status on_x(csr_context *ctx, const csr_vector *x, size_t entry, const char *operation,
+                       const csri_backend **b) {
   CSRI_TRY(csri_check_vector(ctx, x, "x"));
+  return csri_dispatch(ctx, x->location, entry, operation, b);
+}
+
+csr_status csr_scale(csr_context *ctx, double alpha, csr_vector *x) {
   const csri_backend *b;
-  csr_status status = CSRI_DISPATCH(ctx, x->location, vector.scale, "scale", &b);
-  CSRI_TRY(status);
-  return csri_ran(ctx, b, status, b->vector.scale(ctx, alpha, x));
+  csr_status status = on_x(ctx, x, offsetof(csri_backend, vector.scale), "scale", &b);
+  return status < 0 ? status : csri_ran(ctx, b, status, b->vector.scale(ctx, alpha, x));
 }
 
 csr_status csr_fill(csr_context *ctx, double alpha, csr_vector *x) {
-  CSRI_TRY(csri_check_vector(ctx, x, "x"));
   const csri_backend *b;
-  csr_status status = CSRI_DISPATCH(ctx, x->location, vector.fill, "fill", &b);
-  CSRI_TRY(status);
-  return csri_ran(ctx, b, status, b->vector.fill(ctx, alpha, x));
+  csr_status status = on_x(ctx, x, offsetof(csri_backend, vector.fill), "fill", &b);
+  return status < 0 ? status : csri_ran(ctx, b, status, b->vector.fill(ctx, alpha, x));
 }
 
 csr_status csr_copy(csr_context *ctx, const csr_vector *x, csr_vector *y) {

@@ -1,9 +1,9 @@
 /* Solves A x = b for SPD A by conjugate gradients, optionally Jacobi-preconditioned
  * (z = diag(A)^-1 r), in the single-reduction form: each iteration is one fused step
- * (src/ops_impl.h) that updates r and x, forms the next direction p' = z' + beta p and q' = A p',
- * and returns every inner product the next iteration needs, so it costs one pass over the
- * vectors and one synchronisation on every backend. The price is that beta must be known when the
- * step starts, before r'.z' is summed: it comes from the recurrence
+ * (src/core/backend.h) that updates r and x, forms the next direction p' = z' + beta p and
+ * q' = A p', and returns every inner product the next iteration needs, so it costs one pass over
+ * the vectors and one synchronisation on every backend. The price is that beta must be known when
+ * the step starts, before r'.z' is summed: it comes from the recurrence
  *   r'.z' = r.z - 2 alpha z.q + alpha^2 q.Dq        (r' = r - alpha q, z' = D r', D symmetric)
  * while alpha uses the r.z that the previous step summed exactly. */
 #include "solve/solver.h"

@@ -82,9 +82,20 @@ csr_backend csrt_backend_from_args(int argc, char **argv) {
 
 /* --- one test source for every backend ------------------------------------------------------- */
 
-static void placement_failed(const char *what, csr_context *ctx) {
-  fprintf(stderr, "%s failed: %s\n", what, csr_context_last_error(ctx));
-  exit(1);
+/* The context the placement helpers copy with (the default stream); made once, freed at exit. */
+static csr_context *mover(void) {
+  static csr_context *ctx = NULL;
+  if (ctx == NULL)
+    ctx = csrt_context(CSR_BACKEND_AUTO);
+  return ctx;
+}
+
+/* Exits unless a placement succeeded. */
+static void placed(csr_status s, const char *what) {
+  if (s < 0) {
+    fprintf(stderr, "%s failed: %s\n", what, csr_context_last_error(mover()));
+    exit(1);
+  }
 }
 
 csr_location csrt_location(csr_backend backend) {
@@ -92,20 +103,14 @@ csr_location csrt_location(csr_backend backend) {
 }
 
 csr_matrix *csrt_place_matrix(csr_backend backend, const csr_matrix *A) {
-  csr_context *ctx = csrt_context(CSR_BACKEND_AUTO);
   csr_matrix *P = NULL;
-  if (csr_matrix_copy(ctx, A, &P, csrt_location(backend)) != CSR_SUCCESS)
-    placement_failed("csrt_place_matrix", ctx);
-  csr_context_free(&ctx);
+  placed(csr_matrix_copy(mover(), A, &P, csrt_location(backend)), "csrt_place_matrix");
   return P;
 }
 
 csr_vector *csrt_place_vector(csr_backend backend, const csr_vector *v) {
-  csr_context *ctx = csrt_context(CSR_BACKEND_AUTO);
   csr_vector *P = NULL;
-  if (csr_vector_clone(ctx, v, &P, csrt_location(backend)) != CSR_SUCCESS)
-    placement_failed("csrt_place_vector", ctx);
-  csr_context_free(&ctx);
+  placed(csr_vector_clone(mover(), v, &P, csrt_location(backend)), "csrt_place_vector");
   return P;
 }
 
@@ -114,42 +119,31 @@ csr_vector *csrt_host_vector(const csr_vector *v) {
 }
 
 void csrt_set_vector(csr_vector *v, const csr_vector *h) {
-  csr_context *ctx = csrt_context(CSR_BACKEND_AUTO);
-  if (csr_copy(ctx, h, v) < 0)
-    placement_failed("csrt_set_vector", ctx);
-  csr_context_free(&ctx);
+  placed(csr_copy(mover(), h, v), "csrt_set_vector");
 }
 
 void *csrt_alloc_at(csr_backend backend, size_t bytes) {
   void *p = NULL;
-  csr_context *ctx = csrt_context(CSR_BACKEND_AUTO);
-  if (bytes > 0 &&
-      csri_array_alloc(ctx, &p, (int64_t)bytes, 1, csrt_location(backend), 0) != CSR_SUCCESS)
-    placement_failed("csrt_alloc_at", ctx);
-  csr_context_free(&ctx);
+  if (bytes > 0)
+    placed(csri_array_alloc(mover(), &p, (int64_t)bytes, 1, csrt_location(backend), 0),
+           "csrt_alloc_at");
   return p;
 }
 
 void *csrt_place_bytes(csr_backend backend, const void *host, size_t bytes) {
   void *p = csrt_alloc_at(backend, bytes);
-  csr_context *ctx = csrt_context(CSR_BACKEND_AUTO);
-  if (bytes > 0 &&
-      csri_array_copy(ctx, p, csrt_location(backend), host, CSR_HOST, bytes) != CSR_SUCCESS)
-    placement_failed("csrt_place_bytes", ctx);
-  csr_context_free(&ctx);
+  placed(csri_array_copy(mover(), p, csrt_location(backend), host, CSR_HOST, bytes),
+         "csrt_place_bytes");
   return p;
 }
 
-void csrt_fetch_bytes(csr_backend backend, void *host, const void *placed, size_t bytes) {
-  csr_context *ctx = csrt_context(CSR_BACKEND_AUTO);
-  if (bytes > 0 &&
-      csri_array_copy(ctx, host, CSR_HOST, placed, csrt_location(backend), bytes) != CSR_SUCCESS)
-    placement_failed("csrt_fetch_bytes", ctx);
-  csr_context_free(&ctx);
+void csrt_fetch_bytes(csr_backend backend, void *host, const void *placed_at, size_t bytes) {
+  placed(csri_array_copy(mover(), host, CSR_HOST, placed_at, csrt_location(backend), bytes),
+         "csrt_fetch_bytes");
 }
 
-void csrt_free_at(csr_backend backend, void *placed) {
-  csri_array_free(placed, csrt_location(backend));
+void csrt_free_at(csr_backend backend, void *placed_at) {
+  csri_array_free(placed_at, csrt_location(backend));
 }
 
 int csrt_implements(csr_backend backend, size_t entry) {
@@ -402,4 +396,28 @@ long long csrt_available_gib(void) {
   if (f)
     fclose(f);
   return kib / (1024 * 1024);
+}
+
+csr_matrix *csrt_poisson_2d(csr_context *ctx, int64_t m, double shift) {
+  int64_t n = m * m;
+  csr_matrix *A = NULL;
+  if (csr_matrix_create(ctx, &A, n, n, 5 * n, CSR_F64, CSR_HOST) != CSR_SUCCESS) {
+    fprintf(stderr, "csrt_poisson_2d: %s\n", csr_context_last_error(ctx));
+    exit(1);
+  }
+  int64_t k = 0;
+  for (int64_t i = 0; i < n; i++) {
+    int64_t r = i / m, c = i % m;
+    const int64_t nb[5] = {r > 0 ? i - m : -1, c > 0 ? i - 1 : -1, i, c < m - 1 ? i + 1 : -1,
+                           r < m - 1 ? i + m : -1};
+    for (int t = 0; t < 5; t++)
+      if (nb[t] >= 0) {
+        A->col_indices[k] = (int32_t)nb[t];
+        ((double *)A->values)[k++] = nb[t] == i ? 4.0 + shift : -1.0;
+      }
+    A->row_offsets[i + 1] = k;
+  }
+  A->nnz = k;
+  A->flags = CSR_FLAG_SORTED | CSR_FLAG_NO_DUPLICATES;
+  return A;
 }

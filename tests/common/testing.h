@@ -132,6 +132,9 @@ csr_matrix *csrt_generate(csr_context *ctx, csrt_shape shape, csr_value_type val
 csr_matrix *csrt_from_row_lengths(csr_context *ctx, int64_t rows, int64_t cols,
                                   const int64_t *lengths, csr_value_type value_type,
                                   csrt_values values, csrt_rng *rng);
+/* The 2D 5-point Laplacian on an m x m grid with 4 + shift on the diagonal and -1 off it (F64,
+ * host, sorted): SPD for shift >= 0. */
+csr_matrix *csrt_poisson_2d(csr_context *ctx, int64_t m, double shift);
 /* A host vector with random entries in [-1, 1) avoiding 0. */
 csr_vector *csrt_random_vector(csr_context *ctx, int64_t n, csr_value_type type, csrt_rng *rng);
 /* Value k of a matrix or vector array as double (1 for pattern). */
