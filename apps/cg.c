@@ -54,7 +54,7 @@ static void usage(void) {
       "  time               the csr_solve call alone; per iteration = time / iterations\n"
       "A breakdown (CG/PCG: p'Ap <= 0, A not SPD; BiCGSTAB: a zero inner product) is bad\n"
       "input: the library's message, exit 2.\n"
-      "\n" APP_EXIT_HELP,
+      "\n" APP_INPUT_HELP "\n" APP_EXIT_HELP,
       PLOT_WIDTH, PLOT_HEIGHT);
 }
 

@@ -18,6 +18,15 @@ enum {
   APP_RUNTIME = 3    /* out of memory, write failure, backend unavailable, validation failure */
 };
 
+/* How every app tells an input file's format (the library's rule, csr_file_format), for --help.
+ * A printf format: "%%%%" prints "%%". */
+#define APP_INPUT_HELP                                                                             \
+  "Input files: one whose first line is the Matrix Market banner (%%%%MatrixMarket ...) is\n"      \
+  "Matrix Market whatever its name; otherwise .txt, .el and .edges are edge lists of\n"            \
+  "\"from to [weight]\" lines, a .mtx or .mm file without the banner is refused, and any\n"        \
+  "other name, standard input (\"-\") included, is read as an edge list. gzip (.gz) is\n"          \
+  "recognised by its first bytes.\n"
+
 /* The exit-code lines every --help ends with. */
 #define APP_EXIT_HELP                                                                              \
   "Exit status: 0 success, 1 usage error, 2 bad input (the library's message is printed),\n"       \

@@ -13,9 +13,9 @@ static void usage(void) {
   printf(
       "Usage: mmconvert IN OUT [--symmetric] [--pattern]\n"
       "\n"
-      "Reads IN and writes it to OUT. Formats go by extension: .txt, .el, .edges (optionally\n"
-      ".gz) are edge lists, anything else Matrix Market; OUT is gzip-compressed when it ends\n"
-      "in .gz. \"-\" is standard input (Matrix Market) or standard output.\n"
+      "Reads IN and writes it to OUT. OUT's extension names the format written: .txt, .el,\n"
+      ".edges (optionally .gz) an edge list, anything else Matrix Market; OUT is\n"
+      "gzip-compressed when it ends in .gz. \"-\" is standard input or standard output.\n"
       "\n"
       "Options:\n"
       "  --symmetric  write a Matrix Market 'symmetric' file (the lower triangle); refused\n"
@@ -34,7 +34,7 @@ static void usage(void) {
       "  size: reading one back gives N x N with N = largest node id + 1 (a warning says when\n"
       "  that differs from the matrix written).\n"
       "  A one-line summary goes to standard error.\n"
-      "\n" APP_EXIT_HELP);
+      "\n" APP_INPUT_HELP "\n" APP_EXIT_HELP);
 }
 
 /* A pattern copy of A (same structure, no values), for --pattern: the symmetry check of

@@ -11,8 +11,8 @@ static const char *prog = "mminfo";
 static void usage(void) {
   printf("Usage: mminfo FILE [--json]\n"
          "\n"
-         "Reads FILE (Matrix Market .mtx, gzip .mtx.gz, or an edge list .txt/.el/.edges[.gz];\n"
-         "\"-\" is standard input) and prints what it holds.\n"
+         "Reads FILE (a Matrix Market file or an edge list, gzip-compressed or not; \"-\" is\n"
+         "standard input) and prints what it holds.\n"
          "\n"
          "Options:\n"
          "  --json      one JSON object instead of text (keys: file, format, layout, field,\n"
@@ -31,7 +31,7 @@ static void usage(void) {
          "  memory          CSR bytes = 8*(rows+1) + 4*nnz + value bytes (8*nnz for f64,\n"
          "                  4*nnz for f32, none for pattern matrices)\n"
          "Edge lists have no size line: the matrix is N x N with N = largest node id + 1.\n"
-         "\n" APP_EXIT_HELP);
+         "\n" APP_INPUT_HELP "\n" APP_EXIT_HELP);
 }
 
 /* The text of a histogram bin's range: "0", "1", "2-3", "4-7", ... */

@@ -17,12 +17,12 @@ static void usage(void) {
       "                [--backend auto|ref|omp|cuda] [--precision f64|f32] [--weighted]\n"
       "                [--personalization FILE] [--threads N] [--json]\n"
       "\n"
-      "Reads GRAPH (a Matrix Market adjacency matrix .mtx[.gz], or an edge list of\n"
-      "\"from to [weight]\" lines .txt/.el/.edges[.gz]; \"-\" is standard input) and computes\n"
-      "its PageRank with csr_pagerank. A(i,j) stored is a link i -> j; symmetric files give\n"
-      "links both ways, duplicate entries are merged (their values summed). The matrix must be\n"
-      "square; an edge list has N = largest id + 1 pages. Ids are printed as in the input:\n"
-      "1-based for Matrix Market, 0-based for edge lists.\n"
+      "Reads GRAPH (a Matrix Market adjacency matrix, or an edge list of \"from to [weight]\"\n"
+      "lines; \"-\" is standard input) and computes its PageRank with csr_pagerank. A(i,j)\n"
+      "stored is a link i -> j; symmetric files give links both ways, duplicate entries are\n"
+      "merged (their values summed). The matrix must be square; an edge list has N = largest\n"
+      "id + 1 pages. Ids are printed as in the input: 1-based for Matrix Market, 0-based for\n"
+      "edge lists.\n"
       "\n"
       "Options:\n"
       "  --damping D          d in [0, 1), default 0.85\n"
@@ -66,7 +66,7 @@ static void usage(void) {
       "             iteration moves more (rank re-reads, row offsets, 1/w, the fused passes)\n"
       "  GB/s       bytes per iteration * iterations / time / 1e9 (setup included)\n"
       "A progress line per iteration goes to stderr (only when it is a terminal).\n"
-      "\n" APP_EXIT_HELP);
+      "\n" APP_INPUT_HELP "\n" APP_EXIT_HELP);
 }
 
 typedef struct options {

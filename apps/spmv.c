@@ -55,7 +55,7 @@ static void usage(void) {
       "             faster of a loop and a memcpy per thread, median of %d; GB/s counts bytes\n"
       "             read + written. copy_fraction = SpMV GB/s / copy GB/s\n"
       "  checksum   sum of y and its 2-norm, in double, serially (%%.17g)\n"
-      "\n" APP_EXIT_HELP,
+      "\n" APP_INPUT_HELP "\n" APP_EXIT_HELP,
       WARMUP, COPY_REPS);
 }
 

@@ -15,8 +15,8 @@ static void usage(void) {
   printf(
       "Usage: spy FILE [--out spy.png] [--size N] [--threads T] [--json]\n"
       "\n"
-      "Reads FILE (Matrix Market .mtx, gzip .mtx.gz, or an edge list .txt/.el/.edges[.gz];\n"
-      "\"-\" is standard input) and writes a PNG picture of it with two panels.\n"
+      "Reads FILE (a Matrix Market file or an edge list; \"-\" is standard input) and writes a\n"
+      "PNG picture of it with two panels.\n"
       "\n"
       "Options:\n"
       "  --out PATH   the PNG file to write (default spy.png)\n"
@@ -50,7 +50,7 @@ static void usage(void) {
       "left of the histogram the grid lines' row counts (1, 10, 100, 1e3, ...). A label that\n"
       "would touch its neighbour is left out. All the numbers are in the output (--json).\n"
       "The drawing is one pass over the entries, shared among the threads by block rows.\n"
-      "\n" APP_EXIT_HELP,
+      "\n" APP_INPUT_HELP "\n" APP_EXIT_HELP,
       SPY_SIZE_MIN, SPY_SIZE_MAX, SPY_SIZE_DEFAULT);
 }
 

@@ -381,8 +381,13 @@ int csr_row_length_bin(int64_t length);
  * Files: Matrix Market (.mtx, .mtx.gz) and SNAP edge lists (.txt, .el, .edges, also .gz)
  * ------------------------------------------------------------------------------------------- */
 
-/** File format: AUTO picks by extension (.txt, .el, .edges [.gz]: edge list; else Matrix
- *  Market). */
+/** File format. AUTO tells it by content, then by name: a first line that is the Matrix Market
+ *  banner ("%%MatrixMarket ...", after blank lines, any case) means Matrix Market whatever the
+ *  name; otherwise .txt, .el and .edges (also .gz) are edge lists, .mtx and .mm must hold the
+ *  banner (CSR_ERR_PARSE), and any other name, standard input ("-") and unnamed buffers
+ *  included, is an edge list (blank input is refused as an empty file). Asking for EDGE_LIST of
+ *  input that starts with the banner is refused (CSR_ERR_PARSE: read so, its size line would
+ *  become an edge). */
 typedef enum csr_file_format {
   CSR_FORMAT_AUTO = 0,
   CSR_FORMAT_MATRIX_MARKET = 1,

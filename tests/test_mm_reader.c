@@ -1022,17 +1022,22 @@ static void test_stdin(void) {
              strstr(csr_context_last_error(ctx_ref), "stdin"),
          "standard input, bad value on line 7: %s (%s)", csr_status_string(s),
          csr_context_last_error(ctx_ref));
-  /* An edge list on standard input, chosen by options.format. */
+  /* An edge list on standard input: told by its content, or chosen by options.format. */
   static const char edges[] = "# g\n0 1\n2 0\n";
   static const int er[] = {0, 2}, ec[] = {1, 0};
   static const triples et = {3, 3, 2, er, ec, NULL};
   path = temp_file("in_edges", edges, sizeof edges - 1);
   csr_read_options o = options(0);
-  o.format = CSR_FORMAT_EDGE_LIST;
-  s = read_stdin(ctx_ref, path, &o, &T, NULL);
-  CHECKF(s == CSR_SUCCESS && coo_is(T, &et, why, sizeof why), "edge list on standard input: %s %s",
-         s == 0 ? why : csr_status_string(s), csr_context_last_error(ctx_ref));
-  csr_coo_free(&T);
+  for (int forced = 0; forced < 2; forced++) {
+    o.format = forced ? CSR_FORMAT_EDGE_LIST : CSR_FORMAT_AUTO;
+    csr_file_info info;
+    s = read_stdin(ctx_ref, path, &o, &T, &info);
+    CHECKF(s == CSR_SUCCESS && coo_is(T, &et, why, sizeof why) &&
+               info.format == CSR_FORMAT_EDGE_LIST,
+           "edge list on standard input (format %d): %s %s", (int)o.format,
+           s == 0 ? why : csr_status_string(s), csr_context_last_error(ctx_ref));
+    csr_coo_free(&T);
+  }
   text_free(&t);
 }
 
@@ -1056,11 +1061,50 @@ static void test_edge_lists(void) {
   csr_read_options mm = o;
   mm.format = CSR_FORMAT_MATRIX_MARKET;
   expect_text("options.format = MATRIX_MARKET on m.txt", t.s, t.n, "m.txt", &mm, &base_want, 1);
+  /* The content decides first: a Matrix Market file under an edge list's name, or a name that
+   * says nothing, is read as Matrix Market (the name would make its size line an edge); an edge
+   * list under a name that says nothing is an edge list. */
+  const char *mm_names[] = {"bus.txt", "bus.el", "bus.edges", "bus.dat", "bus", ""};
+  for (int i = 0; i < 6; i++) {
+    char what[80];
+    snprintf(what, sizeof what, "Matrix Market content named '%s'", mm_names[i]);
+    expect_text(what, t.s, t.n, mm_names[i], &o, &base_want, 1);
+  }
+  expect_text("edge list content named g.dat", plain, sizeof plain - 1, "g.dat", &o, &pt, 0);
+  expect_text("edge list content, no name", plain, sizeof plain - 1, "", &o, &pt, 0);
+  static const char spaced[] = "\n  \r\n \t%%matrixmarket matrix coordinate pattern general\n"
+                               "2 2 1\n1 2\n";
+  static const int sr[] = {0}, sc[] = {1};
+  static const triples st = {2, 2, 1, sr, sc, NULL};
+  expect_text("banner after blank lines, any case, named .txt", spaced, sizeof spaced - 1, "s.txt",
+              &o, &st, 1);
+  csr_file_info as_mm;
+  csr_coo *M = NULL;
+  CHECKF(csr_read_coo_buffer(ctx_ref, t.s, t.n, "m.txt", NULL, &M, &as_mm) == CSR_SUCCESS &&
+             as_mm.format == CSR_FORMAT_MATRIX_MARKET && as_mm.rows == 4 && as_mm.cols == 5,
+         "m.txt holding Matrix Market: info.format %d, %lld x %lld", (int)as_mm.format,
+         (long long)as_mm.rows, (long long)as_mm.cols);
+  csr_coo_free(&M);
+  /* Refused where name (or the format asked for) and content disagree in a way that would change
+   * the result: the banner under a forced edge-list read; an edge list named .mtx or .mm. */
+  expect_refusal("banner, read as an edge list when asked", t.s, t.n, "m.txt", &forced,
+                 CSR_ERR_PARSE, 1, "Matrix Market banner|edge list", -1);
+  expect_refusal("banner on line 3, read as an edge list", spaced, sizeof spaced - 1, "s.el",
+                 &forced, CSR_ERR_PARSE, 3, "Matrix Market banner", -1);
+  expect_refusal("edge list named .mtx", plain, sizeof plain - 1, "g.mtx", &o, CSR_ERR_PARSE, 1,
+                 "banner", -1);
+  expect_refusal("edge list named .mm.gz", plain, sizeof plain - 1, "g.mm.gz", &o, CSR_ERR_PARSE, 1,
+                 "banner", -1);
+  /* Nothing to tell the format by: refused as an empty file, not read as an empty graph. */
+  expect_refusal("empty, no name", "\n \n", 3, "", &o, CSR_ERR_PARSE, 0, "empty file", -1);
   /* By extension from files (.txt, .el, .edges, .txt.gz), with info. */
   const char *files[] = {"f.txt", "f.el", "f.edges"};
   for (int i = 0; i < 3; i++)
     expect_file(files[i], temp_file(files[i], plain, sizeof plain - 1), &o, &pt, 0);
   expect_file("f.txt.gz", temp_gzip("f.txt.gz", plain, sizeof plain - 1, 2), &o, &pt, 1);
+  /* The content of a compressed file decides too, and so does standard input's (below). */
+  expect_file("Matrix Market in m.txt.gz", temp_gzip("m.txt.gz", t.s, t.n, 2), &o, &base_want, 1);
+  expect_file("Matrix Market in m.edges", temp_file("m.edges", t.s, t.n), &o, &base_want, 0);
   csr_file_info info;
   csr_coo *T = NULL;
   memset(&info, 0, sizeof info);
@@ -1461,7 +1505,7 @@ static void remove_tmpdir(void) {
       "f.edges",      "f.txt.gz",       "i.edges",     "dup.mtx",     "sym.mtx",
       "bad_csr.mtx",  "args.mtx",       "long.mtx.gz", "a.mtx",       "a.mtx.gz",
       "a.txt",        "s.mtx",          "chan.mtx",    "chan.mtx.gz", "pdup.mtx",
-      "early.mtx.gz", "complex.mtx.gz",
+      "early.mtx.gz", "complex.mtx.gz", "m.txt.gz",    "m.edges",
   };
   char path[300];
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {

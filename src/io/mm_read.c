@@ -3,6 +3,7 @@
 #include "mm_blocks.h"
 
 #include <string.h>
+#include <strings.h>
 
 void csr_read_options_init(csr_read_options *options) {
   if (options == NULL)
@@ -17,16 +18,71 @@ static int ends_with(const char *s, size_t len, const char *suffix) {
   return len >= n && memcmp(s + len - n, suffix, n) == 0;
 }
 
-/* AUTO: .txt, .el, .edges (optionally .gz) are edge lists, anything else Matrix Market. */
-static csr_file_format format_of(const char *path, csr_file_format asked) {
-  if (asked != CSR_FORMAT_AUTO)
-    return asked;
-  size_t len = strlen(path);
-  if (ends_with(path, len, ".gz"))
+/* What a name says: .mtx and .mm (also .gz) Matrix Market; .txt, .el and .edges (also .gz) an
+ * edge list; anything else (standard input's "-", a buffer's name, other extensions) nothing. */
+static csr_file_format format_named(const char *name) {
+  size_t len = strlen(name);
+  if (ends_with(name, len, ".gz"))
     len -= 3;
-  if (ends_with(path, len, ".txt") || ends_with(path, len, ".el") || ends_with(path, len, ".edges"))
+  if (ends_with(name, len, ".txt") || ends_with(name, len, ".el") || ends_with(name, len, ".edges"))
     return CSR_FORMAT_EDGE_LIST;
-  return CSR_FORMAT_MATRIX_MARKET;
+  if (ends_with(name, len, ".mtx") || ends_with(name, len, ".mm"))
+    return CSR_FORMAT_MATRIX_MARKET;
+  return CSR_FORMAT_AUTO;
+}
+
+/* 1 when the first line of text that is not blank starts with the Matrix Market banner
+ * ("%%MatrixMarket", also "%MatrixMarket", in any case: what the header parser takes); *line is
+ * that line's number. */
+static int starts_with_banner(const char *text, size_t size, int64_t *line) {
+  const char *p = text, *end = text + size;
+  *line = 1;
+  for (;;) {
+    while (p < end && csri_is_blank(*p))
+      p++;
+    if (p == end || !csri_is_eol(*p))
+      break;
+    p += p + 1 < end && p[0] == '\r' && p[1] == '\n' ? 2 : 1; /* a blank line */
+    ++*line;
+  }
+  if (p < end && *p == '%')
+    p++;
+  if (p < end && *p == '%')
+    p++;
+  return end - p >= 12 && strncasecmp(p, "MatrixMarket", 12) == 0;
+}
+
+/* The format to read, told by the content first: a file whose first line is the Matrix Market
+ * banner is Matrix Market whatever its name; one asked to be read as an edge list is refused
+ * (the banner would pass as a comment and the size line as an edge). Without the banner: the
+ * format asked for, else the one the name says, else an edge list (standard input and names
+ * that say nothing are told by their content alone; empty input is refused as an empty file).
+ * A .mtx file without the banner is read as Matrix Market, so that the parser says what it found
+ * instead. */
+static csr_status decide_format(csr_context *ctx, csri_source *src, csr_file_format asked,
+                                csr_file_format *format) {
+  const char *text = NULL;
+  size_t size = 0;
+  int64_t line = 1;
+  CSRI_TRY(csri_source_peek(ctx, src, &text, &size));
+  if (starts_with_banner(text, size, &line)) {
+    if (asked == CSR_FORMAT_EDGE_LIST)
+      return CSRI_FAIL(ctx, CSR_ERR_PARSE,
+                       "%s:%lld: the Matrix Market banner, in a file to be read as an edge list "
+                       "(its size line would become an edge); read it as Matrix Market",
+                       csri_source_name(src), (long long)line);
+    *format = CSR_FORMAT_MATRIX_MARKET;
+    return CSR_SUCCESS;
+  }
+  csr_file_format named = format_named(csri_source_name(src));
+  int blank = 1; /* nothing but white space: no content to tell the format by */
+  for (size_t i = 0; i < size && blank; i++)
+    blank = csri_is_blank(text[i]) || csri_is_eol(text[i]);
+  *format = asked != CSR_FORMAT_AUTO   ? asked
+            : named != CSR_FORMAT_AUTO ? named
+            : blank                    ? CSR_FORMAT_MATRIX_MARKET /* refused: "an empty file" */
+                                       : CSR_FORMAT_EDGE_LIST;
+  return CSR_SUCCESS;
 }
 
 /* Moves the arrays of e into a new COO descriptor (trimmed to the entries read). */
@@ -92,10 +148,12 @@ static csr_status read_edge_list(csr_context *ctx, csri_source *src, csri_entrie
   return CSR_SUCCESS;
 }
 
-static csr_status read_source(csr_context *ctx, csri_source *src, csr_file_format format,
-                              const csr_read_options *o, csr_coo **T, csr_file_info *info) {
+static csr_status read_source(csr_context *ctx, csri_source *src, const csr_read_options *o,
+                              csr_coo **T, csr_file_info *info) {
   csri_entries e = {NULL, NULL, NULL, o->value_type, 0, 0};
+  csr_file_format format = CSR_FORMAT_AUTO;
   memset(info, 0, sizeof *info);
+  CSRI_TRY(decide_format(ctx, src, o->format, &format));
   info->format = format;
   csr_status s = format == CSR_FORMAT_EDGE_LIST ? read_edge_list(ctx, src, &e, info)
                                                 : read_matrix_market(ctx, src, o, &e, info);
@@ -128,7 +186,7 @@ csr_status csr_read_coo(csr_context *ctx, const char *path, const csr_read_optio
   CSRI_TRY(check_options(ctx, o));
   csri_source *src = NULL;
   CSRI_TRY(csri_source_open_path(ctx, path, o->block_bytes, &src));
-  csr_status s = read_source(ctx, src, format_of(path, o->format), o, T, info ? info : &scratch);
+  csr_status s = read_source(ctx, src, o, T, info ? info : &scratch);
   csri_source_close(&src);
   if (s == CSR_SUCCESS)
     csri_set_last_backend(ctx, csri_host_backend(ctx));
@@ -148,8 +206,7 @@ csr_status csr_read_coo_buffer(csr_context *ctx, const char *data, size_t size, 
   CSRI_TRY(check_options(ctx, o));
   csri_source *src = NULL;
   CSRI_TRY(csri_source_open_buffer(ctx, data, size, name, o->block_bytes, &src));
-  const char *label = name ? name : "";
-  csr_status s = read_source(ctx, src, format_of(label, o->format), o, T, info ? info : &scratch);
+  csr_status s = read_source(ctx, src, o, T, info ? info : &scratch);
   csri_source_close(&src);
   return s;
 }

@@ -29,6 +29,10 @@ struct csri_source {
   int eof;
   int64_t bytes;
   int64_t text_bound; /* most text bytes the input can hold; -1 when unknown */
+  /* A block csri_source_peek has looked at, which the next csri_source_next hands out. */
+  const char *peeked;
+  size_t peeked_size;
+  int has_peeked;
 };
 
 const char *csri_source_name(const csri_source *src) {
@@ -272,7 +276,70 @@ static void next_slice(csri_source *s, const char **text, size_t *size) {
   s->bytes += (int64_t)cut;
 }
 
+/* 1 when text holds a character other than white space and line breaks. */
+static int has_content(const char *text, size_t size) {
+  for (size_t i = 0; i < size; i++)
+    if (text[i] != ' ' && text[i] != '\t' && text[i] != '\r' && text[i] != '\n')
+      return 1;
+  return 0;
+}
+
+/* The peeked block followed by the next whole lines (the peeked block being blank lines only).
+ * *grew = 0 at the end of the input. */
+static csr_status grow_peek(csr_context *ctx, csri_source *s, int *grew) {
+  *grew = 0;
+  if (s->slices) { /* slices are contiguous: the next one continues the peeked one */
+    const char *text;
+    size_t size;
+    next_slice(s, &text, &size);
+    s->peeked_size += size;
+    *grew = size > 0;
+    return CSR_SUCCESS;
+  }
+  if (s->eof)
+    return CSR_SUCCESS;
+  if (s->len == s->cap) { /* the buffer holds the peeked block and a partial line: double it */
+    char *grown = csri_malloc(2 * s->cap);
+    if (grown == NULL)
+      return CSRI_FAIL(ctx, CSR_ERR_OUT_OF_MEMORY, "%s: read buffer of %zu bytes", s->name,
+                       2 * s->cap);
+    memcpy(grown, s->buf, s->len);
+    csri_free(s->buf);
+    s->buf = grown;
+    s->cap *= 2;
+  }
+  size_t got = 0;
+  CSRI_TRY(raw_read(ctx, s, s->buf + s->len, s->cap - s->len, &got));
+  s->eof = got == 0;
+  s->len += got;
+  size_t cut = s->eof ? s->len : last_line_end(s->buf, s->len);
+  s->bytes += (int64_t)(cut - s->start);
+  *grew = cut > s->start || got > 0;
+  s->start = cut;
+  s->peeked = s->buf;
+  s->peeked_size = cut;
+  return CSR_SUCCESS;
+}
+
+csr_status csri_source_peek(csr_context *ctx, csri_source *s, const char **text, size_t *size) {
+  if (!s->has_peeked) {
+    CSRI_TRY(csri_source_next(ctx, s, &s->peeked, &s->peeked_size));
+    s->has_peeked = 1;
+    for (int grew = 1; grew && !has_content(s->peeked, s->peeked_size);)
+      CSRI_TRY(grow_peek(ctx, s, &grew));
+  }
+  *text = s->peeked;
+  *size = s->peeked_size;
+  return CSR_SUCCESS;
+}
+
 csr_status csri_source_next(csr_context *ctx, csri_source *s, const char **text, size_t *size) {
+  if (s->has_peeked) { /* the block is where peek left it: nothing has moved since */
+    s->has_peeked = 0;
+    *text = s->peeked;
+    *size = s->peeked_size;
+    return CSR_SUCCESS;
+  }
   if (s->slices) {
     next_slice(s, text, size);
     return CSR_SUCCESS;

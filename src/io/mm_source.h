@@ -26,6 +26,10 @@ csr_status csri_source_open_buffer(csr_context *ctx, const char *data, size_t si
 /* Next block of whole lines (the last may lack its newline); *size = 0 at the end of input.
  * The block stays valid until the next call. */
 csr_status csri_source_next(csr_context *ctx, csri_source *src, const char **text, size_t *size);
+/* The block the next csri_source_next will return, without taking it: the first lines, grown
+ * until one is not blank (or the input ends), for telling the format by content. Only before
+ * the first csri_source_next; valid until the call after that next one. */
+csr_status csri_source_peek(csr_context *ctx, csri_source *src, const char **text, size_t *size);
 /* Name for messages, whether the input was gzip, and the bytes handed out so far. */
 const char *csri_source_name(const csri_source *src);
 int csri_source_is_gzip(const csri_source *src);
