@@ -21,7 +21,7 @@ if ! [[ "$seconds" =~ ^[0-9]+$ ]] || ((seconds < 1)); then
 fi
 build="${CSR_FUZZ_BUILD_DIR:-build-fuzz}"
 
-bash scripts/setup-deps.sh # clang and libclang-rt-14-dev (libFuzzer, ASan, UBSan runtimes)
+bash scripts/setup-deps.sh test # clang and libclang-rt-14-dev (libFuzzer, ASan, UBSan runtimes)
 
 # 1. Build (library with -fsanitize=fuzzer-no-link,address,undefined; target with fuzzer).
 cmake -S tests/fuzz -B "$build" -DCMAKE_C_COMPILER=clang >/dev/null

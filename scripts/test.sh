@@ -14,7 +14,7 @@ cd "$root"
 build_dir="${CSR_BUILD_DIR:-build}"
 jobs="$(nproc 2>/dev/null || echo 2)"
 
-bash scripts/setup-deps.sh
+bash scripts/setup-deps.sh test
 
 # Configure: warnings as errors, the CUDA backend when nvcc is found (scripts/configure.sh).
 CSR_CONFIGURE_TAG=test.sh bash scripts/configure.sh "$build_dir"
