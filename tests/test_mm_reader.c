@@ -1147,6 +1147,10 @@ static void test_edge_lists(void) {
       {"2 columns after 3", "# c\n0 1 1\n1 2 1\n2 3\n", CSR_ERR_PARSE, 4},
       {"4 columns", "# c\n0 1 1 1\n", CSR_ERR_PARSE, 2},
       {"1 column", "# c\n0 1\n5\n", CSR_ERR_PARSE, 3},
+      {"1 column, the last line", "0 1\n3\n", CSR_ERR_PARSE, 2},
+      {"1 column, the only line", "3\n", CSR_ERR_PARSE, 1},
+      {"1 column, no newline", "0 1\n3", CSR_ERR_PARSE, 2},
+      {"1 column, twice", "0 1\n2\n3\n", CSR_ERR_PARSE, 2},
       {"negative source", "# c\n0 1\n-1 2\n", CSR_ERR_PARSE, 3},
       {"negative target", "# c\n\n0 1\n1 -2\n", CSR_ERR_PARSE, 4},
       {"non-numeric id", "# c\n0 1\n1 b\n", CSR_ERR_PARSE, 3},
@@ -1158,6 +1162,9 @@ static void test_edge_lists(void) {
   for (int i = 0; i < (int)(sizeof bad / sizeof bad[0]); i++)
     expect_refusal(bad[i].what, bad[i].text, strlen(bad[i].text), "bad.txt", &o, bad[i].status,
                    bad[i].line, NULL, 0);
+  /* A line shorter than any edge ("0 1") gets the line parser's message, not a bookkeeping one. */
+  expect_refusal("1 column, the message", "0 1\n3\n", 6, "bad.txt", &o, CSR_ERR_PARSE, 2,
+                 "expected a target node id", 0);
   /* Past the first block: the comment-only blocks before the first data line are counted. */
   text c = {0};
   for (int i = 0; i < 50; i++)

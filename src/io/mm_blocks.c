@@ -131,11 +131,13 @@ static int cut_pieces(const char *text, size_t size, csri_piece *pieces, int wan
 }
 
 /* The block as one piece, parsed once: no counting pass, into room for the most entries the
- * block can hold (untouched room costs address space only, and is trimmed at the end). */
+ * block can hold (untouched room costs address space only, and is trimmed at the end). Valid
+ * lines take at least min_line_bytes each; one more entry makes room for a malformed shorter line
+ * ("3" in an edge list), so that the line parser, not the bookkeeping, reports it. */
 static csr_status parse_single(csr_context *ctx, const csri_line_format *f, csri_piece *pc,
                                int64_t *line) {
   csri_entries *out = f->out;
-  int64_t most = ((int64_t)(pc->end - pc->begin) + 1) / f->min_line_bytes;
+  int64_t most = ((int64_t)(pc->end - pc->begin) + 1) / f->min_line_bytes + 1;
   CSRI_TRY(csri_entries_reserve(ctx, out, out->count + most, f->limit));
   pc->first_line = *line;
   pc->first_entry = out->count;
