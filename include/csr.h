@@ -145,6 +145,10 @@ csr_status csr_context_last_status(const csr_context *ctx);
 /** Detail of the last error: "<source file>:<line>: <message>". Empty string if none; never NULL.
  *  Valid until the next call on this context. */
 const char *csr_context_last_error(const csr_context *ctx);
+/** The last error's message alone, without the source location: what an application shows its
+ *  user ("web.mtx:17: expected 3 numbers, found 2"). Empty string if none; never NULL. Valid
+ *  until the next call on this context. */
+const char *csr_context_last_message(const csr_context *ctx);
 /** Forgets the last error. */
 void csr_context_clear_error(csr_context *ctx);
 
@@ -543,6 +547,11 @@ typedef struct csr_solver_options {
                                  k = 0 (the initial guess), 1, 2, ...: iterations + 1 values
                                  when history_capacity allows, the first ones otherwise */
   int64_t history_capacity; /**< entries history can take, >= 0; default 0 */
+  /** Called after each iteration with its number (from 1) and the residual norm ||r_k|| the
+   *  method tracks (what history receives), when not NULL (the default): a progress report for
+   *  apps; the library itself never prints. */
+  void (*progress)(void *user, int64_t iteration, double residual_norm);
+  void *progress_user; /**< passed to progress */
 } csr_solver_options;
 /** Sets the solver's defaults (noted at each field); accepts NULL. */
 void csr_solver_options_init(csr_solver_options *options);

@@ -147,6 +147,21 @@ static void ones_system(const csr_matrix *A, csr_vector **b, csr_vector **x) {
   csr_vector_free(&ones);
 }
 
+/* What the progress callback saw: the iterations in order, each with its residual norm. */
+typedef struct progress_log {
+  int64_t calls, capacity, out_of_order;
+  double *norms; /* norms[k - 1]: the value reported for iteration k */
+} progress_log;
+
+static void log_progress(void *user, int64_t iteration, double residual_norm) {
+  progress_log *log = user;
+  if (iteration != log->calls + 1)
+    log->out_of_order++;
+  if (log->calls < log->capacity)
+    log->norms[log->calls] = residual_norm;
+  log->calls++;
+}
+
 static void solve_ones(csr_context *ctx, const char *name, const csr_matrix *A,
                        csr_solver_method method, int64_t max_iter, double xtol) {
   int64_t n = A->rows;
@@ -159,6 +174,9 @@ static void solve_ones(csr_context *ctx, const char *name, const csr_matrix *A,
   o.max_iter = max_iter;
   o.history_capacity = max_iter + 1;
   o.history = malloc((size_t)o.history_capacity * sizeof *o.history);
+  progress_log log = {0, max_iter, 0, malloc((size_t)max_iter * sizeof(double))};
+  o.progress = log_progress;
+  o.progress_user = &log;
   csr_solver_info info;
   CHECK_OK(ctx, solve_placed(ctx, A, b, x, &o, &info));
   double bnorm = 0.0, err = 0.0, scaled = scaled_residual(A, x, b);
@@ -185,6 +203,17 @@ static void solve_ones(csr_context *ctx, const char *name, const csr_matrix *A,
   /* k = 0 is the initial residual b (x = 0); the last entry is the recomputed b - A x. */
   CHECK(info.history_length == info.iterations + 1);
   CHECK(o.history[0] == bnorm && o.history[info.history_length - 1] == info.residual_norm);
+  /* Progress: iterations 1, 2, ... once each, with the history's value, except where the history
+   * entry was replaced by the recomputed b - A x, which happens only once the tracked norm met the
+   * tolerance. */
+  CHECKF(log.calls == info.iterations && log.out_of_order == 0, "%s %s: %lld progress calls", name,
+         method_name(method), (long long)log.calls);
+  int64_t mismatched = 0;
+  for (int64_t k = 1; k <= log.calls && k <= log.capacity; k++)
+    mismatched += log.norms[k - 1] != o.history[k] && !(log.norms[k - 1] <= 1e-12 * bnorm);
+  CHECKF(mismatched == 0, "%s %s: %lld progress values differ from the history", name,
+         method_name(method), (long long)mismatched);
+  free(log.norms);
   printf("  %-22s %-8s n %6lld: %5lld iterations, scaled residual %.2e, |x - 1| %.2e\n", name,
          method_name(method), (long long)n, (long long)info.iterations, scaled, err);
   free(o.history);

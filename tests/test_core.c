@@ -32,8 +32,15 @@ static void test_context(void) {
   CHECK(contains(csr_context_last_error(ctx), "unknown backend 42"));
   CHECK(contains(csr_context_last_error(ctx), "context.c:")); /* file:line of the check */
   CHECK(csr_context_last_status(ctx) == CSR_ERR_INVALID_VALUE);
+  /* The message alone is the detail's tail, after "<file>:<line>: ". */
+  const char *whole = csr_context_last_error(ctx), *message = csr_context_last_message(ctx);
+  CHECK(strncmp(message, "unknown backend 42", 18) == 0);
+  CHECK(strlen(whole) > strlen(message) + 2 &&
+        strcmp(whole + strlen(whole) - strlen(message), message) == 0);
+  CHECK(strncmp(whole + strlen(whole) - strlen(message) - 2, ": ", 2) == 0);
   csr_context_clear_error(ctx);
   CHECK(csr_context_last_status(ctx) == CSR_SUCCESS && csr_context_last_error(ctx)[0] == 0);
+  CHECK(csr_context_last_message(ctx)[0] == 0);
   if (!csr_backend_available(CSR_BACKEND_CUDA))
     CHECK_STATUS(ctx, csr_context_set_backend(ctx, CSR_BACKEND_CUDA), CSR_ERR_NOT_COMPILED);
   CHECK_STATUS(ctx, csr_context_set_threads(ctx, -1), CSR_ERR_INVALID_VALUE);
@@ -53,6 +60,7 @@ static void test_context(void) {
   /* A NULL context: default behaviour, no detail, no crash. */
   CHECK(csr_context_backend(NULL) == CSR_BACKEND_AUTO);
   CHECK(strcmp(csr_context_last_error(NULL), "") == 0);
+  CHECK(strcmp(csr_context_last_message(NULL), "") == 0);
 }
 
 static void test_create(csr_context *ctx) {

@@ -118,11 +118,16 @@ const char *csr_context_last_error(const csr_context *ctx) {
   return ctx ? ctx->last_error : "";
 }
 
+const char *csr_context_last_message(const csr_context *ctx) {
+  return ctx ? ctx->last_error + ctx->last_message_at : "";
+}
+
 void csr_context_clear_error(csr_context *ctx) {
   if (ctx == NULL)
     return;
   ctx->last_status = CSR_SUCCESS;
   ctx->last_error[0] = '\0';
+  ctx->last_message_at = 0;
 }
 
 csr_backend csri_host_backend(const csr_context *ctx) {

@@ -23,7 +23,8 @@ struct csr_context {
   csr_spmv_kernel kernel;   /* SpMV kernel override */
   int debug_sync;
   csr_status last_status;
-  char last_error[CSRI_ERROR_CAPACITY];
+  char last_error[CSRI_ERROR_CAPACITY]; /* "<source file>:<line>: <message>" */
+  int last_message_at;                  /* where <message> starts in last_error */
   /* Cached workspaces, grown on demand and freed with the context (CUB's two-phase storage). */
   void *host_workspace;
   size_t host_workspace_bytes;

@@ -47,8 +47,11 @@ csr_status csri_error(csr_context *ctx, csr_status status, const char *file, int
   ctx->last_status = status;
   int used =
       snprintf(ctx->last_error, sizeof ctx->last_error, "%s:%d: ", repository_path(file), line);
-  if (used < 0 || (size_t)used >= sizeof ctx->last_error)
+  if (used < 0 || (size_t)used >= sizeof ctx->last_error) {
+    ctx->last_message_at = 0;
     return status;
+  }
+  ctx->last_message_at = used;
   va_list args;
   va_start(args, format);
   vsnprintf(ctx->last_error + used, sizeof ctx->last_error - (size_t)used, format, args);

@@ -13,6 +13,8 @@ void csr_solver_options_init(csr_solver_options *options) {
   options->max_iter = 0;
   options->history = NULL;
   options->history_capacity = 0;
+  options->progress = NULL;
+  options->progress_user = NULL;
 }
 
 static csr_status check(csr_context *ctx, const csr_matrix *A, const csr_vector *b,
@@ -76,6 +78,8 @@ void csri_solve_record(csri_solve_run *run, double rnorm) {
   const csr_solver_options *o = run->options;
   if (run->history_length < o->history_capacity)
     o->history[run->history_length++] = rnorm;
+  if (o->progress != NULL && run->iterations > 0)
+    o->progress(o->progress_user, run->iterations, rnorm);
 }
 
 void csri_solve_rerecord(csri_solve_run *run, double rnorm) {

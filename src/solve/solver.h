@@ -24,7 +24,8 @@ csr_status csri_solve_residual(csri_solve_run *run, csr_vector *r);
 /* For an iterate whose (checked) residual norm is rn: 1 when the run is over, converged (rn <= tol)
  * or at the iteration limit, with run->stop set and *status what the method returns; else 0. */
 int csri_solve_finished(csri_solve_run *run, double rn, csr_status *status);
-/* Appends ||r_k|| to the caller's history while it has room. */
+/* Appends ||r_k|| to the caller's history while it has room, and reports it to the caller's
+ * progress callback (k >= 1). */
 void csri_solve_record(csri_solve_run *run, double rnorm);
 /* Replaces the last history entry (the same iterate's recomputed residual norm). */
 void csri_solve_rerecord(csri_solve_run *run, double rnorm);
