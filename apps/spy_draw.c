@@ -1,7 +1,7 @@
 /* The picture of apps/spy (see spy_draw.h): pattern density per block and the row-length
  * histogram. */
 #include "spy_draw.h"
-#include "spy_font.h"
+#include "font.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -33,7 +33,8 @@ static int64_t blocks_along(int64_t n, int64_t long_side, int size) {
 }
 
 /* The histogram's bins, bar sizes and plot area, right of the pattern panel and its caption
- * with room for the grid lines' labels ("1e9": 3 characters) in between. */
+ * with the y axis' title (12 pixels from them, 4 font pixels from the labels) and room for the
+ * grid lines' labels ("1e9": 3 characters, 7 pixels from the axis) in between. */
 static void plan_histogram(const csr_row_stats *stats, int size, spy_picture *p) {
   p->bins = 1;
   for (int b = 0; b < CSR_HIST_BINS; b++) {
@@ -43,12 +44,31 @@ static void plan_histogram(const csr_row_stats *stats, int size, spy_picture *p)
   }
   p->bar_width = clamp_int(size / 32, 4, 24);
   p->bar_step = p->bar_width + (p->bar_width / 4 > 2 ? p->bar_width / 4 : 2);
-  int left = spy_text_width(p->caption, p->font_scale);
+  int fs = p->font_scale, left = font_text_width(p->caption, fs);
   left = left > p->pattern.width ? left : p->pattern.width;
-  p->hist.x = p->pattern.x + left + 20 + 3 * SPY_FONT_ADVANCE * p->font_scale;
+  p->y_title.x = p->pattern.x + left + 12;
+  p->y_title.width = FONT_HEIGHT * fs;
+  p->y_title.height = font_text_width(SPY_Y_TITLE, fs);
+  p->hist.x = p->y_title.x + p->y_title.width + 4 * fs + 3 * FONT_ADVANCE * fs + 7;
   p->hist.y = SPY_MARGIN;
   p->hist.width = p->bins * p->bar_step;
   p->hist.height = clamp_int(p->pattern.height, SPY_HIST_MIN, SPY_HIST_MAX);
+  p->y_title.y = p->hist.y + (p->hist.height - p->y_title.height) / 2;
+}
+
+/* The x axis' title 3 font pixels under the bin labels, centred under the bars but not left of
+ * the grid lines' labels; the canvas around everything. */
+static void plan_x_title(spy_picture *p) {
+  int fs = p->font_scale;
+  p->x_title.width = font_text_width(SPY_X_TITLE, fs);
+  p->x_title.height = FONT_HEIGHT * fs;
+  p->x_title.y = p->text_y + (FONT_HEIGHT + 3) * fs;
+  int x = p->hist.x + (p->hist.width - p->x_title.width) / 2;
+  int labels_left = p->hist.x - 7 - 3 * FONT_ADVANCE * fs;
+  p->x_title.x = x > labels_left ? x : labels_left;
+  int right = p->hist.x + p->hist.width, title_right = p->x_title.x + p->x_title.width;
+  p->width = (right > title_right ? right : title_right) + SPY_MARGIN;
+  p->height = p->x_title.y + p->x_title.height + SPY_MARGIN;
 }
 
 /* The geometry of the picture (see spy_picture); 0, or -1 for a size out of range. */
@@ -80,8 +100,7 @@ static int plan(const csr_matrix *A, const csr_row_stats *stats, int size, spy_p
   /* Labels under the frame and the ticks (which end 4 pixels below the x axis). */
   p->text_y =
       SPY_MARGIN + (p->pattern.height > p->hist.height ? p->pattern.height : p->hist.height) + 6;
-  p->width = p->hist.x + p->hist.width + SPY_MARGIN;
-  p->height = p->text_y + SPY_FONT_HEIGHT * p->font_scale + SPY_MARGIN;
+  plan_x_title(p);
   return 0;
 }
 
@@ -139,20 +158,22 @@ void spy_decade_label(int k, char *text, size_t size) {
 }
 
 /* The bins' labels centred under their bars, each left out where it would come closer than 4
- * font pixels to the previous one; the caption under the pattern panel. */
+ * font pixels to the previous one; the caption under the pattern panel; the axis titles. */
 static void draw_labels(png_image *img, const spy_picture *p) {
   int fs = p->font_scale, last_right = -1000;
   char text[16];
   for (int b = 0; b < p->bins; b++) {
     spy_bin_label(b, text, sizeof text);
-    int w = spy_text_width(text, fs);
+    int w = font_text_width(text, fs);
     int x = p->hist.x + b * p->bar_step + (p->bar_step - w) / 2;
     if (x < last_right + 4 * fs)
       continue;
-    spy_text(img, x, p->text_y, text, fs, SPY_TEXT);
+    font_text(img, x, p->text_y, text, fs, SPY_TEXT);
     last_right = x + w;
   }
-  spy_text(img, p->pattern.x, p->text_y, p->caption, fs, SPY_TEXT);
+  font_text(img, p->pattern.x, p->text_y, p->caption, fs, SPY_TEXT);
+  font_text(img, p->x_title.x, p->x_title.y, SPY_X_TITLE, fs, SPY_TEXT);
+  font_text_up(img, p->y_title.x, p->y_title.y, SPY_Y_TITLE, fs, SPY_TEXT);
 }
 
 /* Bars, grid lines at the powers of 10 with their labels (left of the axis, those closer than 2
@@ -170,11 +191,11 @@ static void draw_histogram(png_image *img, const spy_picture *p) {
     int y = bottom - spy_bar_height((int64_t)power, most, r->height);
     png_line(img, r->x, y, r->x + r->width - 1, y, SPY_GRID);
     png_line(img, r->x - 5, y, r->x - 2, y, SPY_AXIS);
-    int top = y - SPY_FONT_HEIGHT * fs / 2;
-    if (top + SPY_FONT_HEIGHT * fs + 2 * fs > last_top)
+    int top = y - FONT_HEIGHT * fs / 2;
+    if (top + FONT_HEIGHT * fs + 2 * fs > last_top)
       continue;
     spy_decade_label(k, text, sizeof text);
-    spy_text(img, r->x - 7 - spy_text_width(text, fs), top, text, fs, SPY_TEXT);
+    font_text(img, r->x - 7 - font_text_width(text, fs), top, text, fs, SPY_TEXT);
     last_top = top;
   }
   for (int b = 0; b < p->bins; b++) {

@@ -28,7 +28,12 @@ enum {
 #define SPY_BAR 0xe6550du   /* histogram bars */
 #define SPY_AXIS 0x000000u  /* axes and ticks */
 #define SPY_GRID 0xe0e0e0u  /* histogram grid lines at 1, 10, 100, ... rows */
-#define SPY_TEXT 0x333333u  /* labels (spy_font.h) */
+#define SPY_TEXT 0x333333u  /* labels and axis titles (font.h) */
+
+/* The histogram's axis titles: under the bin labels, and left of the grid lines' labels (reading
+ * bottom to top). */
+#define SPY_X_TITLE "ROW LENGTH"
+#define SPY_Y_TITLE "ROWS"
 
 /* A rectangle of the canvas: top-left pixel and size. */
 typedef struct spy_rect {
@@ -54,6 +59,8 @@ typedef struct spy_picture {
   int width, height;                /* the canvas */
   int font_scale;                   /* labels' pixels per font pixel: 2 from size 512 */
   int text_y;                       /* top row of the caption and the bin labels */
+  spy_rect x_title;                 /* SPY_X_TITLE's box, 3 font pixels under the bin labels */
+  spy_rect y_title;                 /* SPY_Y_TITLE's box (vertical), centred on the plot's height */
   char caption[48];                 /* "ROWS x COLS", under the pattern panel */
 } spy_picture;
 

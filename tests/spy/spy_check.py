@@ -4,7 +4,7 @@ decodes the PNG with pngread (standard library only) and compares the pixels wit
     python3 spy_check.py CASE SPY_BINARY SOURCE_DIR SCRATCH_DIR
 
 Cases: decoder, exact, scaled, blocks, shades, histogram, rect, empty, pattern, symmetric, gzip,
-edge_list, stdin, threads, bus. Exit 0 pass, 1 fail.
+edge_list, stdin, threads, bus, titles, titles_large. Exit 0 pass, 1 fail.
 """
 
 import gzip
@@ -17,6 +17,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pngread import read_png, write_png, PngError  # noqa: E402
+import glyphs  # noqa: E402
 
 WHITE = (255, 255, 255)
 DARKEST = (0x08, 0x30, 0x6B)
@@ -25,15 +26,8 @@ FRAME = (0x99, 0x99, 0x99)
 BAR = (0xE6, 0x55, 0x0D)
 AXIS = (0, 0, 0)
 TEXT = (0x33, 0x33, 0x33)
-
-# The labels' 3 x 5 font (apps/spy_font.c), rows top first, "#" inked: to read the labels back.
-GLYPHS = {
-    "0": "### #.# #.# #.# ###", "1": ".#. ##. .#. .#. ###", "2": "### ..# ### #.. ###",
-    "3": "### ..# ### ..# ###", "4": "#.# #.# ### ..# ..#", "5": "### #.. ### ..# ###",
-    "6": "### #.. ### #.# ###", "7": "### ..# ..# ..# ..#", "8": "### #.# ### #.# ###",
-    "9": "### #.# ### ..# ###", "e": ".#. #.# ### #.. .##", "x": "... #.# .#. #.# ...",
-    "^": ".#. #.# ... ... ...",
-}
+MARGIN = 16
+X_TITLE, Y_TITLE = "ROW LENGTH", "ROWS"  # the histogram's axis titles
 
 case, spy, src, tmp = sys.argv[1:5]
 
@@ -113,33 +107,11 @@ def block_cells(n, blocks):
 
 def read_text(img, x0, x1, y0, fs, spaces=False):
     """The labels in the text band of rows [y0, y0 + 5 fs) between columns x0 and x1: a list of
-    (left, right, text); characters 1 font pixel apart join, 5 apart (a space) join with " " when
-    `spaces`, other gaps start a new label. Fails on ink that is not a glyph."""
-    inked = [any(img.rgb[y][x] == TEXT for y in range(y0, y0 + 5 * fs)) for x in range(x0, x1)]
-    runs, x = [], 0
-    while x < len(inked):
-        if inked[x]:
-            start = x
-            while x < len(inked) and inked[x]:
-                x += 1
-            runs.append((x0 + start, x0 + x))
-        else:
-            x += 1
-    words = []
-    for left, right in runs:
-        check(right - left == 3 * fs, "a text run %d..%d of width %d at y %d" % (left, right,
-                                                                                  right - left, y0))
-        bitmap = " ".join("".join("#" if img.rgb[y0 + r * fs][left + c * fs] == TEXT else "."
-                                  for c in range(3)) for r in range(5))
-        chars = [k for k, v in GLYPHS.items() if v == bitmap]
-        check(chars, "unknown glyph %r at (%d, %d)" % (bitmap, left, y0))
-        if words and left - words[-1][1] == fs:
-            words[-1] = (words[-1][0], right, words[-1][2] + chars[0])
-        elif spaces and words and left - words[-1][1] == 5 * fs:
-            words[-1] = (words[-1][0], right, words[-1][2] + " " + chars[0])
-        else:
-            words.append((left, right, chars[0]))
-    return words
+    (left, right, text) (glyphs.read_text). Fails on ink that is not a glyph."""
+    try:
+        return glyphs.read_text(lambda x, y: img.rgb[y][x], x0, x1, y0, fs, TEXT, spaces)
+    except glyphs.TextError as e:
+        fail(str(e))
 
 
 def bin_label(b):
@@ -156,7 +128,8 @@ def bar_height(count, most, height):
 
 def check_labels(img, j):
     """The caption reads ROWS x COLS; each bin label sits under its bar and names the bin's
-    shortest row; each grid-line label sits on its line and names its power of 10."""
+    shortest row; each grid-line label sits on its line and names its power of 10. Returns the
+    labels' boxes (left, top, right, bottom), right and bottom exclusive."""
     fs, ty, h = j["font_scale"], j["text_y"], j["histogram_panel"]
     caption = read_text(img, 0, h["x"] - 6, ty, fs, spaces=True)
     check([w[2] for w in caption] == ["%d x %d" % (j["rows"], j["cols"])],
@@ -167,9 +140,11 @@ def check_labels(img, j):
         b = ((left + right) // 2 - h["x"]) // h["bar_step"]
         check(0 <= b < h["bins"] and text == bin_label(b), "label %r at %d..%d under bin %d"
               % (text, left, right, b))
-    # Grid-line labels: bands of inked rows left of the axis.
+    boxes = [(w[0], ty, w[1], ty + 5 * fs) for w in caption + labels]
+    # Grid-line labels: bands of inked rows left of the axis, beside the plot.
     x0, x1, bottom = h["x"] - 7 - 11 * fs, h["x"] - 6, h["y"] + h["height"]
-    rows = [y for y in range(img.height) if any(img.rgb[y][x] == TEXT for x in range(x0, x1))]
+    rows = [y for y in range(max(h["y"] - 3 * fs, 0), bottom + 3 * fs + 1)
+            if any(img.rgb[y][x] == TEXT for x in range(x0, x1))]
     bands = []
     for y in rows:
         if bands and y == bands[-1][1]:
@@ -189,12 +164,76 @@ def check_labels(img, j):
         check(abs(top + 5 * fs // 2 - y) <= 1, "grid label %r at %d, its line at %d" % (text, top,
                                                                                        y))
         found.append(k)
+        boxes.append((words[0][0], top, words[0][1], end))
     check((most == 0 and not found) or (found and found[-1] == 0), "grid labels %r" % found)
+    return boxes
+
+
+def title_boxes(j):
+    """Where the axis titles belong (docs/spy.md), as boxes (left, top, right, bottom), right and
+    bottom exclusive: the vertical Y_TITLE 12 pixels right of the pattern and its caption,
+    centred on the plot's height, 4 font pixels left of the grid labels' 3 characters; X_TITLE
+    3 font pixels under the bin labels, centred under the bars (C's division, towards zero) but
+    not left of the grid labels' room. Checks the JSON's histogram position and canvas size."""
+    p, h, fs = j["pattern_panel"], j["histogram_panel"], j["font_scale"]
+    left = max(glyphs.text_width("%d x %d" % (j["rows"], j["cols"]), fs), p["width"])
+    up = glyphs.text_width(Y_TITLE, fs)
+    yx, yy = p["x"] + left + 12, h["y"] + (h["height"] - up) // 2
+    check(h["x"] == yx + 5 * fs + 4 * fs + 12 * fs + 7, "histogram at x %d, y title at %d"
+          % (h["x"], yx))
+    across = glyphs.text_width(X_TITLE, fs)
+    xx = max(h["x"] + int((h["width"] - across) / 2), h["x"] - 7 - 12 * fs)
+    xy = j["text_y"] + 8 * fs
+    check(j["width"] == max(h["x"] + h["width"], xx + across) + MARGIN, "canvas width %d"
+          % j["width"])
+    check(j["height"] == xy + 5 * fs + MARGIN, "canvas height %d" % j["height"])
+    return (xx, xy, xx + across, xy + 5 * fs), (yx, yy, yx + 5 * fs, yy + up)
+
+
+def apart(a, b, gap):
+    """Boxes (left, top, right, bottom; right and bottom exclusive) at least gap pixels apart."""
+    return (a[2] + gap <= b[0] or b[2] + gap <= a[0] or a[3] + gap <= b[1]
+            or b[3] + gap <= a[1])
+
+
+def check_titles(img, j, label_boxes, x_box, y_box):
+    """The axis titles read X_TITLE and Y_TITLE exactly in their boxes, 2 font pixels or more
+    from every other element; the other elements at least a pixel apart; the titles clear of
+    the margin."""
+    p, h, fs = j["pattern_panel"], j["histogram_panel"], j["font_scale"]
+    words = read_text(img, 0, img.width, x_box[1], fs, spaces=True)
+    check([w[:3] for w in words] == [(x_box[0], x_box[2], X_TITLE)],
+          "x title %r, expected %r at %r" % (words, X_TITLE, x_box))
+    # The vertical title: the one run of inked columns between the pattern and the grid labels.
+    columns = [x for x in range(p["x"] + p["width"] + 1, h["x"] - 7 - 11 * fs)
+               if any(img.rgb[y][x] == TEXT for y in range(h["y"], h["y"] + h["height"]))]
+    check(columns == list(range(y_box[0], y_box[2])), "y title in columns %r, expected %d..%d"
+          % (columns[:3] + ["..."] + columns[-3:], y_box[0], y_box[2]))
+    try:
+        words = glyphs.read_up(lambda x, y: img.rgb[y][x], y_box[0], y_box[1],
+                               y_box[3] - y_box[1], fs, TEXT, spaces=True)
+    except glyphs.TextError as e:
+        fail("y title: %s" % e)
+    check([w[:3] for w in words] == [(0, y_box[3] - y_box[1], Y_TITLE)], "y title %r" % words)
+    frame = (p["x"] - 1, p["y"] - 1, p["x"] + p["width"] + 1, p["y"] + p["height"] + 1)
+    plot = (h["x"] - 5, h["y"], h["x"] + h["width"] + 1, h["y"] + h["height"] + 5)
+    others = [frame, plot] + label_boxes
+    for t in (x_box, y_box):
+        for o in others + [x_box if t is y_box else y_box]:
+            check(apart(t, o, 2 * fs), "title box %r is within %d pixels of %r" % (t, 2 * fs, o))
+    for a in range(len(others)):
+        for b in range(a):
+            check(apart(others[a], others[b], 1), "boxes %r and %r touch" % (others[a],
+                                                                            others[b]))
+    for box in (x_box, y_box):
+        check(box[0] >= MARGIN and box[1] >= MARGIN and box[2] <= img.width - MARGIN
+              and box[3] <= img.height - MARGIN, "title box %r in the margin" % (box,))
 
 
 def check_layout(img, j):
-    """Nothing is drawn outside the two panels, the pattern's frame, the histogram's axes and
-    the labels; the frame is complete; the labels say what they should."""
+    """Nothing is drawn outside the two panels, the pattern's frame, the histogram's axes, the
+    labels and the titles; the frame is complete; the labels and titles say what they should
+    and none of them touches another element."""
     p, h, fs = j["pattern_panel"], j["histogram_panel"], j["font_scale"]
     for x in range(p["x"] - 1, p["x"] + p["width"] + 1):
         for y in (p["y"] - 1, p["y"] + p["height"]):
@@ -202,9 +241,15 @@ def check_layout(img, j):
     for y in range(p["y"] - 1, p["y"] + p["height"] + 1):
         for x in (p["x"] - 1, p["x"] + p["width"]):
             check(img.pixel(x, y) == FRAME, "frame pixel (%d, %d) is %r" % (x, y, img.pixel(x, y)))
+    x_box, y_box = title_boxes(j)
+
+    def inside(x, y, box):
+        return box[0] <= x < box[2] and box[1] <= y < box[3]
+
     for y in range(img.height):
+        row = img.rgb[y]
         for x in range(img.width):
-            px = img.rgb[y][x]
+            px = row[x]
             if px == WHITE:
                 continue
             in_pattern = (p["x"] - 1 <= x <= p["x"] + p["width"]
@@ -212,9 +257,11 @@ def check_layout(img, j):
             in_hist = (h["x"] - 5 <= x <= h["x"] + h["width"]
                        and h["y"] <= y <= h["y"] + h["height"] + 4)
             in_text = px == TEXT and (j["text_y"] <= y < j["text_y"] + 5 * fs or (
-                x < h["x"] - 6 and h["y"] - 3 * fs <= y <= h["y"] + h["height"] + 3 * fs))
+                h["x"] - 7 - 12 * fs <= x < h["x"] - 6
+                and h["y"] - 3 * fs <= y <= h["y"] + h["height"] + 3 * fs)
+                or inside(x, y, x_box) or inside(x, y, y_box))
             check(in_pattern or in_hist or in_text, "stray pixel %r at (%d, %d)" % (px, x, y))
-    check_labels(img, j)
+    check_titles(img, j, check_labels(img, j), x_box, y_box)
 
 
 def check_pattern(img, j, rows, cols, entries):
@@ -582,6 +629,44 @@ def case_bus():
     check_monotone(img, j, 1138, 1138, counts)
     check_histogram(img, j, row_bins(1138, entries))
     check_layout(img, j)
+
+
+def check_titles_at(shape, sizes):
+    """The whole layout (check_layout: the titles read back, nothing touching) of the matrix
+    `shape` at each size."""
+    for size in sizes:
+        j, img = draw(shape, "titles%d.png" % size, "--size", str(size))
+        check(j["font_scale"] == (2 if size >= 512 else 1), "font_scale %r at size %d"
+              % (j["font_scale"], size))
+        check_layout(img, j)
+
+
+def title_shapes():
+    """Matrices that stretch the layout: empty (one narrow bin under a wide title), wide with
+    rows up to 2^16 long (17 bins, a wide histogram, a short pattern), tall and thin (a caption
+    wider than the pattern, which is a column of 1 pixel)."""
+    empty = write_mtx(os.path.join(tmp, "t_empty.mtx"), 0, 0, [])
+    wide = write_mtx(os.path.join(tmp, "t_wide.mtx"), 3, 70000,
+                     [(0, c) for c in range(0, 70000, 1)] + [(2, 5)])
+    tall = write_mtx(os.path.join(tmp, "t_tall.mtx"), 60000, 3,
+                     [(i, i % 3) for i in range(0, 60000, 7)])
+    return empty, wide, tall
+
+
+def case_titles():
+    # Every font scale and the sizes where the histogram's parts change (bar width 4 below 160,
+    # the font doubled from 512), on the shapes that stretch the layout.
+    empty, wide, tall = title_shapes()
+    check_titles_at(empty, (16, 17, 31, 100, 511, 512, 700))
+    check_titles_at(wide, (16, 20, 33, 64, 129, 200, 333, 511, 512))
+    check_titles_at(tall, (16, 50, 128, 255, 511, 512))
+
+
+def case_titles_large():
+    # The largest sizes, on shapes whose pictures stay small enough to decode in python.
+    _, wide, tall = title_shapes()
+    check_titles_at(wide, (1000, 2048, 4096, 8192))
+    check_titles_at(tall, (1024, 2048, 4096, 8192))
 
 
 cases = {name[5:]: f for name, f in globals().items() if name.startswith("case_")}
