@@ -2,21 +2,22 @@
  * stopped, the relative and scaled residuals, the error against the known solution when b is
  * A * ones, and the time; optionally the residual history as CSV and a PNG plot. Text or --json. */
 #include "common.h"
-#include "png.h"
+#include "plot.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *prog = "cg";
 
-enum { PLOT_WIDTH = 640, PLOT_HEIGHT = 480, PLOT_MARGIN = 40 };
-
 static void usage(void) {
   printf(
-      "Usage: cg A.mtx [b.mtx] [--method cg|pcg|bicgstab] [--tol T] [--maxit N]\n"
+      "Usage: cg A.mtx [b.mtx] [--method cg|pcg|bicgstab] [--tol T] [--max-iter N]\n"
       "          [--backend auto|ref|omp|cuda] [--threads N] [--history FILE] [--json]\n"
+      "          [--verbose]\n"
       "\n"
       "Solves A x = b with csr_solve from x = 0. A: a square Matrix Market matrix (.mtx[.gz]).\n"
       "b: a Matrix Market array (n x 1) or coordinate vector (n x 1, entries not stored are 0);\n"
@@ -26,23 +27,22 @@ static void usage(void) {
       "  --method M     cg (default: A symmetric positive definite), pcg (CG with the Jacobi\n"
       "                 preconditioner diag(A)^-1: A SPD), bicgstab (any nonsingular A)\n"
       "  --tol T        stop when ||b - A x||_2 <= T * ||b||_2 (T > 0), default 1e-8\n"
-      "  --maxit N      at most N iterations (>= 1), default the library's max(10n, 1000)\n"
+      "  --max-iter N   at most N iterations (>= 1), default the library's max(10n, 1000);\n"
+      "                 --maxit is the same\n"
       "  --backend B    auto (default: OpenMP when built), ref (serial), omp, cuda (the GPU:\n"
       "                 A, b and x are copied to the device and solved there; the time is the\n"
       "                 solve's, without the copies; exits 3 without a device)\n"
       "  --threads N    OpenMP threads for the omp backend (default: OpenMP's)\n"
       "  --history FILE write the residual history as CSV (iteration,residual_norm,\n"
       "                 relative_residual; a row per iteration and one for x = 0) and a %dx%d\n"
-      "                 PNG plot of log10(relative residual) against the iteration next to it\n"
-      "                 (FILE with .png for .csv, else FILE.png): a polyline with axes, grid\n"
-      "                 lines at the powers of 10 and at about 10 iteration steps; no text\n"
-      "                 (no labels or numbers are drawn)\n"
+      "                 PNG plot of the relative residual (log scale, decades labelled)\n"
+      "                 against the iteration next to it (FILE with .png for .csv, else\n"
+      "                 FILE.png), both axes with ticks, numbers and titles\n"
       "  --json         one JSON object instead of text (keys: matrix, rhs, n, nnz, method,\n"
       "                 tol, max_iter, iterations, stop, converged, residual_norm,\n"
       "                 relative_residual, scaled_residual, error_inf, seconds,\n"
       "                 seconds_per_iteration, backend, threads, history, plot, plot_width,\n"
-      "                 plot_height)\n"
-      "  --help         this text\n"
+      "                 plot_height)\n" APP_VERBOSE_HELP "  --help         this text\n"
       "  --version      library version and the backends compiled in\n"
       "\n"
       "Reported:\n"
@@ -52,10 +52,14 @@ static void usage(void) {
       "  scaled residual    ||A x - b||_inf / (||A||_inf ||x||_inf + ||b||_inf)\n"
       "  error              ||x - 1||_inf (only when b was not given)\n"
       "  time               the csr_solve call alone; per iteration = time / iterations\n"
+      "When b = A * ones and the error is above 1e-3 and 100 times the relative residual, a\n"
+      "warning says so: A is ill-conditioned (the error can reach cond(A) times the residual).\n"
+      "A progress line follows the iterations on stderr (only when it is a terminal; at most 10\n"
+      "updates a second).\n"
       "A breakdown (CG/PCG: p'Ap <= 0, A not SPD; BiCGSTAB: a zero inner product) is bad\n"
       "input: the library's message, exit 2.\n"
       "\n" APP_INPUT_HELP "\n" APP_EXIT_HELP,
-      PLOT_WIDTH, PLOT_HEIGHT);
+      PLOT_CANVAS_WIDTH, PLOT_CANVAS_HEIGHT);
 }
 
 typedef struct options {
@@ -82,7 +86,7 @@ static int parse_double(const char *text, double *value) {
   return 0;
 }
 
-static const char *const valued[] = {"--method",  "--tol",     "--maxit",
+static const char *const valued[] = {"--method",  "--tol",     "--max-iter", "--maxit",
                                      "--backend", "--threads", "--history"};
 
 /* Stores the value v of option `name`; 1, or -1 after a usage error. */
@@ -101,7 +105,7 @@ static int parse_value(const char *name, const char *v, options *o) {
   } else if (strcmp(name, "--tol") == 0) {
     if (parse_double(v, &o->tol) != 0 || !(o->tol > 0.0))
       want = "a number > 0";
-  } else if (strcmp(name, "--maxit") == 0) {
+  } else if (strcmp(name, "--max-iter") == 0 || strcmp(name, "--maxit") == 0) {
     if (app_parse_int(v, 1, 1000000000LL, &o->max_iter) != 0)
       want = "an integer in [1, 1e9]";
   } else if (strcmp(name, "--threads") == 0) {
@@ -123,6 +127,7 @@ static int parse(int argc, char **argv, options *o, int *exit_now) {
   o->tol = 1e-8;
   *exit_now = 0;
   int only_files = 0;
+  app_report_init(prog, argc, argv);
   for (int i = 1; i < argc; i++) { /* --help and --version win over the rest of the line */
     if (strcmp(argv[i], "--") == 0)
       break;
@@ -155,6 +160,8 @@ static int parse(int argc, char **argv, options *o, int *exit_now) {
       o->json = 1;
       continue;
     }
+    if (strcmp(arg, "--verbose") == 0)
+      continue; /* read by app_report_init */
     for (size_t k = 0; k < sizeof valued / sizeof valued[0] && m == 0; k++)
       if ((m = app_option(prog, argc, argv, &i, valued[k], &v)) > 0)
         m = parse_value(valued[k], v, o);
@@ -173,17 +180,14 @@ static int load_rhs(csr_context *ctx, const char *path, int64_t n, csr_vector *b
   csr_coo *T = NULL;
   csr_file_info fi;
   csr_status s = app_read_coo(ctx, prog, path, NULL, &T, &fi, NULL);
-  if (s < 0) {
-    app_print_error(prog, path, ctx, s);
-    return app_exit_code(s);
-  }
+  if (s < 0)
+    return app_fail_status(app_exit_code(s), path, ctx, s);
   int rc = APP_OK;
   if (T->cols != 1 || T->rows != n) {
-    fprintf(stderr,
-            "%s: %s: b is %lld x %lld; it must be a vector of %lld entries (%lld x 1), the "
-            "size of A\n",
-            prog, path, (long long)T->rows, (long long)T->cols, (long long)n, (long long)n);
-    rc = APP_BAD_INPUT;
+    rc = app_fail(APP_BAD_INPUT,
+                  "%s: b is %lld x %lld; it must be a vector of %lld entries (%lld x 1), the size "
+                  "of A",
+                  path, (long long)T->rows, (long long)T->cols, (long long)n, (long long)n);
   } else {
     double *data = b->data;
     const double *values = T->values;
@@ -229,72 +233,41 @@ static int plot_path(const char *csv, char *png, size_t size) {
   return 0;
 }
 
+/* The plot's title: the method and the matrix's file name without its directory and extensions,
+ * "CG: 1138_BUS (N = 1138)" (the font draws capitals). */
+static void plot_title(const options *o, int64_t n, char *title, size_t size) {
+  const char *slash = strrchr(o->path, '/'), *name = slash ? slash + 1 : o->path;
+  size_t length = strcspn(name, ".");
+  snprintf(title, size, "%s: %.*s (N = %lld)", method_name(o->method),
+           (int)(length < 60 ? length : 60), name, (long long)n);
+  for (char *c = title; *c; c++)
+    *c = (char)toupper((unsigned char)*c);
+}
+
 /* The history as CSV and its plot; APP_OK or APP_RUNTIME (after a message). */
 static int write_history(const char *path, const double *h, int64_t count, double b_norm2,
-                         result *r) {
+                         const char *title, result *r) {
   FILE *f = fopen(path, "w");
-  if (f == NULL) {
-    fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
-    return APP_RUNTIME;
-  }
+  if (f == NULL)
+    return app_fail(APP_RUNTIME, "%s: cannot create: %s", path, strerror(errno));
   fprintf(f, "iteration,residual_norm,relative_residual\n");
   for (int64_t k = 0; k < count; k++)
     fprintf(f, "%lld,%.17g,%.17g\n", (long long)k, h[k], b_norm2 > 0.0 ? h[k] / b_norm2 : 0.0);
-  if (ferror(f) | (fclose(f) != 0)) {
-    fprintf(stderr, "%s: %s: writing failed\n", prog, path);
-    return APP_RUNTIME;
-  }
-  if (plot_path(path, r->plot, sizeof r->plot) != 0) {
-    fprintf(stderr, "%s: %s: path too long for the plot\n", prog, path);
-    return APP_RUNTIME;
-  }
-  double *x = malloc((size_t)(count > 0 ? count : 1) * sizeof *x);
-  double *y = malloc((size_t)(count > 0 ? count : 1) * sizeof *y);
-  png_image img;
+  if (ferror(f) | (fclose(f) != 0))
+    return app_fail(APP_RUNTIME, "%s: writing failed", path);
+  if (plot_path(path, r->plot, sizeof r->plot) != 0)
+    return app_fail(APP_RUNTIME, "%s: path too long for the plot", path);
+  double *relative = malloc((size_t)(count > 0 ? count : 1) * sizeof *relative);
+  png_image img = {0, 0, NULL};
   int rc = APP_OK;
-  if (x == NULL || y == NULL || png_image_init(&img, PLOT_WIDTH, PLOT_HEIGHT) != 0) {
-    free(x);
-    free(y);
-    fprintf(stderr, "%s: cannot allocate the plot\n", prog);
-    return APP_RUNTIME;
-  }
-  double lo = INFINITY, hi = -INFINITY;
-  for (int64_t k = 0; k < count; k++) {
-    x[k] = (double)k;
-    y[k] = b_norm2 > 0.0 && h[k] > 0.0 ? log10(h[k] / b_norm2) : NAN;
-    if (isfinite(y[k])) {
-      lo = fmin(lo, y[k]);
-      hi = fmax(hi, y[k]);
-    }
-  }
-  if (!(lo <= hi))
-    lo = hi = 0.0;
-  lo = floor(lo);
-  hi = ceil(hi);
-  if (hi <= lo)
-    hi = lo + 1.0;
-  double x_hi = count > 1 ? (double)(count - 1) : 1.0;
-  /* Grid: every power of 10 (at most 40 lines), the iterations in steps of 1, 2 or 5 * 10^k. */
-  double y_grid[41], x_grid[64];
-  int ny = 0, nx = 0;
-  double y_step = ceil((hi - lo) / 40.0);
-  for (double v = lo; v <= hi + 0.5 && ny < 41; v += y_step)
-    y_grid[ny++] = v;
-  double step = pow(10.0, floor(log10(x_hi / 10.0 > 1.0 ? x_hi / 10.0 : 1.0)));
-  if (x_hi / step > 50.0)
-    step *= 5.0;
-  else if (x_hi / step > 20.0)
-    step *= 2.0;
-  for (double v = 0.0; v <= x_hi + 1e-9 && nx < 64; v += step)
-    x_grid[nx++] = v;
-  png_plot(&img, PLOT_MARGIN, x, y, count, 0.0, x_hi, lo, hi, x_grid, nx, y_grid, ny);
-  if (png_write(&img, r->plot) != 0) {
-    fprintf(stderr, "%s: %s: writing the plot failed\n", prog, r->plot);
-    rc = APP_RUNTIME;
-  }
+  for (int64_t k = 0; relative != NULL && k < count; k++)
+    relative[k] = b_norm2 > 0.0 ? h[k] / b_norm2 : 0.0; /* b = 0: nothing to plot */
+  if (relative == NULL || plot_convergence(&img, relative, count, title) != 0)
+    rc = app_fail(APP_RUNTIME, "cannot allocate the plot");
+  else if (png_write(&img, r->plot) != 0)
+    rc = app_fail(APP_RUNTIME, "%s: writing the plot failed", r->plot);
   png_image_free(&img);
-  free(x);
-  free(y);
+  free(relative);
   return rc;
 }
 
@@ -339,8 +312,8 @@ static void print_json(const options *o, const csr_matrix *A, int64_t max_iter, 
   if (o->history) {
     app_json_string(&j, "history", o->history);
     app_json_string(&j, "plot", r->plot);
-    app_json_int(&j, "plot_width", PLOT_WIDTH);
-    app_json_int(&j, "plot_height", PLOT_HEIGHT);
+    app_json_int(&j, "plot_width", PLOT_CANVAS_WIDTH);
+    app_json_int(&j, "plot_height", PLOT_CANVAS_HEIGHT);
   } else {
     app_json_null(&j, "history");
     app_json_null(&j, "plot");
@@ -370,7 +343,7 @@ static void print_text(const options *o, const csr_matrix *A, int64_t max_iter, 
          r->threads == 1 ? "" : "s");
   if (o->history)
     printf("history            %s (%lld rows), plot %s (%dx%d)\n", o->history,
-           (long long)r->info.history_length, r->plot, PLOT_WIDTH, PLOT_HEIGHT);
+           (long long)r->info.history_length, r->plot, PLOT_CANVAS_WIDTH, PLOT_CANVAS_HEIGHT);
 }
 
 /* r = b - A x and the norms of the report. */
@@ -430,6 +403,47 @@ static csr_status solve_on_device(csr_context *ctx, const csr_matrix *A, const c
   return s;
 }
 
+/* The progress line on a terminal: the iteration and its relative residual, rewritten in place
+ * from the first iteration on at most every 0.1 s (printing never slows a fast solve), and once
+ * more with the last iteration. */
+typedef struct progress_line {
+  double b_norm2, last; /* ||b||; when the line was last written */
+  int shown;
+  int64_t iteration; /* the latest iteration reported, and its residual norm */
+  double residual_norm;
+} progress_line;
+
+static void write_progress(const progress_line *line) {
+  fprintf(stderr, "\r%s: iteration %lld, relative residual %.3e   ", prog,
+          (long long)line->iteration,
+          line->b_norm2 > 0.0 ? line->residual_norm / line->b_norm2 : line->residual_norm);
+}
+
+static void show_progress(void *user, int64_t iteration, double residual_norm) {
+  progress_line *line = user;
+  line->iteration = iteration;
+  line->residual_norm = residual_norm;
+  double now = app_now();
+  if (now - line->last < 0.1)
+    return;
+  line->last = now;
+  line->shown = 1;
+  write_progress(line);
+}
+
+/* A small residual does not make a small error: the error can reach cond(A) times the relative
+ * residual. With b = A * ones the error is known; when it is far above the residual, say so. */
+static void warn_if_ill_conditioned(const options *o, const result *r) {
+  if (!r->have_error || !(r->error > 1e-3 && r->error > 100.0 * r->relative))
+    return;
+  app_warn("the relative residual is %.1e but the error ||x - 1||_inf is %.1e: A is "
+           "ill-conditioned; %s",
+           r->relative, r->error,
+           o->method == CSR_SOLVER_CG
+               ? "try --method pcg (Jacobi preconditioning) or a smaller --tol"
+               : "try a smaller --tol");
+}
+
 int main(int argc, char **argv) {
   options o;
   int exit_now = 0;
@@ -438,10 +452,10 @@ int main(int argc, char **argv) {
     return rc;
   if (o.backend == CSR_BACKEND_CUDA &&
       (!csr_backend_available(CSR_BACKEND_CUDA) || !csr_cuda_device_present())) {
-    const char *why = csr_backend_available(CSR_BACKEND_CUDA) ? "no CUDA device is present"
-                                                              : "this build has no CUDA";
-    fprintf(stderr, "%s: the CUDA backend is not available (%s)\n", prog, why);
-    return APP_RUNTIME;
+    const char *why = csr_backend_available(CSR_BACKEND_CUDA)
+                          ? "no CUDA device is present"
+                          : "this libcsr was built without CUDA";
+    return app_fail(APP_RUNTIME, "the CUDA backend is not available (%s)", why);
   }
 
   csr_context *ctx = NULL;
@@ -452,32 +466,26 @@ int main(int argc, char **argv) {
   memset(&r, 0, sizeof r);
   r.info.stop = CSR_SOLVER_FAILED;
   csr_status s = csr_context_create(&ctx);
-  if (s < 0) {
-    fprintf(stderr, "%s: cannot create a context: %s\n", prog, csr_status_string(s));
-    return APP_RUNTIME;
-  }
+  if (s < 0)
+    return app_fail(APP_RUNTIME, "cannot create a context: %s", csr_status_string(s));
   if ((s = csr_context_set_backend(ctx, o.backend)) < 0 ||
       (o.threads > 0 && (s = csr_context_set_threads(ctx, (int)o.threads)) < 0)) {
-    app_print_error(prog, "--backend/--threads", ctx, s);
-    rc = APP_RUNTIME;
+    rc = app_fail_status(APP_RUNTIME, "--backend/--threads", ctx, s);
     goto done;
   }
   if ((s = app_read_csr(ctx, prog, o.path, NULL, &A, NULL, NULL)) < 0) {
-    app_print_error(prog, o.path, ctx, s);
-    rc = app_exit_code(s);
+    rc = app_fail_status(app_exit_code(s), o.path, ctx, s);
     goto done;
   }
   if (A->rows != A->cols) {
-    fprintf(stderr, "%s: %s: A is %lld x %lld; it must be square\n", prog, o.path,
-            (long long)A->rows, (long long)A->cols);
-    rc = APP_BAD_INPUT;
+    rc = app_fail(APP_BAD_INPUT, "%s: A is %lld x %lld; it must be square", o.path,
+                  (long long)A->rows, (long long)A->cols);
     goto done;
   }
   int64_t n = A->rows;
   if ((s = csr_vector_create(ctx, &b, n, CSR_F64, CSR_HOST)) < 0 ||
       (s = csr_vector_create(ctx, &x, n, CSR_F64, CSR_HOST)) < 0) {
-    app_print_error(prog, "vectors", ctx, s);
-    rc = APP_RUNTIME;
+    rc = app_fail_status(APP_RUNTIME, "allocating b and x", ctx, s);
     goto done;
   }
   if (o.rhs) {
@@ -485,13 +493,11 @@ int main(int argc, char **argv) {
       goto done;
   } else if ((s = csr_fill(ctx, 1.0, x)) < 0 || (s = csr_spmv(ctx, 1.0, A, x, 0.0, b)) < 0 ||
              (s = csr_fill(ctx, 0.0, x)) < 0) {
-    app_print_error(prog, "b = A * ones", ctx, s);
-    rc = app_exit_code(s);
+    rc = app_fail_status(app_exit_code(s), "b = A * ones", ctx, s);
     goto done;
   }
   if ((s = csr_nrm2(ctx, b, &r.b_norm2)) < 0) {
-    app_print_error(prog, "||b||", ctx, s);
-    rc = app_exit_code(s);
+    rc = app_fail_status(app_exit_code(s), "||b||", ctx, s);
     goto done;
   }
   csr_solver_options so;
@@ -502,51 +508,60 @@ int main(int argc, char **argv) {
   int64_t max_iter = so.max_iter > 0 ? so.max_iter : (10 * n > 1000 ? 10 * n : 1000);
   if (o.history) {
     if ((history = malloc((size_t)(max_iter + 1) * sizeof *history)) == NULL) {
-      fprintf(stderr, "%s: cannot allocate a history of %lld entries\n", prog,
-              (long long)max_iter + 1);
-      rc = APP_RUNTIME;
+      rc = app_fail(APP_RUNTIME, "cannot allocate a history of %lld entries",
+                    (long long)max_iter + 1);
       goto done;
     }
     so.history = history;
     so.history_capacity = max_iter + 1;
   }
+  char title[128];
+  plot_title(&o, n, title, sizeof title);
+  progress_line line = {r.b_norm2, 0.0, 0, 0, 0.0};
+  if (isatty(STDERR_FILENO)) {
+    so.progress = show_progress;
+    so.progress_user = &line;
+    fprintf(stderr, "%s: solving with %s: n = %lld, %lld stored entries...\n", prog,
+            method_name(o.method), (long long)n, (long long)A->nnz);
+  }
   double t0 = app_now();
   s = o.backend == CSR_BACKEND_CUDA ? solve_on_device(ctx, A, b, x, &so, &r.info, &t0)
                                     : csr_solve(ctx, A, b, x, &so, &r.info);
   r.seconds = app_now() - t0;
+  if (line.shown) { /* the line ends with the last iteration's figures */
+    write_progress(&line);
+    fputc('\n', stderr);
+  }
   r.ran = csr_context_last_backend(ctx);
   r.threads = r.ran == CSR_BACKEND_OMP ? app_omp_threads((int)o.threads) : 1;
   if (s < 0) {
-    char what[128];
+    char what[160];
     if (r.info.stop == CSR_SOLVER_BREAKDOWN)
-      snprintf(what, sizeof what, "csr_solve (%s): breakdown after %lld iterations",
+      snprintf(what, sizeof what, "%s: %s stopped after %lld iterations", o.path,
                method_name(o.method), (long long)r.info.iterations);
     else
-      snprintf(what, sizeof what, "csr_solve (%s)", method_name(o.method));
-    app_print_error(prog, what, ctx, s);
-    rc = app_exit_code(s);
+      snprintf(what, sizeof what, "%s: %s", o.path, method_name(o.method));
+    rc = app_fail_status(app_exit_code(s), what, ctx, s);
     if (o.history && r.info.history_length > 0 &&
-        write_history(o.history, history, r.info.history_length, r.b_norm2, &r) == APP_OK)
+        write_history(o.history, history, r.info.history_length, r.b_norm2, title, &r) == APP_OK)
       fprintf(stderr, "%s: the residual history up to the failure is in %s and %s\n", prog,
               o.history, r.plot);
     goto done;
   }
   if ((s = measure(ctx, A, b, x, o.rhs == NULL, &r)) < 0) {
-    app_print_error(prog, "the residual", ctx, s);
-    rc = app_exit_code(s);
+    rc = app_fail_status(app_exit_code(s), "recomputing the residual", ctx, s);
     goto done;
   }
-  if (o.history &&
-      (rc = write_history(o.history, history, r.info.history_length, r.b_norm2, &r)) != APP_OK)
+  warn_if_ill_conditioned(&o, &r);
+  if (o.history && (rc = write_history(o.history, history, r.info.history_length, r.b_norm2, title,
+                                       &r)) != APP_OK)
     goto done;
   if (o.json)
     print_json(&o, A, max_iter, &r);
   else
     print_text(&o, A, max_iter, &r);
-  if (fflush(stdout) != 0 || ferror(stdout)) {
-    fprintf(stderr, "%s: writing the output failed\n", prog);
-    rc = APP_RUNTIME;
-  }
+  if (fflush(stdout) != 0 || ferror(stdout))
+    rc = app_fail(APP_RUNTIME, "writing the output failed");
 done:
   free(history);
   csr_vector_free(&x);

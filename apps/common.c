@@ -20,13 +20,104 @@ void app_print_version(const char *prog) {
          csr_backend_available(CSR_BACKEND_CUDA) ? ", cuda" : "");
 }
 
+/* --- Reporting failures ---------------------------------------------------------------- */
+
+static struct {
+  const char *prog;
+  int json, verbose;
+  int json_printed; /* the app's own JSON object went to stdout: no second object after it */
+} report = {"libcsr", 0, 0, 0};
+
+void app_report_init(const char *prog, int argc, char **argv) {
+  report.prog = prog;
+  for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+    report.json |= strcmp(argv[i], "--json") == 0;
+    report.verbose |= strcmp(argv[i], "--verbose") == 0;
+  }
+}
+
+int app_verbose(void) {
+  return report.verbose;
+}
+
+/* The report of one failure: the line on stderr, and with --json the object on stdout. status
+ * and source are NULL for failures of the app's own. */
+static void report_failure(int exit_code, const char *message, const char *status,
+                           const char *source) {
+  fprintf(stderr, "%s: %s", report.prog, message);
+  if (report.verbose && status != NULL)
+    fprintf(stderr, " [%s at %s]", status, source);
+  fputc('\n', stderr);
+  if (!report.json || report.json_printed)
+    return;
+  app_json j;
+  app_json_begin(&j, stdout);
+  app_json_open(&j, "error", '{');
+  app_json_string(&j, "program", report.prog);
+  app_json_string(&j, "message", message);
+  app_json_int(&j, "exit_code", exit_code);
+  if (status != NULL) {
+    app_json_string(&j, "status", status);
+    app_json_string(&j, "source", source);
+  } else {
+    app_json_null(&j, "status");
+    app_json_null(&j, "source");
+  }
+  app_json_close(&j, '}');
+  app_json_end(&j);
+  fflush(stdout);
+}
+
+static int report_formatted(int exit_code, const char *format, va_list args) {
+  char message[1024];
+  vsnprintf(message, sizeof message, format, args);
+  report_failure(exit_code, message, NULL, NULL);
+  return exit_code;
+}
+
+int app_fail(int exit_code, const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  report_formatted(exit_code, format, args);
+  va_end(args);
+  return exit_code;
+}
+
+int app_fail_status(int exit_code, const char *what, const csr_context *ctx, csr_status status) {
+  const char *whole = csr_context_last_error(ctx), *detail = csr_context_last_message(ctx);
+  size_t what_length = what ? strlen(what) : 0;
+  char message[1024], source[256] = "(no source location)";
+  if (*detail == '\0') /* a call that left no message: its status is all there is */
+    detail = csr_status_string(status);
+  if (what == NULL || (strncmp(detail, what, what_length) == 0 &&
+                       (detail[what_length] == ':' || detail[what_length] == '\0')))
+    snprintf(message, sizeof message, "%s", detail);
+  else
+    snprintf(message, sizeof message, "%s: %s", what, detail);
+  /* The source location is what csr_context_last_error holds before the message and its ": ". */
+  size_t location = strlen(whole) - strlen(csr_context_last_message(ctx));
+  if (location >= 2 && location - 2 < sizeof source)
+    snprintf(source, sizeof source, "%.*s", (int)(location - 2), whole);
+  report_failure(exit_code, message, csr_status_string(status), source);
+  return exit_code;
+}
+
+void app_warn(const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  fprintf(stderr, "%s: warning: ", report.prog);
+  vfprintf(stderr, format, args);
+  fputc('\n', stderr);
+  va_end(args);
+}
+
 int app_usage_error(const char *prog, const char *format, ...) {
   va_list args;
   va_start(args, format);
-  fprintf(stderr, "%s: ", prog);
-  vfprintf(stderr, format, args);
-  fprintf(stderr, "\nTry '%s --help' for more information.\n", prog);
+  report.prog = prog;
+  report_formatted(APP_USAGE, format, args);
   va_end(args);
+  fprintf(stderr, "Try '%s --help' for more information.\n", prog);
   return APP_USAGE;
 }
 
@@ -79,13 +170,6 @@ int app_exit_code(csr_status status) {
   case CSR_ERR_NOT_COMPILED: return APP_RUNTIME;
   default: return APP_BAD_INPUT;
   }
-}
-
-void app_print_error(const char *prog, const char *what, const csr_context *ctx,
-                     csr_status status) {
-  const char *detail = csr_context_last_error(ctx);
-  fprintf(stderr, "%s: %s: %s%s%s\n", prog, what, csr_status_string(status), *detail ? ": " : "",
-          detail);
 }
 
 double app_now(void) {
@@ -307,6 +391,8 @@ static void json_member(app_json *j, const char *key) {
 
 void app_json_begin(app_json *j, FILE *out) {
   memset(j, 0, sizeof *j);
+  if (out == stdout)
+    report.json_printed = 1;
   j->out = out;
   fputc('{', out);
   j->depth = 1;

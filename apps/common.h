@@ -27,15 +27,54 @@ enum {
   "other name, standard input (\"-\") included, is read as an edge list. gzip (.gz) is\n"          \
   "recognised by its first bytes.\n"
 
+/* The --verbose line of every --help's options. */
+#define APP_VERBOSE_HELP                                                                           \
+  "  --verbose   on a failure, also the library's status name and source location\n"
+
 /* The exit-code lines every --help ends with. */
 #define APP_EXIT_HELP                                                                              \
-  "Exit status: 0 success, 1 usage error, 2 bad input (the library's message is printed),\n"       \
-  "3 runtime failure.\n"
+  "Exit status: 0 success, 1 usage error, 2 bad input (what was wrong and where is printed),\n"    \
+  "3 runtime failure. With --json a failure also prints {\"error\": {...}} on stdout.\n"
 
 /* Prints "PROG (libcsr) VERSION" and the build's backends to stdout. */
 void app_print_version(const char *prog);
 
-/* Prints "PROG: MESSAGE" and a hint to run --help on stderr; returns APP_USAGE. */
+/* --- Reporting failures ----------------------------------------------------------------
+ * Every failure an app reports goes through the calls below. On stderr a line for people,
+ * "PROG: MESSAGE", the message in the user's terms (the file, the line, what was expected and what
+ * was found); the library's status name and source location are added only with --verbose. With
+ * --json, also one JSON object on stdout (unless the app already printed its result there), so a
+ * script reading the app's JSON always gets an object:
+ *   {"error": {"program": "spmv", "message": "...", "exit_code": 2,
+ *              "status": "CSR_ERR_PARSE" or null, "source": "src/io/mm_blocks.c:145" or null}}
+ */
+
+/* Reads --json and --verbose from argv (up to a "--") before anything can fail; the apps' option
+ * parsers accept both. */
+void app_report_init(const char *prog, int argc, char **argv);
+/* 1 when --verbose was given. */
+int app_verbose(void);
+
+/* Reports MESSAGE; returns exit_code. */
+int app_fail(int exit_code, const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Reports a failed library call: the library's message (csr_context_last_message), preceded by
+ * "WHAT: " unless the message already starts with WHAT (a file's errors name the file); returns
+ * exit_code. WHAT says in the user's terms what was being done ("x = ones", or the file read). */
+int app_fail_status(int exit_code, const char *what, const csr_context *ctx, csr_status status);
+
+/* "PROG: warning: MESSAGE" on stderr; the run goes on. */
+void app_warn(const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/* Reports a usage error with a hint to run --help; returns APP_USAGE. */
 int app_usage_error(const char *prog, const char *format, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
@@ -57,9 +96,6 @@ int app_parse_backend(const char *text, csr_backend *backend);
 /* Exit code for a failed library call: 3 for out of memory, device and not-compiled errors,
  * 2 for the rest (the input or the request was at fault). */
 int app_exit_code(csr_status status);
-
-/* Prints "PROG: WHAT: STATUS_NAME: <csr_context_last_error>" on stderr. */
-void app_print_error(const char *prog, const char *what, const csr_context *ctx, csr_status status);
 
 /* Seconds from a monotonic clock. */
 double app_now(void);

@@ -11,7 +11,7 @@ static const char *prog = "mmconvert";
 
 static void usage(void) {
   printf(
-      "Usage: mmconvert IN OUT [--symmetric] [--pattern]\n"
+      "Usage: mmconvert IN OUT [--symmetric] [--pattern] [--verbose]\n"
       "\n"
       "Reads IN and writes it to OUT. OUT's extension names the format written: .txt, .el,\n"
       ".edges (optionally .gz) an edge list, anything else Matrix Market; OUT is\n"
@@ -20,7 +20,7 @@ static void usage(void) {
       "Options:\n"
       "  --symmetric  write a Matrix Market 'symmetric' file (the lower triangle); refused\n"
       "               (exit 2) when the matrix is not symmetric; Matrix Market output only\n"
-      "  --pattern    drop the values (write 'pattern' / 'from to' lines)\n"
+      "  --pattern    drop the values (write 'pattern' / 'from to' lines)\n" APP_VERBOSE_HELP
       "  --help       this text\n"
       "  --version    library version and the backends compiled in\n"
       "\n"
@@ -74,6 +74,7 @@ static const char *describe_input(const csr_file_info *info, char *buf, size_t s
 int main(int argc, char **argv) {
   const char *in = NULL, *out = NULL;
   int symmetric = 0, pattern = 0, only_files = 0;
+  app_report_init(prog, argc, argv);
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i];
     if (!only_files && strcmp(arg, "--help") == 0) {
@@ -86,6 +87,8 @@ int main(int argc, char **argv) {
       symmetric = 1;
     } else if (!only_files && strcmp(arg, "--pattern") == 0) {
       pattern = 1;
+    } else if (!only_files && strcmp(arg, "--verbose") == 0) {
+      continue; /* read by app_report_init */
     } else if (!only_files && strcmp(arg, "--") == 0) {
       only_files = 1;
     } else if (!only_files && arg[0] == '-' && arg[1] != '\0') {
@@ -107,24 +110,20 @@ int main(int argc, char **argv) {
 
   csr_context *ctx = NULL;
   csr_status s = csr_context_create(&ctx);
-  if (s != CSR_SUCCESS) {
-    fprintf(stderr, "%s: cannot create a context: %s\n", prog, csr_status_string(s));
-    return APP_RUNTIME;
-  }
+  if (s != CSR_SUCCESS)
+    return app_fail(APP_RUNTIME, "cannot create a context: %s", csr_status_string(s));
   int rc = APP_OK;
   csr_matrix *A = NULL, *P = NULL;
   csr_file_info info;
   double t0 = app_now();
   s = app_read_csr(ctx, prog, in, NULL, &A, &info, NULL);
   if (s < 0) {
-    app_print_error(prog, in, ctx, s);
-    rc = app_exit_code(s);
+    rc = app_fail_status(app_exit_code(s), in, ctx, s);
     goto done;
   }
   if (pattern && A->value_type != CSR_PATTERN) {
     if ((s = pattern_copy(ctx, A, &P)) < 0) {
-      app_print_error(prog, "pattern copy", ctx, s);
-      rc = APP_RUNTIME;
+      rc = app_fail_status(APP_RUNTIME, "dropping the values", ctx, s);
       goto done;
     }
   }
@@ -138,21 +137,15 @@ int main(int argc, char **argv) {
   if (out_edges) {
     order = edge_list_order(M);
     if (order != M->rows || order != M->cols)
-      fprintf(stderr,
-              "%s: warning: an edge list records no size: %s will read back as %lld x %lld, "
-              "not %lld x %lld\n",
-              prog, out, (long long)order, (long long)order, (long long)M->rows,
-              (long long)M->cols);
+      app_warn("an edge list records no size: %s will read back as %lld x %lld, not %lld x %lld",
+               out, (long long)order, (long long)order, (long long)M->rows, (long long)M->cols);
     s = csr_write_edge_list(ctx, out, M, &wo);
   } else {
     s = csr_write_mm(ctx, out, M, &wo);
   }
   if (s < 0) {
-    char where[4200];
-    snprintf(where, sizeof where, "writing %s", out);
-    app_print_error(prog, where, ctx, s);
     /* A matrix that cannot be written as asked is bad input; a failed write is not. */
-    rc = s == CSR_ERR_IO ? APP_RUNTIME : app_exit_code(s);
+    rc = app_fail_status(s == CSR_ERR_IO ? APP_RUNTIME : app_exit_code(s), out, ctx, s);
     goto done;
   }
   char what[96];

@@ -9,7 +9,7 @@
 static const char *prog = "mminfo";
 
 static void usage(void) {
-  printf("Usage: mminfo FILE [--json]\n"
+  printf("Usage: mminfo FILE [--json] [--verbose]\n"
          "\n"
          "Reads FILE (a Matrix Market file or an edge list, gzip-compressed or not; \"-\" is\n"
          "standard input) and prints what it holds.\n"
@@ -18,7 +18,7 @@ static void usage(void) {
          "  --json      one JSON object instead of text (keys: file, format, layout, field,\n"
          "              symmetry, gzip, rows, cols, stored_entries, entries, nnz, explicit_zeros,\n"
          "              max_row, mean_row, variance_row, empty_rows, csr_bytes, csr_bytes_f32,\n"
-         "              histogram, text_bytes, file_bytes, read_seconds)\n"
+         "              histogram, text_bytes, file_bytes, read_seconds)\n" APP_VERBOSE_HELP
          "  --help      this text\n"
          "  --version   library version and the backends compiled in\n"
          "\n"
@@ -189,6 +189,7 @@ static void print_json(const char *path, const csr_file_info *info, const csr_ma
 int main(int argc, char **argv) {
   const char *path = NULL;
   int json = 0, only_files = 0;
+  app_report_init(prog, argc, argv);
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i];
     if (!only_files && strcmp(arg, "--help") == 0) {
@@ -199,6 +200,8 @@ int main(int argc, char **argv) {
       return APP_OK;
     } else if (!only_files && strcmp(arg, "--json") == 0) {
       json = 1;
+    } else if (!only_files && strcmp(arg, "--verbose") == 0) {
+      continue; /* read by app_report_init */
     } else if (!only_files && strcmp(arg, "--") == 0) {
       only_files = 1;
     } else if (!only_files && arg[0] == '-' && arg[1] != '\0') {
@@ -214,32 +217,25 @@ int main(int argc, char **argv) {
 
   csr_context *ctx = NULL;
   csr_status s = csr_context_create(&ctx);
-  if (s != CSR_SUCCESS) {
-    fprintf(stderr, "%s: cannot create a context: %s\n", prog, csr_status_string(s));
-    return APP_RUNTIME;
-  }
+  if (s != CSR_SUCCESS)
+    return app_fail(APP_RUNTIME, "cannot create a context: %s", csr_status_string(s));
   csr_matrix *A = NULL;
   csr_file_info info;
   csr_row_stats st;
   double seconds = 0.0;
   int rc = APP_OK;
   s = app_read_csr(ctx, prog, path, NULL, &A, &info, &seconds);
-  if (s < 0) {
-    app_print_error(prog, path, ctx, s);
-    rc = app_exit_code(s);
-  } else if ((s = csr_row_stats_compute(ctx, A, &st)) < 0) {
-    app_print_error(prog, "row statistics", ctx, s);
-    rc = APP_RUNTIME;
-  } else if (json) {
+  if (s < 0)
+    rc = app_fail_status(app_exit_code(s), path, ctx, s);
+  else if ((s = csr_row_stats_compute(ctx, A, &st)) < 0)
+    rc = app_fail_status(APP_RUNTIME, "counting the row lengths", ctx, s);
+  else if (json)
     print_json(path, &info, A, &st, app_file_size(path), seconds);
-  } else {
+  else
     print_text(path, &info, A, &st, app_file_size(path), seconds);
-  }
   csr_matrix_free(&A);
   csr_context_free(&ctx);
-  if (rc == APP_OK && (fflush(stdout) != 0 || ferror(stdout))) {
-    fprintf(stderr, "%s: writing the output failed\n", prog);
-    rc = APP_RUNTIME;
-  }
+  if (rc == APP_OK && (fflush(stdout) != 0 || ferror(stdout)))
+    rc = app_fail(APP_RUNTIME, "writing the output failed");
   return rc;
 }

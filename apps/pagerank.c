@@ -15,7 +15,7 @@ static void usage(void) {
   printf(
       "Usage: pagerank GRAPH [--damping D] [--tol T] [--max-iter N] [--top K] [--output FILE]\n"
       "                [--backend auto|ref|omp|cuda] [--precision f64|f32] [--weighted]\n"
-      "                [--personalization FILE] [--threads N] [--json]\n"
+      "                [--personalization FILE] [--threads N] [--json] [--verbose]\n"
       "\n"
       "Reads GRAPH (a Matrix Market adjacency matrix, or an edge list of \"from to [weight]\"\n"
       "lines; \"-\" is standard input) and computes its PageRank with csr_pagerank. A(i,j)\n"
@@ -46,6 +46,7 @@ static void usage(void) {
       "                       personalized, iterations, l1_change, converged, seconds,\n"
       "                       seconds_per_iteration, bytes_per_iteration, gbs, backend,\n"
       "                       threads, precision, top: [{id, rank}...])\n"
+      "  --maxit N            the same as --max-iter\n" APP_VERBOSE_HELP
       "  --help               this text\n"
       "  --version            library version and the backends compiled in\n"
       "\n"
@@ -90,9 +91,9 @@ static int parse_double(const char *text, double *value) {
 }
 
 /* Options that take a value. */
-static const char *const valued[] = {"--backend", "--precision", "--damping",
-                                     "--tol",     "--max-iter",  "--top",
-                                     "--threads", "--output",    "--personalization"};
+static const char *const valued[] = {"--backend",  "--precision",      "--damping", "--tol",
+                                     "--max-iter", "--maxit",          "--top",     "--threads",
+                                     "--output",   "--personalization"};
 
 /* Stores the value v of option `name`; 1, or -1 after a usage error. */
 static int parse_value(const char *name, const char *v, options *o) {
@@ -108,7 +109,7 @@ static int parse_value(const char *name, const char *v, options *o) {
   } else if (strcmp(name, "--tol") == 0) {
     if (parse_double(v, &o->tol) != 0 || !(o->tol > 0.0))
       want = "a number > 0";
-  } else if (strcmp(name, "--max-iter") == 0) {
+  } else if (strcmp(name, "--max-iter") == 0 || strcmp(name, "--maxit") == 0) {
     if (app_parse_int(v, 1, INT64_MAX, &o->max_iter) != 0)
       want = "an integer >= 1";
   } else if (strcmp(name, "--top") == 0) {
@@ -150,6 +151,7 @@ static int parse(int argc, char **argv, options *o, int *exit_now) {
   o->top = 10;
   *exit_now = 0;
   int only_files = 0;
+  app_report_init(prog, argc, argv);
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i];
     int m = 0;
@@ -170,6 +172,8 @@ static int parse(int argc, char **argv, options *o, int *exit_now) {
       o->weighted = 1;
     } else if (strcmp(arg, "--json") == 0) {
       o->json = 1;
+    } else if (strcmp(arg, "--verbose") == 0) {
+      continue; /* read by app_report_init */
     } else if ((m = parse_valued(argc, argv, &i, o)) < 0) {
       return APP_USAGE;
     } else if (m == 0) {
@@ -185,15 +189,12 @@ static int parse(int argc, char **argv, options *o, int *exit_now) {
  * (negative, all zero), so that its message is the one printed. */
 static int load_personalization(csr_context *ctx, const char *path, int64_t n, csr_vector **p) {
   FILE *f = fopen(path, "r");
-  if (f == NULL) {
-    fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
-    return APP_BAD_INPUT;
-  }
+  if (f == NULL)
+    return app_fail(APP_BAD_INPUT, "%s: cannot open: %s", path, strerror(errno));
   csr_status s = csr_vector_create(ctx, p, n, CSR_F64, CSR_HOST);
   if (s < 0) {
     fclose(f);
-    app_print_error(prog, "personalization vector", ctx, s);
-    return APP_RUNTIME;
+    return app_fail_status(APP_RUNTIME, "the personalization vector", ctx, s);
   }
   double *data = (*p)->data;
   char *line = NULL;
@@ -207,23 +208,18 @@ static int load_personalization(csr_context *ctx, const char *path, int64_t n, c
     if (text[0] == '\0' || text[0] == '#' || text[0] == '%')
       continue;
     double v;
-    if (parse_double(text, &v) != 0) {
-      fprintf(stderr, "%s: %s:%lld: expected a number, found '%s'\n", prog, path, (long long)lineno,
-              text);
-      rc = APP_BAD_INPUT;
-    } else if (count < n) {
+    if (parse_double(text, &v) != 0)
+      rc = app_fail(APP_BAD_INPUT, "%s:%lld: expected a number, found '%s'", path,
+                    (long long)lineno, text);
+    else if (count < n)
       data[count] = v;
-    }
     count += rc == APP_OK;
   }
-  if (rc == APP_OK && ferror(f)) {
-    fprintf(stderr, "%s: %s: read error\n", prog, path);
-    rc = APP_BAD_INPUT;
-  } else if (rc == APP_OK && count != n) {
-    fprintf(stderr, "%s: %s: %lld values; the graph has %lld pages\n", prog, path, (long long)count,
-            (long long)n);
-    rc = APP_BAD_INPUT;
-  }
+  if (rc == APP_OK && ferror(f))
+    rc = app_fail(APP_BAD_INPUT, "%s: read error", path);
+  else if (rc == APP_OK && count != n)
+    rc = app_fail(APP_BAD_INPUT, "%s: %lld values; the graph has %lld pages, one value each", path,
+                  (long long)count, (long long)n);
   free(line);
   fclose(f);
   return rc;
@@ -260,18 +256,14 @@ static ranked *by_rank(const csr_vector *r) {
 /* Writes "id rank" per page; APP_OK or APP_RUNTIME. */
 static int write_ranks(const char *path, const csr_vector *r, int base) {
   FILE *f = fopen(path, "w");
-  if (f == NULL) {
-    fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
-    return APP_RUNTIME;
-  }
+  if (f == NULL)
+    return app_fail(APP_RUNTIME, "%s: cannot create: %s", path, strerror(errno));
   const char *format = r->value_type == CSR_F64 ? "%lld %.17g\n" : "%lld %.9g\n";
   for (int64_t i = 0; i < r->n; i++)
     fprintf(f, format, (long long)(i + base), rank_of(r, i));
   int bad = ferror(f);
-  if (fclose(f) != 0 || bad) {
-    fprintf(stderr, "%s: %s: write failed\n", prog, path);
-    return APP_RUNTIME;
-  }
+  if (fclose(f) != 0 || bad)
+    return app_fail(APP_RUNTIME, "%s: writing failed", path);
   return APP_OK;
 }
 
@@ -347,8 +339,7 @@ static int cuda_unavailable(void) {
   const char *why = !csr_backend_available(CSR_BACKEND_CUDA) ? "this libcsr was built without CUDA"
                     : !csr_cuda_device_present()             ? "no CUDA device is present"
                                                  : "csr_pagerank runs on the CPU backends only";
-  fprintf(stderr, "%s: the CUDA backend is not available for PageRank yet (%s)\n", prog, why);
-  return APP_RUNTIME;
+  return app_fail(APP_RUNTIME, "the CUDA backend is not available for PageRank yet (%s)", why);
 }
 
 /* One progress line per iteration, rewritten in place (stderr is a terminal). */
@@ -399,14 +390,11 @@ int main(int argc, char **argv) {
   result r;
   memset(&r, 0, sizeof r);
   csr_status s = csr_context_create(&ctx);
-  if (s < 0) {
-    fprintf(stderr, "%s: cannot create a context: %s\n", prog, csr_status_string(s));
-    return APP_RUNTIME;
-  }
+  if (s < 0)
+    return app_fail(APP_RUNTIME, "cannot create a context: %s", csr_status_string(s));
   if ((s = csr_context_set_backend(ctx, o.backend)) < 0 ||
       (o.threads > 0 && (s = csr_context_set_threads(ctx, (int)o.threads)) < 0)) {
-    app_print_error(prog, "--backend/--threads", ctx, s);
-    rc = APP_RUNTIME;
+    rc = app_fail_status(APP_RUNTIME, "--backend/--threads", ctx, s);
     goto done;
   }
   csr_read_options ro;
@@ -414,8 +402,7 @@ int main(int argc, char **argv) {
   ro.value_type = o.precision;
   csr_file_info fi;
   if ((s = app_read_csr(ctx, prog, o.path, &ro, &A, &fi, NULL)) < 0) {
-    app_print_error(prog, o.path, ctx, s);
-    rc = app_exit_code(s);
+    rc = app_fail_status(app_exit_code(s), o.path, ctx, s);
     goto done;
   }
   r.base = fi.format == CSR_FORMAT_MATRIX_MARKET ? 1 : 0;
@@ -423,13 +410,11 @@ int main(int argc, char **argv) {
       (rc = load_personalization(ctx, o.personalization, A->rows, &p)) != APP_OK)
     goto done;
   if ((s = csr_vector_create(ctx, &ranks, A->rows, o.precision, CSR_HOST)) < 0) {
-    app_print_error(prog, "ranks", ctx, s);
-    rc = APP_RUNTIME;
+    rc = app_fail_status(APP_RUNTIME, "the rank vector", ctx, s);
     goto done;
   }
   if ((s = run(ctx, &o, A, p, ranks, &r)) < 0) {
-    app_print_error(prog, "csr_pagerank", ctx, s);
-    rc = app_exit_code(s);
+    rc = app_fail_status(app_exit_code(s), o.path, ctx, s);
     goto done;
   }
   r.converged = s == CSR_SUCCESS;
@@ -440,8 +425,7 @@ int main(int argc, char **argv) {
   r.gbs = r.seconds > 0.0 ? r.bytes * (double)r.info.iterations / r.seconds / 1e9 : 0.0;
   r.top = o.top < A->rows ? (int64_t)o.top : A->rows;
   if (r.top > 0 && (best = by_rank(ranks)) == NULL) {
-    fprintf(stderr, "%s: cannot allocate the ranking of %lld pages\n", prog, (long long)A->rows);
-    rc = APP_RUNTIME;
+    rc = app_fail(APP_RUNTIME, "cannot allocate the ranking of %lld pages", (long long)A->rows);
     goto done;
   }
   r.best = best;
@@ -451,10 +435,8 @@ int main(int argc, char **argv) {
     print_json(&o, A, &r);
   else
     print_text(&o, A, &r);
-  if (fflush(stdout) != 0 || ferror(stdout)) {
-    fprintf(stderr, "%s: writing the output failed\n", prog);
-    rc = APP_RUNTIME;
-  }
+  if (fflush(stdout) != 0 || ferror(stdout))
+    rc = app_fail(APP_RUNTIME, "writing the output failed");
 done:
   free(best);
   csr_vector_free(&ranks);

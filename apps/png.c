@@ -1,7 +1,6 @@
-/* A minimal PNG writer and line plot (see png.h). */
+/* A minimal PNG writer and the pixels and lines drawn before it (see png.h). */
 #include "png.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,44 +116,4 @@ done:
   free(raw);
   free(packed);
   return rc;
-}
-
-void png_plot(png_image *img, int margin, const double *x, const double *y, int64_t n, double x_lo,
-              double x_hi, double y_lo, double y_hi, const double *x_grid, int nx,
-              const double *y_grid, int ny) {
-  int left = margin, right = img->width - 1 - margin;
-  int top = margin, bottom = img->height - 1 - margin;
-  double sx = x_hi > x_lo ? (double)(right - left) / (x_hi - x_lo) : 0.0;
-  double sy = y_hi > y_lo ? (double)(bottom - top) / (y_hi - y_lo) : 0.0;
-#define PX(v) (left + (int)lround(((v)-x_lo) * sx))
-#define PY(v) (bottom - (int)lround(((v)-y_lo) * sy))
-  for (int k = 0; k < nx; k++) {
-    int px = PX(x_grid[k]);
-    png_line(img, px, top, px, bottom, 0xdddddd);
-    png_line(img, px, bottom, px, bottom + 4, 0x000000); /* tick */
-  }
-  for (int k = 0; k < ny; k++) {
-    int py = PY(y_grid[k]);
-    png_line(img, left, py, right, py, 0xdddddd);
-    png_line(img, left - 4, py, left, py, 0x000000);
-  }
-  png_line(img, left, top, left, bottom, 0x000000);     /* y axis */
-  png_line(img, left, bottom, right, bottom, 0x000000); /* x axis */
-  int have = 0, px0 = 0, py0 = 0;
-  for (int64_t k = 0; k < n; k++) {
-    if (!isfinite(x[k]) || !isfinite(y[k])) {
-      have = 0;
-      continue;
-    }
-    int px = PX(x[k]), py = PY(y[k]);
-    if (have)
-      png_line(img, px0, py0, px, py, 0x1f4fbf);
-    else
-      png_set(img, px, py, 0x1f4fbf);
-    px0 = px;
-    py0 = py;
-    have = 1;
-  }
-#undef PX
-#undef PY
 }

@@ -19,7 +19,7 @@ static const char *prog = "spmv";
 static void usage(void) {
   printf(
       "Usage: spmv FILE [--backend auto|ref|omp|cuda] [--precision f64|f32] [--iters N]\n"
-      "            [--threads T] [--x XFILE] [--validate] [--json] [--copy-mib M]\n"
+      "            [--threads T] [--x XFILE] [--validate] [--json] [--copy-mib M] [--verbose]\n"
       "\n"
       "Reads FILE (Matrix Market, .mtx.gz or an edge list; symmetric files expanded, duplicates\n"
       "summed) as CSR and times y = A*x.\n"
@@ -40,8 +40,8 @@ static void usage(void) {
       "                  backend, backend_asked, threads, precision, iters, warmup, median_ms,\n"
       "                  bytes, gbs, copy_gbs, copy_fraction, copy, checksum, validated,\n"
       "                  validation)\n"
-      "  --copy-mib M    size of each copy array in MiB (1..512; 0 skips the copy)\n"
-      "  --help          this text\n"
+      "  --copy-mib M    size of each copy array in MiB (1..512; 0 skips the "
+      "copy)\n" APP_VERBOSE_HELP "  --help          this text\n"
       "  --version       library version and the backends compiled in\n"
       "\n"
       "The model:\n"
@@ -75,6 +75,7 @@ static int parse(int argc, char **argv, options *o, int *exit_now) {
   o->copy_mib = -1;
   *exit_now = 0;
   int only_files = 0;
+  app_report_init(prog, argc, argv);
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i], *v = NULL;
     int m = 0;
@@ -96,6 +97,8 @@ static int parse(int argc, char **argv, options *o, int *exit_now) {
       o->validate = 1;
     } else if (strcmp(arg, "--json") == 0) {
       o->json = 1;
+    } else if (strcmp(arg, "--verbose") == 0) {
+      continue; /* read by app_report_init */
     } else if ((m = app_option(prog, argc, argv, &i, "--backend", &v)) != 0) {
       if (m < 0)
         return APP_USAGE;
@@ -151,13 +154,11 @@ static int load_x(csr_context *ctx, const char *path, csr_value_type type, int64
   csr_coo *T = NULL;
   csr_file_info info;
   csr_status s = app_read_coo(ctx, prog, path, &ro, &T, &info, NULL);
-  if (s < 0) {
-    app_print_error(prog, path, ctx, s);
-    return app_exit_code(s);
-  }
+  if (s < 0)
+    return app_fail_status(app_exit_code(s), path, ctx, s);
   if (T->cols != 1 || T->rows != n) {
-    fprintf(stderr, "%s: %s: x is %lld x %lld; it must be %lld x 1 (the columns of the matrix)\n",
-            prog, path, (long long)T->rows, (long long)T->cols, (long long)n);
+    app_fail(APP_BAD_INPUT, "%s: x is %lld x %lld; it must be %lld x 1 (the columns of the matrix)",
+             path, (long long)T->rows, (long long)T->cols, (long long)n);
     csr_coo_free(&T);
     return APP_BAD_INPUT;
   }
@@ -254,23 +255,19 @@ static const char *cuda_unavailable = "the CUDA backend is not available for thi
 static int time_spmv(csr_context *ctx, const options *o, const csr_matrix *A, const csr_vector *x,
                      csr_vector *y, double *median_s) {
   double *t = malloc((size_t)o->iters * sizeof *t);
-  if (t == NULL) {
-    fprintf(stderr, "%s: cannot allocate %lld timings\n", prog, o->iters);
-    return APP_RUNTIME;
-  }
+  if (t == NULL)
+    return app_fail(APP_RUNTIME, "cannot allocate %lld timings", o->iters);
   for (long long r = -WARMUP; r < o->iters; r++) {
     double t0 = app_now();
     csr_status s = csr_spmv(ctx, 1.0, A, x, 0.0, y);
     double seconds = app_now() - t0;
     if (s < 0) {
       free(t);
-      if (o->backend == CSR_BACKEND_CUDA && s == CSR_ERR_UNSUPPORTED) {
-        fprintf(stderr, "%s: %s (%s: %s)\n", prog, cuda_unavailable, csr_status_string(s),
-                csr_context_last_error(ctx));
-        return APP_RUNTIME;
-      }
-      app_print_error(prog, "csr_spmv", ctx, s);
-      return app_exit_code(s) == APP_BAD_INPUT ? APP_RUNTIME : app_exit_code(s);
+      if (o->backend == CSR_BACKEND_CUDA && s == CSR_ERR_UNSUPPORTED)
+        return app_fail_status(APP_RUNTIME, cuda_unavailable, ctx, s);
+      /* The matrix and x were checked when read: a failure here is the run's, not the input's. */
+      return app_fail_status(app_exit_code(s) == APP_BAD_INPUT ? APP_RUNTIME : app_exit_code(s),
+                             "the SpMV", ctx, s);
     }
     if (r >= 0)
       t[r] = seconds;
@@ -284,10 +281,6 @@ static int time_spmv(csr_context *ctx, const options *o, const csr_matrix *A, co
  * call's time is its kernel's; y comes back to the host. The copy is device to device. */
 static int run_cuda(csr_context *ctx, const options *o, const csr_matrix *A, const csr_vector *x,
                     csr_vector *y, result *r, size_t copy_bytes) {
-  if (!csr_cuda_device_present()) {
-    fprintf(stderr, "%s: the CUDA backend is not available: no CUDA device is present\n", prog);
-    return APP_RUNTIME;
-  }
   csr_matrix *dA = NULL;
   csr_vector *dx = NULL, *dy = NULL, *da = NULL, *db = NULL;
   int rc = APP_RUNTIME;
@@ -299,7 +292,7 @@ static int run_cuda(csr_context *ctx, const options *o, const csr_matrix *A, con
   if (s >= 0)
     s = csr_vector_create(ctx, &dy, y->n, y->value_type, CSR_DEVICE);
   if (s < 0) {
-    app_print_error(prog, "moving the operands to the GPU", ctx, s);
+    app_fail_status(APP_RUNTIME, "moving the operands to the GPU", ctx, s);
     goto done;
   }
   if ((rc = time_spmv(ctx, o, dA, dx, dy, &r->median_s)) != APP_OK)
@@ -307,8 +300,7 @@ static int run_cuda(csr_context *ctx, const options *o, const csr_matrix *A, con
   r->ran = csr_context_last_backend(ctx);
   r->threads = 0;
   if ((s = csr_copy(ctx, dy, y)) < 0) {
-    app_print_error(prog, "copying y to the host", ctx, s);
-    rc = APP_RUNTIME;
+    rc = app_fail_status(APP_RUNTIME, "copying y to the host", ctx, s);
     goto done;
   }
   if (copy_bytes > 0) { /* device-to-device copy of two vectors of doubles */
@@ -332,8 +324,8 @@ static int run_cuda(csr_context *ctx, const options *o, const csr_matrix *A, con
       r->copy.reps = COPY_REPS;
       r->copy.variant = "device-to-device";
     } else {
-      fprintf(stderr, "%s: warning: device copy of 2 x %zu MiB failed: %s\n", prog,
-              copy_bytes / MIB, csr_status_string(s));
+      app_warn("the device copy of 2 x %zu MiB failed (%s); copy bandwidth not measured",
+               copy_bytes / MIB, csr_context_last_message(ctx));
     }
   }
   rc = APP_OK;
@@ -457,6 +449,11 @@ int main(int argc, char **argv) {
   int rc = parse(argc, argv, &o, &exit_now);
   if (rc != APP_OK || exit_now)
     return rc;
+  /* Before reading the file, which may take a minute. */
+  if (o.backend == CSR_BACKEND_CUDA && !csr_backend_available(CSR_BACKEND_CUDA))
+    return app_fail(APP_RUNTIME, "%s: this libcsr was built without CUDA", cuda_unavailable);
+  if (o.backend == CSR_BACKEND_CUDA && !csr_cuda_device_present())
+    return app_fail(APP_RUNTIME, "%s: no CUDA device is present", cuda_unavailable);
 
   csr_context *ctx = NULL, *ref = NULL;
   csr_matrix *A = NULL;
@@ -466,22 +463,14 @@ int main(int argc, char **argv) {
   memset(&r, 0, sizeof r);
   memset(&v, 0, sizeof v);
   csr_status s = csr_context_create(&ctx);
-  if (s < 0) {
-    fprintf(stderr, "%s: cannot create a context: %s\n", prog, csr_status_string(s));
-    return APP_RUNTIME;
-  }
+  if (s < 0)
+    return app_fail(APP_RUNTIME, "cannot create a context: %s", csr_status_string(s));
   if ((s = csr_context_set_backend(ctx, o.backend)) < 0) {
-    if (o.backend == CSR_BACKEND_CUDA)
-      fprintf(stderr, "%s: %s (this libcsr was built without CUDA: %s: %s)\n", prog,
-              cuda_unavailable, csr_status_string(s), csr_context_last_error(ctx));
-    else
-      app_print_error(prog, "--backend", ctx, s);
-    rc = APP_RUNTIME;
+    rc = app_fail_status(APP_RUNTIME, "--backend", ctx, s);
     goto done;
   }
   if (o.threads > 0 && (s = csr_context_set_threads(ctx, (int)o.threads)) < 0) {
-    app_print_error(prog, "--threads", ctx, s);
-    rc = APP_RUNTIME;
+    rc = app_fail_status(APP_RUNTIME, "--threads", ctx, s);
     goto done;
   }
 
@@ -490,24 +479,21 @@ int main(int argc, char **argv) {
   ro.value_type = o.precision;
   s = app_read_csr(ctx, prog, o.path, &ro, &A, NULL, NULL);
   if (s < 0) {
-    app_print_error(prog, o.path, ctx, s);
-    rc = app_exit_code(s);
+    rc = app_fail_status(app_exit_code(s), o.path, ctx, s);
     goto done;
   }
   s = csr_vector_create(ctx, &x, A->cols, o.precision, CSR_HOST);
   if (s >= 0)
     s = csr_vector_create(ctx, &y, A->rows, o.precision, CSR_HOST);
   if (s < 0) {
-    app_print_error(prog, "vectors", ctx, s);
-    rc = APP_RUNTIME;
+    rc = app_fail_status(APP_RUNTIME, "allocating x and y", ctx, s);
     goto done;
   }
   if (o.x_path) {
     if ((rc = load_x(ctx, o.x_path, o.precision, A->cols, x)) != APP_OK)
       goto done;
   } else if ((s = csr_fill(ctx, 1.0, x)) < 0) {
-    app_print_error(prog, "csr_fill", ctx, s);
-    rc = APP_RUNTIME;
+    rc = app_fail_status(APP_RUNTIME, "x = ones", ctx, s);
     goto done;
   }
 
@@ -535,8 +521,8 @@ int main(int argc, char **argv) {
       if (app_copy_bandwidth(copy_bytes, r.threads, COPY_REPS, &r.copy) == 0)
         r.have_copy = 1;
       else
-        fprintf(stderr, "%s: warning: cannot allocate 2 x %zu MiB for the copy; not measured\n",
-                prog, copy_bytes / MIB);
+        app_warn("cannot allocate 2 x %zu MiB for the copy; copy bandwidth not measured",
+                 copy_bytes / MIB);
     }
   }
   r.gbs = r.median_s > 0.0 ? r.bytes / r.median_s / 1e9 : 0.0;
@@ -551,8 +537,7 @@ int main(int argc, char **argv) {
     if (s >= 0)
       s = csr_spmv(ref, 1.0, A, x, 0.0, yref);
     if (s < 0) {
-      app_print_error(prog, "reference SpMV", ref, s);
-      rc = APP_RUNTIME;
+      rc = app_fail_status(APP_RUNTIME, "the reference SpMV of --validate", ref, s);
       goto done;
     }
     compare(A, x, y, yref, &v);
@@ -562,14 +547,11 @@ int main(int argc, char **argv) {
     print_json(&o, A, &r, &v);
   else
     print_text(&o, A, &r, &v);
-  if (fflush(stdout) != 0 || ferror(stdout)) {
-    fprintf(stderr, "%s: writing the output failed\n", prog);
-    rc = APP_RUNTIME;
-  } else if (v.done && !v.passed) {
-    fprintf(stderr, "%s: validation failed: %lld rows beyond " TOLERANCE_TEXT "\n", prog,
-            (long long)v.failed_rows);
-    rc = APP_RUNTIME;
-  }
+  if (fflush(stdout) != 0 || ferror(stdout))
+    rc = app_fail(APP_RUNTIME, "writing the output failed");
+  else if (v.done && !v.passed)
+    rc = app_fail(APP_RUNTIME, "validation failed: %lld rows beyond " TOLERANCE_TEXT,
+                  (long long)v.failed_rows);
 done:
   csr_vector_free(&yref);
   csr_vector_free(&y);

@@ -13,7 +13,7 @@ static const char *prog = "spy";
 
 static void usage(void) {
   printf(
-      "Usage: spy FILE [--out spy.png] [--size N] [--threads T] [--json]\n"
+      "Usage: spy FILE [--out spy.png] [--size N] [--threads T] [--json] [--verbose]\n"
       "\n"
       "Reads FILE (a Matrix Market file or an edge list; \"-\" is standard input) and writes a\n"
       "PNG picture of it with two panels.\n"
@@ -26,7 +26,7 @@ static void usage(void) {
       "               height, size, scale, grid_rows, grid_cols, block_rows, block_cols,\n"
       "               max_block_cells, blocks_nonempty, pixels_nonempty, pattern_panel,\n"
       "               histogram_panel, font_scale, text_y, histogram, histogram_scale,\n"
-      "               threads, read_seconds, draw_seconds, write_seconds)\n"
+      "               threads, read_seconds, draw_seconds, write_seconds)\n" APP_VERBOSE_HELP
       "  --help       this text\n"
       "  --version    library version and the backends compiled in\n"
       "\n"
@@ -45,10 +45,11 @@ static void usage(void) {
       "  longest row's bin, left to right, ticks at the bin boundaries. Bar heights are the\n"
       "  number of rows on a log10 scale from 0.1 (the x axis) to the largest bin (the top), so\n"
       "  a bin of one row is still a bar; grey grid lines and ticks at 1, 10, 100, ... rows.\n"
-      "Labels (a 3x5 pixel font, doubled from N = 512): ROWS x COLS under the pattern; under\n"
-      "each bar the shortest row length of its bin (0, 1, 2, 4, ..., 8192, then 2^14, ...);\n"
-      "left of the histogram the grid lines' row counts (1, 10, 100, 1e3, ...). A label that\n"
-      "would touch its neighbour is left out. All the numbers are in the output (--json).\n"
+      "Labels (a 5-pixel-high bitmap font, doubled from N = 512): ROWS x COLS under the pattern;\n"
+      "under each bar the shortest row length of its bin (0, 1, 2, 4, ..., 8192, then 2^14,\n"
+      "...) and the title ROW LENGTH below them; left of the histogram the grid lines' row\n"
+      "counts (1, 10, 100, 1e3, ...) and the title ROWS, upright. A label that would touch its\n"
+      "neighbour is left out. All the numbers are in the output (--json).\n"
       "The drawing is one pass over the entries, shared among the threads by block rows.\n"
       "\n" APP_INPUT_HELP "\n" APP_EXIT_HELP,
       SPY_SIZE_MIN, SPY_SIZE_MAX, SPY_SIZE_DEFAULT);
@@ -83,6 +84,8 @@ static int parse_option(int argc, char **argv, int *i, options *o) {
     o->json = 1;
     return APP_OK;
   }
+  if (strcmp(arg, "--verbose") == 0)
+    return APP_OK; /* read by app_report_init */
   if ((m = app_option(prog, argc, argv, i, "--out", &v)) != 0) {
     if (m > 0 && v[0] == '\0')
       return app_usage_error(prog, "--out must be a file name, not ''");
@@ -108,6 +111,7 @@ static int parse(int argc, char **argv, options *o) {
   o->out = "spy.png";
   o->size = SPY_SIZE_DEFAULT;
   int only_files = 0;
+  app_report_init(prog, argc, argv);
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i];
     if (!only_files && strcmp(arg, "--") == 0) {
@@ -205,15 +209,11 @@ static int draw(csr_context *ctx, const csr_matrix *A, const options *o, png_ima
   csr_row_stats st;
   double t0 = app_now();
   csr_status s = csr_row_stats_compute(ctx, A, &st);
-  if (s < 0) {
-    app_print_error(prog, "row statistics", ctx, s);
-    return APP_RUNTIME;
-  }
-  if (spy_draw(A, &st, (int)o->size, (int)o->threads, img, p) != 0) {
-    fprintf(stderr, "%s: cannot allocate the picture (%lld pixels)\n", prog,
-            (long long)p->width * p->height);
-    return APP_RUNTIME;
-  }
+  if (s < 0)
+    return app_fail_status(APP_RUNTIME, "counting the row lengths", ctx, s);
+  if (spy_draw(A, &st, (int)o->size, (int)o->threads, img, p) != 0)
+    return app_fail(APP_RUNTIME, "cannot allocate the picture (%lld pixels)",
+                    (long long)p->width * p->height);
   t->draw = app_now() - t0;
   return APP_OK;
 }
@@ -227,28 +227,22 @@ int main(int argc, char **argv) {
     return rc;
   csr_context *ctx = NULL;
   csr_status s = csr_context_create(&ctx);
-  if (s < 0) {
-    fprintf(stderr, "%s: cannot create a context: %s\n", prog, csr_status_string(s));
-    return APP_RUNTIME;
-  }
+  if (s < 0)
+    return app_fail(APP_RUNTIME, "cannot create a context: %s", csr_status_string(s));
   csr_matrix *A = NULL;
   png_image img = {0, 0, NULL};
   spy_picture p;
   timings t = {0.0, 0.0, 0.0};
   if (o.threads > 0 && (s = csr_context_set_threads(ctx, (int)o.threads)) < 0) {
-    app_print_error(prog, "--threads", ctx, s);
-    rc = APP_RUNTIME;
+    rc = app_fail_status(APP_RUNTIME, "--threads", ctx, s);
   } else if ((s = app_read_csr(ctx, prog, o.path, NULL, &A, NULL, &t.read)) < 0) {
-    app_print_error(prog, o.path, ctx, s);
-    rc = app_exit_code(s);
+    rc = app_fail_status(app_exit_code(s), o.path, ctx, s);
   } else if ((rc = draw(ctx, A, &o, &img, &p, &t)) == APP_OK) {
     double t0 = app_now();
     errno = 0;
-    if (png_write(&img, o.out) != 0) {
-      fprintf(stderr, "%s: %s: writing the picture failed%s%s\n", prog, o.out, errno ? ": " : "",
-              errno ? strerror(errno) : "");
-      rc = APP_RUNTIME;
-    }
+    if (png_write(&img, o.out) != 0)
+      rc = app_fail(APP_RUNTIME, "%s: writing the picture failed%s%s", o.out, errno ? ": " : "",
+                    errno ? strerror(errno) : "");
     t.write = app_now() - t0;
   }
   if (rc == APP_OK) {
@@ -256,10 +250,8 @@ int main(int argc, char **argv) {
       print_json(&o, &p, app_omp_threads((int)o.threads), &t);
     else
       print_text(&o, &p, &t);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-      fprintf(stderr, "%s: writing the output failed\n", prog);
-      rc = APP_RUNTIME;
-    }
+    if (fflush(stdout) != 0 || ferror(stdout))
+      rc = app_fail(APP_RUNTIME, "writing the output failed");
   }
   png_image_free(&img);
   csr_matrix_free(&A);

@@ -3,7 +3,8 @@
 #
 #   bash tests/apps/cg.sh CASE APPS_DIR SOURCE_DIR
 #
-# CASE: help, usage, bad_input, spd (cg and pcg on matrices/1138_bus.mtx), bicgstab (a generated
+# CASE: help, usage, bad_input, spd (cg and pcg on matrices/1138_bus.mtx, the iteration limit, the
+# ill-conditioning warning on bcsstk16), progress (the line on a terminal), bicgstab (a generated
 # unsymmetric convection-diffusion matrix), rhs (b from array and coordinate files), history (CSV
 # rows and the PNG's signature, IHDR and IDAT size), breakdown (an indefinite matrix with cg).
 # Exit 0 pass, 1 fail, 77 skipped (python3 missing: it parses the JSON and the PNG).
@@ -57,7 +58,8 @@ case_help() {
   version=$(sed -n 's/^#define CSR_VERSION_STRING "\(.*\)"/\1/p' "$src/include/csr.h")
   run 0 "$app" --help
   for text in "Usage: cg A.mtx [b.mtx]" "--method cg|pcg|bicgstab" "--history FILE" \
-    "iteration,residual_norm" "no text" "scaled residual" "||x - 1||_inf" \
+    "iteration,residual_norm" "numbers and titles" "scaled residual" "||x - 1||_inf" \
+    "--max-iter N" "--maxit is the same" "--verbose" \
     "Exit status: 0 success, 1 usage error, 2 bad input"; do
     contains "$tmp/out" "$text"
   done
@@ -100,13 +102,13 @@ case_usage() {
 
 case_bad_input() {
   local missing="$tmp/no such dir/missing.mtx"
-  run 2 "$app" "$missing"
+  run 2 "$app" "$missing" --verbose
   contains "$tmp/err" "$missing"
-  contains "$tmp/err" "CSR_ERR_IO"
+  contains "$tmp/err" "[CSR_ERR_IO at "
   printf '%%%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 1.5\n2 x 2\n' >"$tmp/bad.mtx"
-  run 2 "$app" "$tmp/bad.mtx"
+  run 2 "$app" "$tmp/bad.mtx" --verbose
   contains "$tmp/err" "$tmp/bad.mtx:4"
-  contains "$tmp/err" "CSR_ERR_PARSE"
+  contains "$tmp/err" "[CSR_ERR_PARSE at "
   run 2 "$app" "$src/matrices/lp_share1b.mtx"
   contains "$tmp/err" "must be square"
   # b of the wrong size, or not a vector.
@@ -117,12 +119,12 @@ case_bad_input() {
   for _ in $(seq 2276); do echo 1; done >>"$tmp/b2.mtx"
   run 2 "$app" "$bus" "$tmp/b2.mtx"
   contains "$tmp/err" "b is 1138 x 2"
-  run 2 "$app" "$bus" "$tmp/missing_b.mtx"
+  run 2 "$app" "$bus" "$tmp/missing_b.mtx" --verbose
   contains "$tmp/err" "$tmp/missing_b.mtx"
-  contains "$tmp/err" "CSR_ERR_IO"
+  contains "$tmp/err" "[CSR_ERR_IO at "
   # PCG on a matrix with a missing diagonal entry: the library's message.
-  run 2 "$app" "$src/matrices/west0067.mtx" --method pcg
-  contains "$tmp/err" "CSR_ERR_INVALID_MATRIX"
+  run 2 "$app" "$src/matrices/west0067.mtx" --method pcg --verbose
+  contains "$tmp/err" "[CSR_ERR_INVALID_MATRIX at "
   contains "$tmp/err" "no diagonal entry"
   # A history file that cannot be written: a runtime failure.
   run 3 "$app" "$bus" --tol 1e-2 --history "$tmp/no such dir/h.csv"
@@ -146,10 +148,44 @@ case_spd() {
   run 0 "$app" "$bus" --method pcg --tol 1e-10
   contains "$tmp/out" "converged after"
   contains "$tmp/out" "error "
-  # The limit: exit 0, "not converged".
-  run 0 "$app" "$bus" --maxit 5 --json
-  check_json "not j['converged']" "j['stop'] == 'not converged'" "j['iterations'] == 5"
+  # The limit: exit 0, "not converged"; --max-iter and its old spelling --maxit.
+  run 0 "$app" "$bus" --max-iter 5 --json
+  check_json "not j['converged']" "j['stop'] == 'not converged'" "j['iterations'] == 5" \
+    "j['max_iter'] == 5"
+  run 0 "$app" "$bus" --maxit=7 --json
+  check_json "j['iterations'] == 7" "j['max_iter'] == 7"
+  # A small residual with a large error: bcsstk16 stops at 1e-8 with ||x - 1|| near 1 under CG,
+  # which the warning names, suggesting PCG; PCG's error is small and it says nothing.
+  local b16="$src/matrices/bcsstk16.mtx.gz"
+  run 0 "$app" "$b16" --json
+  check_json "j['converged']" "j['error_inf'] > 1e-3" "j['error_inf'] > 100 * j['relative_residual']"
+  contains "$tmp/err" "warning: the relative residual is"
+  contains "$tmp/err" "ill-conditioned; try --method pcg"
+  run 0 "$app" "$b16" --method pcg --json
+  check_json "j['converged']" "j['error_inf'] < 1e-5"
+  [[ ! -s "$tmp/err" ]] || fail "PCG on bcsstk16 warned: $(cat "$tmp/err")"
   echo "spd: ok"
+}
+
+# On a terminal (script(1) gives one) a progress line follows the iterations: the first one, then
+# at most ten a second, and the last; without a terminal nothing is printed.
+case_progress() {
+  if ! command -v script >/dev/null 2>&1; then
+    echo "SKIP: script(1) not found (it runs cg on a terminal)"
+    exit 77
+  fi
+  script -qec "'$app' '$bus' --method pcg --tol 1e-10" /dev/null >"$tmp/tty" 2>&1 ||
+    fail "cg on a terminal: exit $?: $(cat "$tmp/tty")"
+  tr '\r' '\n' <"$tmp/tty" >"$tmp/lines"
+  contains "$tmp/lines" "cg: solving with pcg: n = 1138, 4054 stored entries..."
+  contains "$tmp/lines" "cg: iteration 1, relative residual "
+  local last
+  last=$(sed -n 's/^stopped *converged after \([0-9]*\) iterations.*/\1/p' "$tmp/lines")
+  [[ -n "$last" ]] || fail "no report: $(cat "$tmp/lines")"
+  contains "$tmp/lines" "cg: iteration $last, relative residual "
+  run 0 "$app" "$bus" --method pcg --tol 1e-10
+  [[ ! -s "$tmp/err" ]] || fail "progress without a terminal: $(cat "$tmp/err")"
+  echo "progress: ok"
 }
 
 case_bicgstab() {
@@ -222,16 +258,16 @@ PY
   # FILE without .csv: the plot is FILE.png; the text output names both.
   run 0 "$app" "$bus" --tol 1e-3 --history "$tmp/hist"
   [[ -s "$tmp/hist" && -s "$tmp/hist.png" ]] || fail "--history $tmp/hist wrote no hist.png"
-  contains "$tmp/out" "plot $tmp/hist.png (640x480)"
+  contains "$tmp/out" "plot $tmp/hist.png (800x500)"
   echo "history: ok"
 }
 
 case_breakdown() {
   # diag(1, -1, 2, 3): symmetric and indefinite; b = A * ones gives p'Ap <= 0 early.
   printf '%%%%MatrixMarket matrix coordinate real symmetric\n4 4 5\n1 1 1\n2 2 -1\n3 3 2\n4 4 3\n2 1 0.5\n' >"$tmp/indef.mtx"
-  run 2 "$app" "$tmp/indef.mtx" --method cg
+  run 2 "$app" "$tmp/indef.mtx" --method cg --verbose
   contains "$tmp/err" "breakdown"
-  contains "$tmp/err" "CSR_ERR_INVALID_MATRIX"
+  contains "$tmp/err" "[CSR_ERR_INVALID_MATRIX at "
   contains "$tmp/err" "not symmetric positive definite"
   [[ ! -s "$tmp/out" ]] || fail "a breakdown printed a report"
   # The history up to the breakdown is still written.
@@ -244,6 +280,6 @@ case_breakdown() {
 }
 
 case "$case_name" in
-help | usage | bad_input | spd | bicgstab | rhs | history | breakdown) "case_$case_name" ;;
+help | usage | bad_input | spd | progress | bicgstab | rhs | history | breakdown) "case_$case_name" ;;
 *) fail "unknown case '$case_name'" ;;
 esac

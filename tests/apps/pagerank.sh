@@ -41,6 +41,13 @@ case_usage() {
   contains "$tmp/err" "Try 'pagerank --help'"
   run 1 "$app" "$karate" "$karate"
   contains "$tmp/err" "one GRAPH only"
+  # --max-iter, and --maxit as cg's old spelling.
+  run 0 "$app" "$karate" --max-iter 3
+  contains "$tmp/out" "max-iter 3,"
+  contains "$tmp/out" "NOT converged after 3 iterations"
+  run 0 "$app" "$karate" --maxit 4
+  contains "$tmp/out" "NOT converged after 4 iterations"
+  run 1 "$app" "$karate" --maxit 0
   run 1 "$app" "$karate" --frobnicate
   contains "$tmp/err" "unknown option '--frobnicate'"
   local bad
@@ -68,22 +75,22 @@ case_usage() {
 
 case_bad_input() {
   local missing="$tmp/no such dir/missing.mtx"
-  run 2 "$app" "$missing"
+  run 2 "$app" "$missing" --verbose
   contains "$tmp/err" "$missing"
-  contains "$tmp/err" "CSR_ERR_IO"
+  contains "$tmp/err" "[CSR_ERR_IO at "
   printf '%%%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 1.5\n2 x 2\n' >"$tmp/bad.mtx"
-  run 2 "$app" "$tmp/bad.mtx"
+  run 2 "$app" "$tmp/bad.mtx" --verbose
   contains "$tmp/err" "$tmp/bad.mtx:4"
-  contains "$tmp/err" "CSR_ERR_PARSE"
+  contains "$tmp/err" "[CSR_ERR_PARSE at "
   # The library's refusals, passed on: not square, --weighted without values, negative weight.
-  run 2 "$app" "$src/matrices/lp_share1b.mtx"
-  contains "$tmp/err" "CSR_ERR_DIMENSION_MISMATCH"
+  run 2 "$app" "$src/matrices/lp_share1b.mtx" --verbose
+  contains "$tmp/err" "[CSR_ERR_DIMENSION_MISMATCH at "
   contains "$tmp/err" "square"
-  run 2 "$app" "$karate" --weighted
-  contains "$tmp/err" "CSR_ERR_INVALID_VALUE"
+  run 2 "$app" "$karate" --weighted --verbose
+  contains "$tmp/err" "[CSR_ERR_INVALID_VALUE at "
   printf '0 1 2.0\n1 2 -1.0\n2 0 1.0\n' >"$tmp/negative.el"
-  run 2 "$app" "$tmp/negative.el" --weighted
-  contains "$tmp/err" "CSR_ERR_INVALID_VALUE"
+  run 2 "$app" "$tmp/negative.el" --weighted --verbose
+  contains "$tmp/err" "[CSR_ERR_INVALID_VALUE at "
   run 0 "$app" "$tmp/negative.el" # unweighted: values ignored
   # --personalization: missing file, not a number (with its line), wrong count, negative, zero.
   run 2 "$app" "$karate" --personalization "$tmp/none.txt"
@@ -98,11 +105,11 @@ case_bad_input() {
   run 2 "$app" "$tmp/negative.el" --personalization "$tmp/p_long.txt"
   contains "$tmp/err" "4 values; the graph has 3 pages"
   printf '1\n-2\n3\n' >"$tmp/p_negative.txt"
-  run 2 "$app" "$tmp/negative.el" --personalization "$tmp/p_negative.txt"
-  contains "$tmp/err" "CSR_ERR_INVALID_VALUE"
+  run 2 "$app" "$tmp/negative.el" --personalization "$tmp/p_negative.txt" --verbose
+  contains "$tmp/err" "[CSR_ERR_INVALID_VALUE at "
   printf '0\n0\n0\n' >"$tmp/p_zero.txt"
-  run 2 "$app" "$tmp/negative.el" --personalization "$tmp/p_zero.txt"
-  contains "$tmp/err" "CSR_ERR_INVALID_VALUE"
+  run 2 "$app" "$tmp/negative.el" --personalization "$tmp/p_zero.txt" --verbose
+  contains "$tmp/err" "[CSR_ERR_INVALID_VALUE at "
   printf '%% comment\n0\n\n1\r\n  0  \n' >"$tmp/p_ok.txt" # comments, blank lines, CRLF, blanks
   run 0 "$app" "$tmp/negative.el" --personalization "$tmp/p_ok.txt" --output "$tmp/r.txt"
   [[ $(wc -l <"$tmp/r.txt") == 3 ]] || fail "--output wrote $(wc -l <"$tmp/r.txt") lines for 3 pages"

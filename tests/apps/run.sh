@@ -3,7 +3,7 @@
 #
 #   bash tests/apps/run.sh CASE APPS_DIR SOURCE_DIR
 #
-# CASE: help, usage, bad_input, mminfo, mmconvert, spmv_validate, spmv_x, spmv_copy, spmv_cuda.
+# CASE: help, usage, bad_input, messages, mminfo, mmconvert, spmv_validate, spmv_x, spmv_copy, spmv_cuda.
 # APPS_DIR holds the built apps, SOURCE_DIR is the repository (matrices/ and include/csr.h).
 # Exit 0 pass, 1 fail, 77 skipped (python3 missing: it parses the JSON output).
 set -euo pipefail
@@ -73,26 +73,26 @@ case_usage() {
 case_bad_input() {
   local missing="$tmp/no such dir/missing.mtx"
   for app in mminfo spmv; do
-    run 2 "$apps/$app" "$missing"
+    run 2 "$apps/$app" "$missing" --verbose
     contains "$tmp/err" "$missing"
-    contains "$tmp/err" "CSR_ERR_IO"
+    contains "$tmp/err" "[CSR_ERR_IO at "
   done
   run 2 "$apps/mmconvert" "$missing" "$tmp/out.mtx"
   contains "$tmp/err" "$missing"
 
   printf '%%%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 1.5\n2 x 2\n' >"$tmp/bad.mtx"
   for app in mminfo spmv; do
-    run 2 "$apps/$app" "$tmp/bad.mtx"
+    run 2 "$apps/$app" "$tmp/bad.mtx" --verbose
     contains "$tmp/err" "$tmp/bad.mtx:4"
-    contains "$tmp/err" "CSR_ERR_PARSE"
+    contains "$tmp/err" "[CSR_ERR_PARSE at "
   done
   run 2 "$apps/mmconvert" "$tmp/bad.mtx" "$tmp/out.mtx"
   contains "$tmp/err" "$tmp/bad.mtx:4"
 
   printf '%%%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1 2\n' >"$tmp/complex.mtx"
-  run 2 "$apps/mminfo" "$tmp/complex.mtx"
+  run 2 "$apps/mminfo" "$tmp/complex.mtx" --verbose
   contains "$tmp/err" "$tmp/complex.mtx"
-  contains "$tmp/err" "CSR_ERR_UNSUPPORTED"
+  contains "$tmp/err" "[CSR_ERR_UNSUPPORTED at "
 
   printf '0 1\n1 2 3.5\n' >"$tmp/ragged.el"
   run 2 "$apps/mminfo" "$tmp/ragged.el"
@@ -109,6 +109,64 @@ case_bad_input() {
   contains "$tmp/err" "$tmp/x3.mtx"
   contains "$tmp/err" "must be 67 x 1"
   echo "bad_input: ok"
+}
+
+# How every app reports a failure: by default one line in the input's terms (the file, the line,
+# what was expected) without the library's status or source location; --verbose adds both; with
+# --json a JSON object on stdout as well, for failures of the library's and of the app's own.
+case_messages() {
+  need_python
+  printf '%%%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 1.5\n2 x 2\n' >"$tmp/bad.mtx"
+  local app
+  for app in mminfo spmv pagerank cg spy; do
+    run 2 "$apps/$app" "$tmp/bad.mtx"
+    [[ "$(cat "$tmp/err")" == "$app: $tmp/bad.mtx:4: "* ]] ||
+      fail "$app: the message does not lead with the file and line: $(cat "$tmp/err")"
+    [[ $(wc -l <"$tmp/err") == 1 ]] || fail "$app: more than one line: $(cat "$tmp/err")"
+    if grep -E "src/|CSR_ERR_" "$tmp/err" >/dev/null; then
+      fail "$app: the library's internals without --verbose: $(cat "$tmp/err")"
+    fi
+    run 2 "$apps/$app" "$tmp/bad.mtx" --verbose
+    contains "$tmp/err" "$tmp/bad.mtx:4: "
+    grep -E "\[CSR_ERR_PARSE at src/io/[a-z_]+\.c:[0-9]+\]$" "$tmp/err" >/dev/null ||
+      fail "$app --verbose: no status and source location: $(cat "$tmp/err")"
+  done
+  run 2 "$apps/mmconvert" "$tmp/bad.mtx" "$tmp/out.mtx"
+  [[ "$(cat "$tmp/err")" == "mmconvert: $tmp/bad.mtx:4: "* ]] || fail "mmconvert: $(cat "$tmp/err")"
+  # --json: the object on stdout, for a library failure and for the app's own (a usage error).
+  for app in mminfo spmv pagerank cg spy; do
+    run 2 "$apps/$app" "$tmp/bad.mtx" --json
+    [[ $(json "$tmp/out" 'j["error"]["program"]') == "$app" ]] || fail "$app --json: program"
+    [[ $(json "$tmp/out" 'j["error"]["exit_code"]') == 2 ]] || fail "$app --json: exit_code"
+    [[ $(json "$tmp/out" 'j["error"]["status"]') == CSR_ERR_PARSE ]] || fail "$app --json: status"
+    [[ $(json "$tmp/out" 'j["error"]["source"].startswith("src/io/")') == True ]] ||
+      fail "$app --json: source"
+    [[ $(json "$tmp/out" 'j["error"]["message"]') == "$tmp/bad.mtx:4: "* ]] ||
+      fail "$app --json: message"
+    run 1 "$apps/$app" "$tmp/bad.mtx" --json --no-such-option
+    [[ $(json "$tmp/out" 'j["error"]["exit_code"]') == 1 ]] || fail "$app --json usage: exit_code"
+    [[ $(json "$tmp/out" 'j["error"]["status"]') == None ]] || fail "$app --json usage: status"
+    contains "$tmp/err" "unknown option '--no-such-option'"
+  done
+  # A run that succeeds prints one object, without "error".
+  run 0 "$apps/mminfo" "$matrices/karate.mtx" --json
+  [[ $(json "$tmp/out" '"error" in j') == False ]] || fail "a success printed an error"
+  # The app's own check (x of the wrong size) with --json. (json() parses stdout as one object,
+  # so any second object printed after the first fails these checks too.)
+  printf '%%%%MatrixMarket matrix array real general\n3 1\n1\n2\n3\n' >"$tmp/x3.mtx"
+  run 2 "$apps/spmv" "$matrices/west0067.mtx" --x "$tmp/x3.mtx" --json --copy-mib 0
+  [[ $(json "$tmp/out" 'j["error"]["status"]') == None ]] || fail "spmv --x --json: status"
+  [[ $(json "$tmp/out" '"must be 67 x 1" in j["error"]["message"]') == True ]] ||
+    fail "spmv --x --json: message"
+  # --backend cuda without a device says so before reading the file (which does not exist here).
+  if ! nvidia-smi -L >/dev/null 2>&1; then
+    run 3 "$apps/spmv" "$tmp/not read.mtx" --backend cuda
+    contains "$tmp/err" "the CUDA backend is not available"
+    if grep -F "not read.mtx" "$tmp/err" >/dev/null; then
+      fail "spmv --backend cuda read the file before checking for a device"
+    fi
+  fi
+  echo "messages: ok"
 }
 
 case_mminfo() {

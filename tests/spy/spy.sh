@@ -6,7 +6,7 @@
 # CASE: help, usage, bad_input (command line and exit codes, here); bench (BENCH, the drawing
 # benchmark, on generated matrices with its own recount); the picture cases of spy_check.py
 # (decoder, exact, scaled, blocks, shades, histogram, rect, empty, pattern, symmetric, gzip,
-# edge_list, stdin, threads, bus), which decode the PNG in python.
+# edge_list, stdin, threads, bus, titles, titles_large), which decode the PNG in python.
 # Exit 0 pass, 1 fail, 77 skipped (python3 missing).
 set -euo pipefail
 
@@ -76,19 +76,19 @@ case_usage() {
 
 case_bad_input() {
   local missing="$tmp/no such dir/missing.mtx"
-  run 2 "$app" "$missing" --out "$tmp/x.png"
+  run 2 "$app" "$missing" --out "$tmp/x.png" --verbose
   contains "$tmp/err" "$missing"
-  contains "$tmp/err" "CSR_ERR_IO"
+  contains "$tmp/err" "[CSR_ERR_IO at "
   printf '%%%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 1.5\n2 x 2\n' >"$tmp/bad.mtx"
-  run 2 "$app" "$tmp/bad.mtx" --out "$tmp/x.png"
+  run 2 "$app" "$tmp/bad.mtx" --out "$tmp/x.png" --verbose
   contains "$tmp/err" "$tmp/bad.mtx:4"
-  contains "$tmp/err" "CSR_ERR_PARSE"
+  contains "$tmp/err" "[CSR_ERR_PARSE at "
   printf '%%%%MatrixMarket matrix coordinate real general\n3 3 1\n4 1 1\n' >"$tmp/range.mtx"
   run 2 "$app" "$tmp/range.mtx" --out "$tmp/x.png"
   contains "$tmp/err" "$tmp/range.mtx:3"
   printf '%%%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1 2\n' >"$tmp/c.mtx"
-  run 2 "$app" "$tmp/c.mtx" --out "$tmp/x.png"
-  contains "$tmp/err" "CSR_ERR_UNSUPPORTED"
+  run 2 "$app" "$tmp/c.mtx" --out "$tmp/x.png" --verbose
+  contains "$tmp/err" "[CSR_ERR_UNSUPPORTED at "
   printf 'not a matrix\n' | gzip >"$tmp/junk.mtx.gz"
   run 2 "$app" "$tmp/junk.mtx.gz" --out "$tmp/x.png"
   contains "$tmp/err" "$tmp/junk.mtx.gz"
