@@ -146,8 +146,8 @@ csr_status csr_context_last_status(const csr_context *ctx);
  *  Valid until the next call on this context. */
 const char *csr_context_last_error(const csr_context *ctx);
 /** The last error's message alone, without the source location: what an application shows its
- *  user ("web.mtx:17: expected 3 numbers, found 2"). Empty string if none; never NULL. Valid
- *  until the next call on this context. */
+ *  user ("web.mtx:17: expected a value, found the end of the line"). Empty string if none; never
+ *  NULL. Valid until the next call on this context. */
 const char *csr_context_last_message(const csr_context *ctx);
 /** Forgets the last error. */
 void csr_context_clear_error(csr_context *ctx);

@@ -40,3 +40,13 @@ add_test(NAME docs_example_tour
   COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/docs/check_tour.sh
           ${PROJECT_SOURCE_DIR}/matrices/1138_bus.mtx $<TARGET_FILE:docs_example_tour>)
 set_tests_properties(docs_example_tour PROPERTIES LABELS unit TIMEOUT 120)
+
+# docs_example_first: README's first example (docs/example_first.c) is the code README shows, and
+# it prints what README says (tests/docs/check_first.sh).
+add_executable(docs_example_first ${PROJECT_SOURCE_DIR}/docs/example_first.c)
+target_link_libraries(docs_example_first PRIVATE csr_static)
+target_compile_options(docs_example_first PRIVATE ${csr_c_warnings})
+add_test(NAME docs_example_first
+  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/docs/check_first.sh ${PROJECT_SOURCE_DIR}
+          $<TARGET_FILE:docs_example_first>)
+set_tests_properties(docs_example_first PROPERTIES LABELS unit TIMEOUT 60)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # ctest "install_package": installs a built libcsr into a scratch prefix and builds
-# tests/install/hello.c (and the guide's docs/example_cg.c and docs/example_tour.c) against it
-# the ways a user would:
+# tests/install/hello.c (and the guide's docs/example_cg.c and docs/example_tour.c, README's
+# docs/example_first.c) against it the ways a user would:
 #   (a) CMake:      find_package(csr) -> csr::csr (shared) and csr::csr_static
 #   (b) pkg-config: cc hello.c $(pkg-config --cflags --libs csr)           (shared)
 #   (c) pkg-config: cc hello.c ... $(pkg-config --static --libs csr) with libcsr.a
@@ -142,6 +142,12 @@ check_example "docs/example_cg.c, pkg-config csr" env "LD_LIBRARY_PATH=$libdir" 
 quiet "$work/pc-tour.log" "$cc" -o "$work/example_tour_pc" "$repo/docs/example_tour.c" $cflags \
   $libs
 check_tour env "LD_LIBRARY_PATH=$libdir" "$work/example_tour_pc"
+# README's first example, built with README's line, prints what README says.
+# shellcheck disable=SC2086
+quiet "$work/pc-first.log" "$cc" -o "$work/example_first_pc" "$repo/docs/example_first.c" \
+  $cflags $libs
+bash "$repo/tests/docs/check_first.sh" "$repo" env "LD_LIBRARY_PATH=$libdir" \
+  "$work/example_first_pc"
 # It must have picked up the installed libcsr.so. (grep without -q reads all of ldd's output:
 # under pipefail, -q would quit early and ldd's SIGPIPE would fail the pipeline.)
 if ! env "LD_LIBRARY_PATH=$libdir" ldd "$work/hello_pc" | grep "libcsr.so.* => $libdir/" >/dev/null; then
