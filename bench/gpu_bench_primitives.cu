@@ -1,4 +1,6 @@
-/* Ours against CUB, same data, same run: scan, compact, histogram, radix sort (issue 4's sizes).
+/* Ours against CUB, same data, same run: scan, compact, histogram, radix sort (sizes: 2^28 for
+ * scan, compact and the u32 sort, 2^30 for the byte histograms, 2^26 for the rest; --small:
+ * 16 times smaller).
  * For each: a warm-up, then the median of --reps timings with CUDA events; results compared with
  * CUB's (exact). Prints a table and writes CSV rows:
  *   name,n,ours_ms,cub_ms,ratio(ours throughput /

@@ -6,7 +6,7 @@
  *         with 32-bit offsets, so its floor is 4 (rows + 1) bytes smaller); the fraction of the
  *         device-to-device copy bandwidth measured in the same run.
  *   CG:   time per iteration of csr_solve (CG and Jacobi-PCG) = (T(K2) - T(K1)) / (K2 - K1),
- *         setup and final residual cancelling, over one SpMV of ours (issue target <= 1.6).
+ *         setup and final residual cancelling, over one SpMV of ours (libcsr's goal: <= 1.6).
  * usage: gpu_bench_spmv_cg [--csv FILE] [--reps N] [--quick] [--only-cg] (--quick: smaller
  * matrices; --only-cg: the two Poisson matrices, SpMV and CG, nothing else). */
 #include "csr.h"
@@ -126,7 +126,7 @@ template <typename Len> static host_csr random_rows(int64_t rows, int64_t cols, 
 }
 
 /* R-MAT (a, b, c, d) = (0.57, 0.19, 0.19, 0.05): 2^scale vertices, edge_factor edges each,
- * duplicates kept (as the anchor's matrix). */
+ * duplicate edges kept (a row may hold a column more than once). */
 static host_csr rmat(int scale, int64_t edge_factor) {
   int64_t n = (int64_t)1 << scale, m = n * edge_factor;
   std::vector<int32_t> src(m), dst(m);
@@ -384,7 +384,7 @@ static void bench_cg(csr_context *ctx, const char *name, device_matrix &d, doubl
     char extra[96];
     snprintf(extra, sizeof extra, "iteration_over_spmv=%.3f;iterations=%lld-%lld",
              per * 1e3 / spmv_ms, (long long)i1, (long long)i2);
-    /* ratio = SpMV / iteration; the issue's bound, iteration <= 1.6 SpMV, is ratio >= 1/1.6. */
+    /* ratio = SpMV / iteration; libcsr's goal, iteration <= 1.6 SpMV, is ratio >= 1/1.6. */
     csv_row("gpu_cg", name, mname[m], per, "one SpMV of ours (same run)", spmv_ms * 1e-3, 1.0 / 1.6,
             0.0, extra);
   }

@@ -1,7 +1,7 @@
 /* Times csr_read_coo (and csr_write_coo_mm) on one file: warm-up, then the median of N reads.
  * Prints one JSON object; bench/mm_read.py runs it beside fast_matrix_market. Also reports the
- * peak resident memory of one read against the COO and file sizes (issue target: <= 1.5x COO +
- * the file). */
+ * peak resident memory of one read against the COO and file sizes (libcsr's goal: at most 1.5x
+ * the COO's bytes plus the file's). */
 #include "csr.h"
 
 #include <stdio.h>

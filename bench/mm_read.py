@@ -90,7 +90,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", default="build")
     ap.add_argument("--data", default="/tmp/libcsr-mmbench")
-    ap.add_argument("--shared", default=os.path.join(os.path.dirname(__file__), "..", "..", "shared"))
+    ap.add_argument("--shared", default=os.path.join(os.path.dirname(__file__), "..", "..", "shared"),
+                    help="directory with matrices/cnr-2000.mtx.gz (default: ../shared beside the "
+                    "checkout, docs/testing.md)")
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--csv", metavar="FILE", help="append the results to this CSV (bench/README.md)")
     ap.add_argument("--no-write", action="store_true", help="time reading only")

@@ -11,7 +11,7 @@ iteration count. Times are of the PageRank computation only, with the read apart
 "seconds" of the app's JSON (the csr_pagerank call, its setup included: out-degrees and the
 transposed graph), igraph's the Graph.pagerank call on a graph built beforehand (its PRPACK setup
 included). Median of --reps runs, interleaved (ours 1 thread, ours 2 threads, igraph) so that a
-slow spell of a shared machine hits all alike. "L1 vs igraph": sum_i |ours_i - igraph_i|.
+slow spell of a busy machine hits all alike. "L1 vs igraph": sum_i |ours_i - igraph_i|.
 Prints a markdown table; with --csv FILE also appends one row per graph and thread count (ours
 against igraph) in the format of bench/plot_results.py (bench/README.md, "Results").
 """
@@ -87,7 +87,9 @@ def bench(app, path, reps):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", default="build", help="build directory (apps/pagerank in it)")
-    ap.add_argument("--shared", default=os.path.join(os.path.dirname(__file__), "..", "..", "shared", "matrices"))
+    ap.add_argument("--shared", default=os.path.join(os.path.dirname(__file__), "..", "..", "shared", "matrices"),
+                    help="directory with cnr-2000.mtx.gz and web-NotreDame.txt.gz (default: "
+                    "../shared/matrices beside the checkout, docs/testing.md)")
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--csv", metavar="FILE", help="append the results to this CSV (bench/README.md)")
     a = ap.parse_args()

@@ -4,11 +4,12 @@
 For every benchmark (the CSV's `benchmark` column):
   docs/img/bench_<benchmark>_ratio.png   ours against the anchor per case: bars of
                                          anchor time / our time (> 1: we are faster), a line at
-                                         1.0, the target marked where the row names one;
-  docs/img/bench_<benchmark>_floor.png   where the rows give one (GPU benchmarks): the fraction
+                                         1.0, libcsr's goal marked where the row names one;
+  docs/img/bench_<benchmark>_floor.png   where the rows give one (GPU, CPU SpMV): the fraction
                                          of the bandwidth floor (our GB/s over the copy bandwidth
                                          measured in the same run), ours and the anchor's.
-When a (benchmark, case, variant) appears in several rows, the latest date wins.
+When a (benchmark, case, variant) appears in several rows, the latest date wins. The subtitle
+names the machine from the rows' `device` column and the date.
 
 The CSV format (bench/README.md, "Results"): one row per measurement, the columns of COLUMNS
 below. The CPU drivers (mm_read.py, pagerank_cpu.py, cg_cpu.py) append rows with --csv FILE
@@ -33,7 +34,7 @@ COLUMNS = [
     "anchor_name",       # what we are compared with (fast_matrix_market 1.7.6, igraph, CUB, ...)
     "anchor_seconds",    # its time, same run
     "ratio",             # anchor_seconds / ours_seconds: > 1 means we are faster
-    "target_ratio",      # the issue's target for ratio, empty when none
+    "target_ratio",      # libcsr's goal for ratio (1.5: at least 1.5x the anchor), empty when none
     "bytes",             # bytes the operation must move at least (for GB/s), empty when not stated
     "ours_gbs",          # bytes / ours_seconds / 1e9
     "floor_gbs",         # the bandwidth floor: copy bandwidth measured in the same run
@@ -183,7 +184,7 @@ def plot_ratio(plt, benchmark, rows, out):
     for x, t in targets:
         if t is not None:
             ax.plot([x - 0.4, x + 0.4], [t, t], color="#ff7f0e", lw=2.2, ls="--",
-                    label=None if marked else "target")
+                    label=None if marked else "goal")
             marked = True
     ax.set_xticks(list(xs))
     ax.set_xticklabels([label(r) for r in rows], fontsize=7, rotation=30, ha="right")
@@ -194,8 +195,8 @@ def plot_ratio(plt, benchmark, rows, out):
                  + wrap(subtitle(rows), width), fontsize=9)
     from matplotlib.patches import Patch
 
-    handles = [Patch(color="#2ca02c", label="target met (or none)"),
-               Patch(color="#d62728", label="target missed")]
+    handles = [Patch(color="#2ca02c", label="goal met (or none)"),
+               Patch(color="#d62728", label="goal missed")]
     if marked:
         handles += ax.get_legend_handles_labels()[0]
     ax.legend(handles=handles, fontsize=8, loc="upper right")
@@ -225,11 +226,11 @@ def plot_floor(plt, benchmark, rows, out):
             ax.text(x + 0.2, v, "%.0f" % v, ha="center", va="bottom", fontsize=8)
     ax.axhline(100, color="black", lw=1)
     marked = False
-    for x, r in zip(xs, rows):  # a target given in extra as target_fraction_of_floor=0.70
+    for x, r in zip(xs, rows):  # a goal given in extra as target_fraction_of_floor=0.70
         t = number(extras(r).get("target_fraction_of_floor"))
         if t is not None:
             ax.plot([x - 0.45, x + 0.45], [100 * t] * 2, color="#ff7f0e", lw=2.2, ls="--",
-                    label=None if marked else "target")
+                    label=None if marked else "goal")
             marked = True
     floors = sorted({number(r["floor_gbs"]) for r in rows if number(r.get("floor_gbs"))})
     ax.set_ylabel("% of the bandwidth floor" + (" (copy: %.0f GB/s)" % floors[0]

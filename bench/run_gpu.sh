@@ -5,14 +5,14 @@
 # is set, else to ./gpu-out.
 #   usage: bash bench/run_gpu.sh [tests|sanitize|bench|all ...]   (default all; steps run in the
 #   order given)
-#   Split a long session into several runs: the build directory (build-gpu) is kept, so later
-#   runs rebuild only what changed.
+#   Split a long run into several: the build directory (build-gpu) is kept, so later runs
+#   rebuild only what changed.
 #   CSR_GPU_TESTS (a regex over test names) and CSR_GPU_BENCH (a name glob) narrow the tests and
 #   benches; CSR_GPU_LARGE=1 adds the tests labelled large (backend_large_*: nnz and lengths past
 #   2^31, ~9 GB of device memory and a minute or more each) to the tests step.
 #   Only the GPU tests and benchmarks are built (the rest of the tree is tested without a GPU).
 set -uo pipefail
-if [ "${1:-}" = prepare ]; then # on the build machine: what the device needs beside the tree
+if [ "${1:-}" = prepare ]; then # on a machine with zlib's headers: copy them for the GPU machine
   mkdir -p .gpudeps/include && cp /usr/include/zlib.h /usr/include/zconf.h .gpudeps/include/
   exit 0
 fi
@@ -27,8 +27,8 @@ step "device"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/device.txt"
 
 step "configure and build (sm_90)"
-# The device image may lack zlib's headers: use the copy carried in .gpudeps (bash
-# bench/run_gpu.sh prepare, on the build machine) with the image's own libz.so.1.
+# The GPU machine may lack zlib's headers: use the copy in .gpudeps (made by bash
+# bench/run_gpu.sh prepare on a machine that has them) with the GPU machine's own libz.so.1.
 zlib_args=()
 if [ ! -f /usr/include/zlib.h ] && [ -f .gpudeps/include/zlib.h ]; then
   libz=$(ls /lib/x86_64-linux-gnu/libz.so.1 /usr/lib/x86_64-linux-gnu/libz.so.1 /usr/lib64/libz.so.1 2>/dev/null | head -1)
@@ -114,7 +114,7 @@ for s in ${*:-all}; do
   *) echo "unknown step $s"; status=1 ;;
   esac
 done
-# The logs in one archive (a device's result folder may hand back only a few files); CSVs stay.
+# The logs in one archive (one file to copy off the GPU machine); the CSVs stay as they are.
 if compgen -G "$out/*.log" >/dev/null; then
   (cd "$out" && tar czf logs.tar.gz ./*.log && rm -f ./*.log)
   echo "logs: $out/logs.tar.gz"

@@ -212,7 +212,7 @@ def case_nx_personalization():
 def case_nx_web():
     path = os.path.join(SRC, "..", "shared", "matrices", "web-NotreDame.txt.gz")
     if not os.path.exists(path):
-        print(f"SKIP: {path} absent (the project's shared matrices)")
+        print(f"SKIP: {path} absent (the corpus beside the checkout)")
         sys.exit(77)
     with gzip.open(path, "rt") as f:
         e = np.loadtxt(f, dtype=np.int64, comments="#", ndmin=2)

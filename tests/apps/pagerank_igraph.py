@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""apps/pagerank's top 100 against igraph's PRPACK on cnr-2000 and web-NotreDame (issue 6).
+"""apps/pagerank's top 100 against igraph's PRPACK on cnr-2000 and web-NotreDame
+(../shared/matrices, the corpus beside the checkout).
 
     python3 pagerank_igraph.py APPS_DIR SOURCE_DIR
 

@@ -1,5 +1,6 @@
 /* Test support: checks that count failures, a seeded RNG whose seed is printed, and the matrix
- * generators of DESIGN.md's testing conventions. Tests only; never linked into the library. */
+ * generators every backend is tested on (empty shapes, empty and dense rows, lengths at the
+ * kernels' thresholds, random shapes, unsorted duplicates). Tests only; never in the library. */
 #ifndef CSR_TESTING_H
 #define CSR_TESTING_H
 
@@ -106,7 +107,7 @@ int csrt_quick(void);
 /* Values: random in [-1, 1) avoiding 0, or the constant 1 (and 0.0 for explicit zeros). */
 typedef enum csrt_values { CSRT_RANDOM = 0, CSRT_CONSTANT = 1 } csrt_values;
 
-/* Shapes of DESIGN.md's generator list. */
+/* The shapes of the generated matrices. */
 typedef enum csrt_shape {
   CSRT_EMPTY_0X0,
   CSRT_EMPTY_0XN,
