@@ -308,7 +308,10 @@ static void print_json(const options *o, const csr_matrix *A, int64_t max_iter, 
   app_json_double(&j, "seconds_per_iteration",
                   r->info.iterations > 0 ? r->seconds / (double)r->info.iterations : 0.0);
   app_json_string(&j, "backend", csr_backend_name(r->ran));
-  app_json_int(&j, "threads", r->threads);
+  if (r->ran == CSR_BACKEND_CUDA) /* as spmv: threads are a CPU backend's */
+    app_json_null(&j, "threads");
+  else
+    app_json_int(&j, "threads", r->threads);
   if (o->history) {
     app_json_string(&j, "history", o->history);
     app_json_string(&j, "plot", r->plot);
@@ -339,8 +342,11 @@ static void print_text(const options *o, const csr_matrix *A, int64_t max_iter, 
     printf("error              %.3e  ||x - 1||_inf\n", r->error);
   printf("time               %.6f s, %.3e s per iteration\n", r->seconds,
          r->info.iterations > 0 ? r->seconds / (double)r->info.iterations : 0.0);
-  printf("backend            %s, %d thread%s\n", csr_backend_name(r->ran), r->threads,
-         r->threads == 1 ? "" : "s");
+  if (r->ran == CSR_BACKEND_CUDA)
+    printf("backend            cuda, GPU\n");
+  else
+    printf("backend            %s, %d thread%s\n", csr_backend_name(r->ran), r->threads,
+           r->threads == 1 ? "" : "s");
   if (o->history)
     printf("history            %s (%lld rows), plot %s (%dx%d)\n", o->history,
            (long long)r->info.history_length, r->plot, PLOT_CANVAS_WIDTH, PLOT_CANVAS_HEIGHT);
