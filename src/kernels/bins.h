@@ -9,12 +9,7 @@
 #define CSR_BINS_H
 
 #include "core/backend.h"
-
-#if defined(__CUDACC__)
-#define CSRI_HD __host__ __device__ __forceinline__
-#else
-#define CSRI_HD static inline
-#endif
+#include "kernels/host_device.h"
 
 /* Bit length of x (0 for 0): floor(log2 x) + 1. */
 CSRI_HD int csri_bit_length(uint64_t x) {

@@ -1,0 +1,70 @@
+/* The merge path of a CSR matrix (Merrill and Garland, "Merge-based parallel sparse matrix-vector
+ * multiplication", SC 2016), the partition of the segmented SpMV kernel, in one definition for C
+ * and CUDA so that the CPU tests check the GPU's arithmetic. Internal.
+ *
+ * The path merges the rows' ends e_i = row_offsets[i + 1] (i = 0 .. rows - 1) with the nonzero
+ * indices k = 0 .. nnz - 1, a nonzero first when k < e_i: walking it, nonzero k adds a_k x_{c_k}
+ * into the open row's sum and a row end closes the row. It has rows + nnz items; cutting it into
+ * pieces of equal length gives every thread the same work whatever the row lengths, and a piece
+ * starts at coordinate (i, k), i row ends and k nonzeros before it, found by a binary search on
+ * the diagonal i + k = d. */
+#ifndef CSR_KERNELS_MERGE_PATH_H
+#define CSR_KERNELS_MERGE_PATH_H
+
+#include "kernels/host_device.h"
+
+#include <stdint.h>
+
+/* A point of the path: `row` row ends and `nz` nonzeros lie before it. */
+typedef struct csri_merge_coord {
+  int64_t row, nz;
+} csri_merge_coord;
+
+/* The point on diagonal d (0 <= d <= rows + nnz) of the path of row ends `ends[0 .. rows)`, each
+ * an offset counted from `base` (ends[i] - base is row i's end among the nnz nonzeros): the
+ * largest i with ends[i - 1] - base <= d - i, i.e. every row end before the point has no nonzero
+ * of its row after it. */
+CSRI_HD csri_merge_coord csri_merge_path_search(int64_t d, const int64_t *ends, int64_t base,
+                                                int64_t rows, int64_t nnz) {
+  int64_t lo = d > nnz ? d - nnz : 0, hi = d < rows ? d : rows;
+  while (lo < hi) {
+    int64_t pivot = lo + (hi - lo) / 2;
+    if (ends[pivot] - base <= d - pivot - 1)
+      lo = pivot + 1;
+    else
+      hi = pivot;
+  }
+  csri_merge_coord c = {lo, d - lo};
+  return c;
+}
+
+/* Tiles of `tile_items` path items (the last one shorter) covering the whole path: the grid of
+ * the segmented kernel; 0 for an empty path. */
+CSRI_HD int64_t csri_merge_tiles(int64_t rows, int64_t nnz, int64_t tile_items) {
+  return (rows + nnz + tile_items - 1) / tile_items;
+}
+
+/* Where tile t starts: the point on diagonal min(t * tile_items, rows + nnz) of the whole matrix's
+ * path (row_offsets[1 ..] as the ends, base 0). Tile t covers [start(t), start(t + 1)). */
+CSRI_HD csri_merge_coord csri_merge_tile_start(int64_t t, int64_t tile_items,
+                                               const int64_t *row_offsets, int64_t rows,
+                                               int64_t nnz) {
+  int64_t d = t * tile_items, total = rows + nnz;
+  return csri_merge_path_search(d < total ? d : total, row_offsets + 1, 0, rows, nnz);
+}
+
+/* Within a tile from `start` to `end`, where thread `thread` of `items` items per thread starts:
+ * the search on the tile's own row ends, ends[i] = row_offsets[start.row + 1 + i], counted from
+ * the tile's first nonzero. Threads past the tile's length start at its end. */
+CSRI_HD csri_merge_coord csri_merge_thread_start(int thread, int items, csri_merge_coord start,
+                                                 csri_merge_coord end, const int64_t *ends) {
+  int64_t rows = end.row - start.row, nnz = end.nz - start.nz;
+  int64_t d = (int64_t)thread * items;
+  d = d < rows + nnz ? d : rows + nnz;
+  csri_merge_coord c = csri_merge_path_search(d, ends, start.nz, rows, nnz);
+  c.row += start.row;
+  c.nz += start.nz;
+  return c;
+}
+
+#endif
