@@ -1,5 +1,7 @@
 /* y = alpha*A*x + beta*y on the GPU: y_i = alpha * sum_k a_ik x_k + beta * y_i, each row summed
- * in double by one thread (scalar) or a group of lanes (vector), see cuda/spmv_rows.cuh. */
+ * in double by one thread (scalar) or a group of lanes (vector), see cuda/spmv_rows.cuh, or with
+ * the nonzeros cut evenly over the threads (segmented, cuda/spmv_merge.cu). */
+#include "spmv_merge.cuh"
 #include "spmv_rows.cuh"
 
 namespace {
@@ -60,7 +62,7 @@ extern "C" csr_status csri_cuda_spmv(csr_context *ctx, double alpha, const csr_m
                                      const csr_vector *x, double beta, csr_vector *y) {
   int lanes = csri_spmv_lanes(ctx, A);
   if (lanes == 0)
-    return csri_segmented_unsupported(ctx);
+    return csri_cuda_spmv_merge(ctx, alpha, A, x, beta, y);
   return y->value_type == CSR_F64 ? spmv_typed<double>(ctx, lanes, alpha, A, x, beta, y)
                                   : spmv_typed<float>(ctx, lanes, alpha, A, x, beta, y);
 }

@@ -36,7 +36,7 @@ template <int W> __device__ __forceinline__ double csri_group_total(double s) {
 /* The lanes per row for A: 1 (scalar), or a power of two up to 32 (vector), from the context's
  * kernel override or, for AUTO, from the mean row length (short rows: a thread each, as the row
  * is then one or two cache sectors anyway; longer rows: the smallest group covering the mean).
- * 0 for the segmented kernel, which this backend does not have. */
+ * 0 for the segmented kernel (cuda/spmv_merge.cu; CG's fused step has no segmented form). */
 static inline int csri_spmv_lanes(const csr_context *ctx, const csr_matrix *A) {
   csr_spmv_kernel kernel = csr_context_kernel(ctx);
   double mean = A->rows > 0 ? (double)A->nnz / (double)A->rows : 0.0;
@@ -64,8 +64,8 @@ template <typename F> static csr_status csri_with_lanes(int lanes, F &f) {
 
 static inline csr_status csri_segmented_unsupported(csr_context *ctx) {
   return csri_error(ctx, CSR_ERR_UNSUPPORTED, __FILE__, __LINE__,
-                    "the segmented SpMV kernel is not in this CUDA backend yet: use "
-                    "CSR_KERNEL_AUTO, CSR_KERNEL_SCALAR or CSR_KERNEL_VECTOR");
+                    "CG's fused step has no segmented SpMV kernel yet: use CSR_KERNEL_AUTO, "
+                    "CSR_KERNEL_SCALAR or CSR_KERNEL_VECTOR for csr_solve");
 }
 
 #endif

@@ -50,6 +50,14 @@
  * one thread (above it: a group of lanes, the smallest power of two covering the mean). */
 #define CSRI_SPMV_THREADS 256
 #define CSRI_SPMV_SCALAR_MEAN 8.0
+/* The segmented (merge-path) SpMV: threads per block and path items (nonzeros and row ends) per
+ * thread; a tile is their product. */
+#ifndef CSRI_SPMV_MERGE_THREADS
+#define CSRI_SPMV_MERGE_THREADS 128
+#endif
+#ifndef CSRI_SPMV_MERGE_ITEMS
+#define CSRI_SPMV_MERGE_ITEMS 7
+#endif
 /* CG's fused step: blocks per SM the compiler must fit (register budget); 1 leaves it free
  * (48 registers, 5 blocks of 256 threads per SM on sm_90). Forcing 6 (40 registers) or 8 (32)
  * spills and made a CG iteration 1.2x and 2.5x slower on an H100 (docs/benchmarks.md). */

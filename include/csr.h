@@ -79,7 +79,7 @@ typedef enum csr_spmv_kernel {
   CSR_KERNEL_AUTO = 0,
   CSR_KERNEL_SCALAR = 1,   /**< one thread per row */
   CSR_KERNEL_VECTOR = 2,   /**< a warp or sub-warp per row */
-  CSR_KERNEL_SEGMENTED = 3 /**< nonzeros split evenly over threads */
+  CSR_KERNEL_SEGMENTED = 3 /**< nonzeros and row ends split evenly over threads (merge path) */
 } csr_spmv_kernel;
 
 /** Dense storage order. */
@@ -131,8 +131,8 @@ csr_status csr_context_set_stream(csr_context *ctx, void *stream);
 /** The stream set on the context (NULL: the default stream). */
 void *csr_context_stream(const csr_context *ctx);
 /** Forces an SpMV kernel on the CUDA backend (for csr_spmv and csr_solve). AUTO: from the mean
- *  row length (one thread per row up to 8, else a group of lanes); SEGMENTED is not available
- *  yet (calls return CSR_ERR_UNSUPPORTED). */
+ *  row length (one thread per row up to 8, else a group of lanes); SEGMENTED: the work split by
+ *  nonzeros, whatever the row lengths (csr_spmv and BiCGSTAB; CG's fused step refuses it). */
 csr_status csr_context_set_kernel(csr_context *ctx, csr_spmv_kernel kernel);
 /** The kernel set on the context (AUTO on a NULL context). */
 csr_spmv_kernel csr_context_kernel(const csr_context *ctx);
@@ -323,11 +323,12 @@ csr_status csr_symmetric_expand(csr_context *ctx, const csr_matrix *A, csr_trian
  *  F32; stored entries count as 1). Each row is summed in double. beta == 0 overwrites y (NaN in
  *  y does not propagate). A, x, y all on the host (ref / OpenMP backend) or all on the device
  *  (CUDA backend, asynchronous on the context's stream; the kernel from csr_context_set_kernel:
- *  AUTO gives rows of mean length <= 8 a thread each, longer ones a group of 2..32 lanes; the
- *  result is the same bits every run). Errors: NULL_POINTER, DIMENSION_MISMATCH (x->n != cols,
- *  y->n != rows), TYPE_MISMATCH, LOCATION_MISMATCH (operands in two places, or device operands
- *  with a context set to ref or omp), UNSUPPORTED (CSR_KERNEL_SEGMENTED, not in this CUDA backend
- *  yet), DEVICE. */
+ *  AUTO gives rows of mean length <= 8 a thread each, longer ones a group of 2..32 lanes;
+ *  SEGMENTED splits the nonzeros evenly, using about 40 bytes of the context's device workspace
+ *  per 896 rows + nonzeros; every kernel gives the same bits every run). Errors: NULL_POINTER,
+ *  DIMENSION_MISMATCH (x->n != cols, y->n != rows), TYPE_MISMATCH, LOCATION_MISMATCH (operands
+ *  in two places, or device operands with a context set to ref or omp), OUT_OF_MEMORY (the
+ *  segmented kernel's workspace), DEVICE. */
 csr_status csr_spmv(csr_context *ctx, double alpha, const csr_matrix *A, const csr_vector *x,
                     double beta, csr_vector *y);
 
@@ -596,7 +597,7 @@ typedef struct csr_solver_info {
  *     b and x overlapping, non-finite b or initial residual, a non-finite residual during the
  *     iteration: x may then hold non-finite values), CSR_ERR_LOCATION_MISMATCH (A, b, x in two
  *     places, or device operands with a context set to ref or omp), CSR_ERR_UNSUPPORTED (the
- *     segmented kernel forced on the device), CSR_ERR_OUT_OF_MEMORY, CSR_ERR_DEVICE.
+ *     segmented kernel forced on the device for CG or PCG), CSR_ERR_OUT_OF_MEMORY, CSR_ERR_DEVICE.
  *  info (may be NULL) is filled on every return after the arguments were accepted, including
  *  breakdowns; it is left untouched on argument errors. */
 csr_status csr_solve(csr_context *ctx, const csr_matrix *A, const csr_vector *b, csr_vector *x,

@@ -16,9 +16,10 @@ static const csr_value_type combos[4][2] = {
 static const double coefficients[][2] = {{1.0, 0.0}, {2.5, -0.5}, {-1.0, 1.0}, {0.0, 2.0}};
 /* The kernels a backend chooses from: AUTO alone on the CPU (which has one kernel per backend);
  * on the GPU also each kernel forced. */
-static const csr_spmv_kernel kernels[] = {CSR_KERNEL_AUTO, CSR_KERNEL_SCALAR, CSR_KERNEL_VECTOR};
+static const csr_spmv_kernel kernels[] = {CSR_KERNEL_AUTO, CSR_KERNEL_SCALAR, CSR_KERNEL_VECTOR,
+                                          CSR_KERNEL_SEGMENTED};
 static int kernel_count(void) {
-  return backend == CSR_BACKEND_CUDA ? 3 : 1;
+  return backend == CSR_BACKEND_CUDA ? 4 : 1;
 }
 
 static csr_vector *clone(csr_context *ctx, const csr_vector *v) {
@@ -184,7 +185,11 @@ static void run(csr_context *ctx, csr_context *ref, const csr_matrix *A, csrt_rn
                 csr_value_type vtype, const char *what) {
   csr_matrix *P = csrt_place_matrix(backend, A);
   compare(ctx, ref, A, P, rng, vtype, what);
-  determinism(ctx, ref, A, P, rng, vtype);
+  for (int kernel = 0; kernel < kernel_count(); kernel++) { /* each kernel repeats its bits */
+    CHECK_OK(ctx, csr_context_set_kernel(ctx, kernels[kernel]));
+    determinism(ctx, ref, A, P, rng, vtype);
+  }
+  CHECK_OK(ctx, csr_context_set_kernel(ctx, CSR_KERNEL_AUTO));
   csr_matrix_free(&P);
 }
 

@@ -3,7 +3,7 @@
  * forced into the fused CG step (one thread, or a group of lanes, per row) converge to x = ones
  * with a scaled residual ||b - A x|| / (||A|| ||x|| + ||b||) <= 1e-10 computed on the host, in
  * about as many iterations as the host solve (the same algorithm, sums in another order); the
- * segmented kernel, which the backend lacks, is refused. */
+ * segmented kernel, which CG's fused step lacks, is refused. */
 #include "testing.h"
 
 #include <math.h>
@@ -111,7 +111,7 @@ static void convergence(csr_context *ctx, csr_context *ref) {
   csr_matrix_free(&S);
 }
 
-/* The segmented kernel is not in this backend: csr_solve refuses it, naming it. */
+/* The segmented kernel is not in CG's fused step: csr_solve refuses it, naming it. */
 static void segmented_refused(csr_context *ctx, csr_context *ref) {
   csr_matrix *P = csrt_poisson_2d(ref, 4, 0.0), *D = NULL;
   csr_vector *b = NULL, *bd = NULL, *xd = NULL;

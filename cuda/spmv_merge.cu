@@ -1,0 +1,261 @@
+/* y = alpha*A*x + beta*y with the work cut evenly along the merge path of the rows' ends and the
+ * nonzeros (src/kernels/merge_path.h): each thread takes CSRI_SPMV_MERGE_ITEMS items of the path,
+ * a nonzero or a row's end, whatever the row lengths. A row that the cuts split is summed from its
+ * pieces in double, in an order fixed by the matrix's shape: within a tile by a segmented scan of
+ * the threads' carries, across tiles by a fix-up that adds the tiles' carries in tile order. No
+ * atomics: the same bits on every call. */
+#include "common.cuh"
+#include "kernels/merge_path.h"
+#include "spmv_merge.cuh"
+
+namespace {
+
+constexpr int THREADS = CSRI_SPMV_MERGE_THREADS;
+constexpr int ITEMS = CSRI_SPMV_MERGE_ITEMS;
+constexpr int64_t TILE = (int64_t)THREADS * ITEMS;
+constexpr unsigned FULL = 0xffffffffu;
+
+/* A partial sum of a row: what a thread or a tile carries into the next. */
+struct keyed {
+  int64_t row;
+  double sum;
+};
+
+/* The segmented combination: b's sum extends a's when both belong to the same row. Associative
+ * for the non-decreasing rows that consecutive pieces of the path carry. */
+__device__ __forceinline__ keyed combine(keyed a, keyed b) {
+  return b.row == a.row ? keyed{b.row, a.sum + b.sum} : b;
+}
+
+/* Inclusive segmented scan of the threads' carries across the block (shuffles within a warp,
+ * the warps' totals combined in warp order); *exclusive gets the previous thread's result (row
+ * -1 for thread 0). Fixed order: the same bits every call. */
+__device__ __forceinline__ keyed block_scan(keyed v, keyed *exclusive,
+                                            keyed (&warp_totals)[THREADS / 32]) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+#pragma unroll
+  for (int d = 1; d < 32; d *= 2) {
+    int64_t row = __shfl_up_sync(FULL, v.row, d);
+    double sum = __shfl_up_sync(FULL, v.sum, d);
+    if (lane >= d && row == v.row)
+      v.sum = sum + v.sum;
+  }
+  if (lane == 31)
+    warp_totals[warp] = v;
+  __syncthreads();
+  keyed prefix = {-1, 0.0};
+  for (int w = 0; w < warp; w++)
+    prefix = w == 0 ? warp_totals[0] : combine(prefix, warp_totals[w]);
+  if (warp > 0)
+    v = combine(prefix, v);
+  int64_t row = __shfl_up_sync(FULL, v.row, 1);
+  double sum = __shfl_up_sync(FULL, v.sum, 1);
+  *exclusive = lane > 0 ? keyed{row, sum} : prefix;
+  return v;
+}
+
+template <typename T>
+__device__ __forceinline__ void store(T *y, int64_t row, double alpha, double sum, double beta) {
+  y[row] = (T)(beta == 0.0 ? alpha * sum : alpha * sum + beta * (double)y[row]);
+}
+
+/* Where every tile starts: tile t covers [starts[t], starts[t + 1]). */
+__global__ void tile_starts(const int64_t *off, int64_t rows, int64_t nnz, int64_t tiles,
+                            csri_merge_coord *starts) {
+  int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (t <= tiles)
+    starts[t] = csri_merge_tile_start(t, TILE, off, rows, nnz);
+}
+
+/* One tile per block. The block first stages the tile's row ends and products a_k x_{c_k} in
+ * shared memory, thread i taking entries i, i + THREADS, ...: coalesced loads, and the gathers of
+ * x in flight together (a thread walking its own consecutive entries reads strided lines, at half
+ * the copy bandwidth). A thread then walks its items: a nonzero adds its product to the open
+ * row's sum, a row end closes the row. The first row a thread closes also takes the earlier
+ * threads' carries of that row (the block scan); the tile's first closed row, when it began in an
+ * earlier tile, is left to the fix-up as the tile's head; every other row is stored here. The row
+ * open at the tile's end leaves its sum in the tile's carry. */
+template <typename T, bool PATTERN>
+__global__ void __launch_bounds__(THREADS)
+    merge_kernel(int64_t rows, const int64_t *off, const int32_t *col, const T *val, const T *x,
+                 double alpha, double beta, T *y, const csri_merge_coord *starts,
+                 int64_t *carry_row, double *carry_sum, double *head_sum) {
+  __shared__ int64_t ends[TILE + 1]; /* the tile's rows' ends, and the open row's at its end */
+  __shared__ double products[TILE];  /* a_k x_{c_k} of the tile's nonzeros */
+  __shared__ keyed warp_totals[THREADS / 32];
+  const int64_t t = blockIdx.x;
+  const csri_merge_coord start = starts[t], end = starts[t + 1];
+  int64_t count = end.row - start.row + 1;
+  if (count > rows - start.row)
+    count = rows - start.row;
+  for (int64_t i = threadIdx.x; i < count; i += THREADS)
+    ends[i] = __ldg(off + start.row + 1 + i);
+  const int nonzeros = (int)(end.nz - start.nz);
+#pragma unroll
+  for (int k = 0; k < ITEMS; k++) {
+    int i = k * THREADS + (int)threadIdx.x;
+    if (i < nonzeros) {
+      double xv = (double)__ldg(x + __ldg(col + start.nz + i));
+      products[i] = PATTERN ? xv : (double)__ldg(val + start.nz + i) * xv;
+    }
+  }
+  __syncthreads();
+  csri_merge_coord c = csri_merge_thread_start(threadIdx.x, ITEMS, start, end, ends);
+  const int64_t length = (end.row - start.row) + (end.nz - start.nz);
+  const int64_t first = (int64_t)threadIdx.x * ITEMS;
+  const int todo = first >= length ? 0 : length - first < ITEMS ? (int)(length - first) : ITEMS;
+  const int64_t start_row = c.row;
+  double sum = 0.0, first_sum = 0.0;
+  int64_t first_row = -1;
+#pragma unroll
+  for (int k = 0; k < ITEMS; k++) {
+    if (k >= todo)
+      break;
+    if (c.nz < ends[c.row - start.row]) {
+      sum += products[c.nz - start.nz];
+      c.nz++;
+    } else {
+      if (first_row < 0) {
+        first_row = c.row;
+        first_sum = sum;
+      } else {
+        store(y, c.row, alpha, sum, beta);
+      }
+      sum = 0.0;
+      c.row++;
+    }
+  }
+  keyed exclusive;
+  keyed inclusive = block_scan(keyed{c.row, sum}, &exclusive, warp_totals);
+  if (first_row >= 0) {
+    double total = (exclusive.row == start_row ? exclusive.sum : 0.0) + first_sum;
+    if (t > 0 && first_row == start.row)
+      head_sum[t] = total;
+    else
+      store(y, first_row, alpha, total, beta);
+  }
+  if (threadIdx.x == THREADS - 1) {
+    carry_row[t] = inclusive.row;
+    carry_sum[t] = inclusive.sum;
+  }
+}
+
+/* One warp per tile t >= 1 that closes a row: its head row r began in an earlier tile, and the
+ * run of tiles before t whose carry is row r holds the rest of r's sum. The warp finds the run
+ * (the 32 tiles before t at once; a longer run's start by binary search, the carries' rows being
+ * non-decreasing), sums its carries (each lane every 32nd tile into 8 running sums, then a
+ * shuffle tree, then the head: an order fixed by the matrix's shape) and stores y_r. A row
+ * spanning n tiles costs its warp n / 256 rounds of loads. */
+template <typename T>
+__global__ void fix_up(int64_t tiles, const csri_merge_coord *starts, const int64_t *carry_row,
+                       const double *carry_sum, const double *head_sum, double alpha, double beta,
+                       T *y) {
+  const int lane = threadIdx.x & 31;
+  const int64_t t = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32 + 1;
+  if (t >= tiles)
+    return; /* the whole warp: t is the same for its lanes */
+  const int64_t r = starts[t].row;
+  if (starts[t + 1].row == r)
+    return; /* no row closes in tile t: no head */
+  /* The carries' rows are non-decreasing: the lanes that match form a prefix. */
+  int64_t s = t - 1 - lane;
+  int m = __popc(__ballot_sync(FULL, s >= 0 && carry_row[s] == r));
+  int64_t t0 = t - m;
+  if (m == 32) { /* a longer run: the first tile whose carry row is r */
+    int64_t lo = 0, hi = t - 32;
+    while (lo < hi) {
+      int64_t mid = lo + (hi - lo) / 2;
+      if (carry_row[mid] < r)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    t0 = lo;
+  }
+  double part[8] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+  s = t0 + lane;
+  for (; s + 7 * 32 < t; s += 8 * 32)
+#pragma unroll
+    for (int u = 0; u < 8; u++)
+      part[u] += carry_sum[s + u * 32];
+  for (; s < t; s += 32)
+    part[0] += carry_sum[s];
+  double sum =
+      ((part[0] + part[1]) + (part[2] + part[3])) + ((part[4] + part[5]) + (part[6] + part[7]));
+#pragma unroll
+  for (int d = 16; d > 0; d /= 2)
+    sum += __shfl_down_sync(FULL, sum, d);
+  if (lane == 0)
+    store(y, r, alpha, sum + head_sum[t], beta);
+}
+
+/* The scratch of one call: tile starts, then the tiles' carries and heads. */
+struct scratch {
+  csri_merge_coord *starts;
+  int64_t *carry_row;
+  double *carry_sum, *head_sum;
+};
+
+size_t scratch_bytes(int64_t tiles) {
+  return csri_align256((size_t)(tiles + 1) * sizeof(csri_merge_coord)) +
+         2 * csri_align256((size_t)tiles * sizeof(double)) +
+         csri_align256((size_t)tiles * sizeof(int64_t));
+}
+
+scratch carve(void *base, int64_t tiles) {
+  char *p = (char *)base;
+  scratch s;
+  s.starts = (csri_merge_coord *)p;
+  p += csri_align256((size_t)(tiles + 1) * sizeof(csri_merge_coord));
+  s.carry_row = (int64_t *)p;
+  p += csri_align256((size_t)tiles * sizeof(int64_t));
+  s.carry_sum = (double *)p;
+  p += csri_align256((size_t)tiles * sizeof(double));
+  s.head_sum = (double *)p;
+  return s;
+}
+
+template <typename T, bool PATTERN>
+csr_status run(csr_context *ctx, double alpha, const csr_matrix *A, const T *x, double beta, T *y,
+               const scratch &s, int64_t tiles) {
+  cudaStream_t stream = csri_stream(ctx);
+  tile_starts<<<(unsigned)((tiles + 1 + 255) / 256), 256, 0, stream>>>(A->row_offsets, A->rows,
+                                                                       A->nnz, tiles, s.starts);
+  CSRI_TRY(CSRI_CUDA_CHECK(ctx, "SpMV tile starts"));
+  merge_kernel<T, PATTERN><<<(unsigned)tiles, THREADS, 0, stream>>>(
+      A->rows, A->row_offsets, A->col_indices, (const T *)A->values, x, alpha, beta, y, s.starts,
+      s.carry_row, s.carry_sum, s.head_sum);
+  CSRI_TRY(CSRI_CUDA_CHECK(ctx, "segmented SpMV kernel"));
+  if (tiles == 1)
+    return CSR_SUCCESS;
+  int64_t threads = (tiles - 1) * 32;
+  fix_up<T><<<(unsigned)((threads + 255) / 256), 256, 0, stream>>>(
+      tiles, s.starts, s.carry_row, s.carry_sum, s.head_sum, alpha, beta, y);
+  return CSRI_CUDA_CHECK(ctx, "segmented SpMV fix-up");
+}
+
+} // namespace
+
+csr_status csri_cuda_spmv_merge(csr_context *ctx, double alpha, const csr_matrix *A,
+                                const csr_vector *x, double beta, csr_vector *y) {
+  int64_t tiles = csri_merge_tiles(A->rows, A->nnz, TILE);
+  if (tiles == 0)
+    return CSR_SUCCESS;
+  void *base = NULL;
+  CSRI_TRY(csri_device_scratch(ctx, scratch_bytes(tiles), &base));
+  scratch s = carve(base, tiles);
+  csr_status status;
+  if (y->value_type == CSR_F64)
+    status = A->value_type == CSR_PATTERN
+                 ? run<double, true>(ctx, alpha, A, (const double *)x->data, beta,
+                                     (double *)y->data, s, tiles)
+                 : run<double, false>(ctx, alpha, A, (const double *)x->data, beta,
+                                      (double *)y->data, s, tiles);
+  else
+    status = A->value_type == CSR_PATTERN ? run<float, true>(ctx, alpha, A, (const float *)x->data,
+                                                             beta, (float *)y->data, s, tiles)
+                                          : run<float, false>(ctx, alpha, A, (const float *)x->data,
+                                                              beta, (float *)y->data, s, tiles);
+  csri_device_scratch_done(ctx, base);
+  return status;
+}
