@@ -15,6 +15,7 @@
 #include <cusparse.h>
 
 #include <algorithm>
+#include <cmath>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -280,19 +281,42 @@ static double relative_difference(const double *a, const double *b, int64_t n) {
   return mag > 0 ? diff / mag : diff;
 }
 
-/* SpMV: ours with each kernel, cuSPARSE ALG1 and ALG2; returns our AUTO time in ms. */
-static double bench_spmv(csr_context *ctx, const char *name, device_matrix &d) {
+/* SpMV: ours with each kernel, cuSPARSE ALG1 and ALG2; returns our AUTO time in ms. row_kernels
+ * = 0 times the segmented kernel alone (a row of millions of entries keeps the row-per-thread
+ * kernels busy for seconds per call); the others are then reported as not measured (NaN). */
+static double bench_spmv(csr_context *ctx, const char *name, device_matrix &d,
+                         int row_kernels = 1) {
   csr_matrix *A = d.A;
   double floor_bytes = 12.0 * A->nnz + 8.0 * (A->rows + 1) + 8.0 * A->cols + 8.0 * A->rows;
-  const csr_spmv_kernel kernels[3] = {CSR_KERNEL_AUTO, CSR_KERNEL_SCALAR, CSR_KERNEL_VECTOR};
-  const char *kname[3] = {"auto", "scalar", "vector"};
-  double ours[3];
-  for (int k = 0; k < 3; k++) {
+  const csr_spmv_kernel kernels[4] = {CSR_KERNEL_AUTO, CSR_KERNEL_SCALAR, CSR_KERNEL_VECTOR,
+                                      CSR_KERNEL_SEGMENTED};
+  const char *kname[4] = {"auto", "scalar", "vector", "segmented"};
+  double ours[4];
+  for (int k = 0; k < 4; k++) {
+    ours[k] = NAN;
+    if (!row_kernels && kernels[k] != CSR_KERNEL_SEGMENTED)
+      continue;
     CSR_OK(ctx, csr_context_set_kernel(ctx, kernels[k]));
     ours[k] = median_ms([&] { CSR_OK(ctx, csr_spmv(ctx, 1.0, A, d.x, 0.0, d.y)); });
   }
-  CSR_OK(ctx, csr_context_set_kernel(ctx, CSR_KERNEL_AUTO));
+  /* The y the comparison with cuSPARSE reads: AUTO's, or the segmented kernel's alone. */
+  CSR_OK(ctx, csr_context_set_kernel(ctx, row_kernels ? CSR_KERNEL_AUTO : CSR_KERNEL_SEGMENTED));
   CSR_OK(ctx, csr_spmv(ctx, 1.0, A, d.x, 0.0, d.y));
+  /* The segmented kernel gives the same bits on every call. */
+  double *y_first = NULL;
+  int same_bits = 1;
+  CSR_OK(ctx, csr_context_set_kernel(ctx, CSR_KERNEL_SEGMENTED));
+  CUDA_OK(cudaMalloc(&y_first, A->rows * 8 + 8));
+  CSR_OK(ctx, csr_spmv(ctx, 1.0, A, d.x, 0.0, d.y));
+  CUDA_OK(cudaMemcpy(y_first, d.y->data, A->rows * 8, cudaMemcpyDeviceToDevice));
+  for (int r = 0; r < 5; r++) {
+    CSR_OK(ctx, csr_spmv(ctx, 1.0, A, d.x, 0.0, d.y));
+    same_bits &= relative_difference(y_first, (const double *)d.y->data, A->rows) == 0.0;
+  }
+  cudaFree(y_first);
+  CSR_OK(ctx, csr_context_set_kernel(ctx, row_kernels ? CSR_KERNEL_AUTO : CSR_KERNEL_SEGMENTED));
+  CSR_OK(ctx, csr_spmv(ctx, 1.0, A, d.x, 0.0, d.y));
+  CSR_OK(ctx, csr_context_set_kernel(ctx, CSR_KERNEL_AUTO));
   /* cuSPARSE on the same arrays (32-bit offsets), into its own y. */
   double *ys = NULL;
   CUDA_OK(cudaMalloc(&ys, A->rows * 8 + 8));
@@ -328,20 +352,27 @@ static double bench_spmv(csr_context *ctx, const char *name, device_matrix &d) {
   cusparseDestroy(h);
   cudaFree(ys);
   double best = fmin(theirs[0], theirs[1]);
-  printf("%-28s rows %9lld nnz %10lld | ours auto %.3f scalar %.3f vector %.3f ms | cuSPARSE "
-         "ALG1 %.3f ALG2 %.3f ms | best cuSPARSE / ours auto %.2f | ours %.0f%% of copy | max "
-         "rel diff %.1e %.1e\n",
-         name, (long long)A->rows, (long long)A->nnz, ours[0], ours[1], ours[2], theirs[0],
-         theirs[1], best / ours[0], floor_bytes / (ours[0] * 1e-3) * 1e-9 / g_copy_gbps * 100,
-         diff[0], diff[1]);
-  char extra[160];
+  printf("%-28s rows %9lld nnz %10lld | ours auto %.3f scalar %.3f vector %.3f segmented %.3f ms "
+         "| cuSPARSE ALG1 %.3f ALG2 %.3f ms | best cuSPARSE / ours auto %.2f, segmented %.2f | "
+         "copy fraction auto %.0f%% segmented %.0f%% | max rel diff %.1e %.1e | segmented "
+         "repeats its bits: %s\n",
+         name, (long long)A->rows, (long long)A->nnz, ours[0], ours[1], ours[2], ours[3], theirs[0],
+         theirs[1], best / ours[0], best / ours[3],
+         floor_bytes / (ours[0] * 1e-3) * 1e-9 / g_copy_gbps * 100,
+         floor_bytes / (ours[3] * 1e-3) * 1e-9 / g_copy_gbps * 100, diff[0], diff[1],
+         same_bits ? "yes" : "NO");
+  char extra[192];
   snprintf(extra, sizeof extra,
-           "rows=%lld;nnz=%lld;alg1_ms=%.4f;alg2_ms=%.4f;max_rel_diff_alg1=%.1e;alg2=%.1e",
-           (long long)A->rows, (long long)A->nnz, theirs[0], theirs[1], diff[0], diff[1]);
-  for (int k = 0; k < 3; k++)
-    csv_row("gpu_spmv", name, kname[k], ours[k] * 1e-3,
-            "cuSPARSE 12 best of CSR ALG1/ALG2 (CUDA 13.0)", best * 1e-3, 1.0, floor_bytes, extra);
-  return ours[0];
+           "rows=%lld;nnz=%lld;alg1_ms=%.4f;alg2_ms=%.4f;max_rel_diff_alg1=%.1e;alg2=%.1e;"
+           "segmented_same_bits=%d",
+           (long long)A->rows, (long long)A->nnz, theirs[0], theirs[1], diff[0], diff[1],
+           same_bits);
+  for (int k = 0; k < 4; k++)
+    if (!std::isnan(ours[k]))
+      csv_row("gpu_spmv", name, kname[k], ours[k] * 1e-3,
+              "cuSPARSE 12 best of CSR ALG1/ALG2 (CUDA 13.0)", best * 1e-3, 1.0, floor_bytes,
+              extra);
+  return row_kernels ? ours[0] : ours[3];
 }
 
 /* Seconds of one csr_solve of max_iter iterations (no convergence at rtol 1e-30), median of 3. */
@@ -504,6 +535,13 @@ int main(int argc, char **argv) {
     host_csr H = o.make(quick);
     device_matrix d = upload(ctx, H);
     bench_spmv(ctx, o.name, d);
+    release(d);
+  }
+  if (!only_cg) { /* one row holds half of the nonzeros: the segmented kernel alone */
+    int64_t n = quick ? 1 << 18 : 4000000;
+    host_csr H = random_rows(n, n, [n](int64_t i) { return i == n / 3 ? 8 * n : (int64_t)8; });
+    device_matrix d = upload(ctx, H);
+    bench_spmv(ctx, "one_row_half_of_nnz", d, 0);
     release(d);
   }
   csr_context_free(&ctx);
