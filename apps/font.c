@@ -1,6 +1,7 @@
 /* The bitmap font of the apps' pictures (see font.h). */
 #include "font.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* Each glyph: its five rows, top first, '#' inked, separated by spaces; all rows as wide as the
@@ -87,4 +88,11 @@ void font_text(png_image *img, int x, int y, const char *text, int scale, unsign
 
 void font_text_up(png_image *img, int x, int y, const char *text, int scale, unsigned color) {
   draw(img, x, y, text, scale, color, 1);
+}
+
+void font_decade_label(int k, char *text, size_t size) {
+  if (k >= 0 && k < 3)
+    snprintf(text, size, "%s", k == 0 ? "1" : k == 1 ? "10" : "100");
+  else
+    snprintf(text, size, "1e%d", k);
 }

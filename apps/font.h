@@ -10,6 +10,8 @@
 
 #include "png.h"
 
+#include <stddef.h>
+
 enum {
   FONT_HEIGHT = 5,  /* glyph rows */
   FONT_ADVANCE = 4, /* a digit's width (3) and the blank column after it */
@@ -27,5 +29,9 @@ void font_text(png_image *img, int x, int y, const char *text, int scale, unsign
  * facing left) in the box whose top-left corner is (x, y), FONT_HEIGHT * scale wide and
  * font_text_width(text, scale) tall: the first character at the box's bottom. */
 void font_text_up(png_image *img, int x, int y, const char *text, int scale, unsigned color);
+
+/* The label of a grid line at 10^k, as both pictures print it: "1", "10", "100", else "1e3",
+ * "1e-8", ... */
+void font_decade_label(int k, char *text, size_t size);
 
 #endif /* CSR_APPS_FONT_H */

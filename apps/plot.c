@@ -114,14 +114,6 @@ static void plan_x(int64_t count, axes *a) {
   }
 }
 
-/* The label of the grid line at 10^k: "1", "10", "100", else "1e3", "1e-8", ... */
-static void decade_label(int k, char *text, size_t size) {
-  if (k >= 0 && k < 3)
-    snprintf(text, size, "%s", k == 0 ? "1" : k == 1 ? "10" : "100");
-  else
-    snprintf(text, size, "1e%d", k);
-}
-
 /* Grid lines, ticks and their labels. */
 static void draw_ticks(png_image *img, const axes *a) {
   char text[32];
@@ -129,7 +121,7 @@ static void draw_ticks(png_image *img, const axes *a) {
     int y = row_of(a, k);
     png_line(img, AXIS_X + 1, y, RIGHT, y, PLOT_GRID);
     png_line(img, AXIS_X - TICK, y, AXIS_X - 1, y, PLOT_AXIS);
-    decade_label(k, text, sizeof text);
+    font_decade_label(k, text, sizeof text);
     font_text(img, Y_LABEL_RIGHT - font_text_width(text, FS), y - TEXT_HEIGHT / 2, text, FS,
               PLOT_TEXT);
   }

@@ -150,13 +150,6 @@ void spy_bin_label(int bin, char *text, size_t size) {
     snprintf(text, size, "2^%d", bin - 1);
 }
 
-void spy_decade_label(int k, char *text, size_t size) {
-  if (k < 3)
-    snprintf(text, size, "%d", k == 0 ? 1 : k == 1 ? 10 : 100);
-  else
-    snprintf(text, size, "1e%d", k);
-}
-
 /* The bins' labels centred under their bars, each left out where it would come closer than 4
  * font pixels to the previous one; the caption under the pattern panel; the axis titles. */
 static void draw_labels(png_image *img, const spy_picture *p) {
@@ -194,7 +187,7 @@ static void draw_histogram(png_image *img, const spy_picture *p) {
     int top = y - FONT_HEIGHT * fs / 2;
     if (top + FONT_HEIGHT * fs + 2 * fs > last_top)
       continue;
-    spy_decade_label(k, text, sizeof text);
+    font_decade_label(k, text, sizeof text);
     font_text(img, r->x - 7 - font_text_width(text, fs), top, text, fs, SPY_TEXT);
     last_top = top;
   }

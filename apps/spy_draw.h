@@ -84,9 +84,6 @@ unsigned spy_shade(int64_t count, int64_t cells, int64_t max_cells);
  * then "2^14", "2^15", ... */
 void spy_bin_label(int bin, char *text, size_t size);
 
-/* The label of the grid line at 10^k rows: "1", "10", "100", then "1e3", "1e4", ... */
-void spy_decade_label(int k, char *text, size_t size);
-
 /* Height in pixels of the bar of `count` rows when the largest bin holds `most` and the plot is
  * `height` tall: log10 scale from 0.1 rows (the x axis) to `most` (the top), at least 1 pixel
  * for a non-empty bin, 0 for an empty one. */

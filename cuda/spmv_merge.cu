@@ -103,13 +103,13 @@ __global__ void __launch_bounds__(THREADS)
   csri_merge_coord c = csri_merge_thread_start(threadIdx.x, ITEMS, start, end, ends);
   const int64_t length = (end.row - start.row) + (end.nz - start.nz);
   const int64_t first = (int64_t)threadIdx.x * ITEMS;
-  const int todo = first >= length ? 0 : length - first < ITEMS ? (int)(length - first) : ITEMS;
+  const int mine = first >= length ? 0 : length - first < ITEMS ? (int)(length - first) : ITEMS;
   const int64_t start_row = c.row;
   double sum = 0.0, first_sum = 0.0;
   int64_t first_row = -1;
 #pragma unroll
   for (int k = 0; k < ITEMS; k++) {
-    if (k >= todo)
+    if (k >= mine) /* the items this thread owns; the last threads of a tile may own fewer */
       break;
     if (c.nz < ends[c.row - start.row]) {
       sum += products[c.nz - start.nz];
@@ -196,23 +196,23 @@ struct scratch {
   double *carry_sum, *head_sum;
 };
 
-size_t scratch_bytes(int64_t tiles) {
-  return csri_align256((size_t)(tiles + 1) * sizeof(csri_merge_coord)) +
-         2 * csri_align256((size_t)tiles * sizeof(double)) +
-         csri_align256((size_t)tiles * sizeof(int64_t));
-}
-
-scratch carve(void *base, int64_t tiles) {
-  char *p = (char *)base;
-  scratch s;
-  s.starts = (csri_merge_coord *)p;
-  p += csri_align256((size_t)(tiles + 1) * sizeof(csri_merge_coord));
-  s.carry_row = (int64_t *)p;
-  p += csri_align256((size_t)tiles * sizeof(int64_t));
-  s.carry_sum = (double *)p;
-  p += csri_align256((size_t)tiles * sizeof(double));
-  s.head_sum = (double *)p;
-  return s;
+/* The scratch's size in bytes; with a base, also where its pieces lie (each 256-byte aligned). */
+size_t layout(char *base, int64_t tiles, scratch *s) {
+  const size_t sizes[4] = {(size_t)(tiles + 1) * sizeof(csri_merge_coord),
+                           (size_t)tiles * sizeof(int64_t), (size_t)tiles * sizeof(double),
+                           (size_t)tiles * sizeof(double)};
+  size_t at[4], total = 0;
+  for (int i = 0; i < 4; i++) {
+    at[i] = total;
+    total += csri_align256(sizes[i]);
+  }
+  if (base != NULL) {
+    s->starts = (csri_merge_coord *)(base + at[0]);
+    s->carry_row = (int64_t *)(base + at[1]);
+    s->carry_sum = (double *)(base + at[2]);
+    s->head_sum = (double *)(base + at[3]);
+  }
+  return total;
 }
 
 template <typename T, bool PATTERN>
@@ -242,8 +242,9 @@ csr_status csri_cuda_spmv_merge(csr_context *ctx, double alpha, const csr_matrix
   if (tiles == 0)
     return CSR_SUCCESS;
   void *base = NULL;
-  CSRI_TRY(csri_device_scratch(ctx, scratch_bytes(tiles), &base));
-  scratch s = carve(base, tiles);
+  scratch s = {};
+  CSRI_TRY(csri_device_scratch(ctx, layout(NULL, tiles, &s), &base));
+  layout((char *)base, tiles, &s);
   csr_status status;
   if (y->value_type == CSR_F64)
     status = A->value_type == CSR_PATTERN

@@ -106,10 +106,10 @@ static tile_out run_tile(const matrix *m, const csri_merge_coord *path, int64_t 
     int64_t d = (int64_t)j * items < length ? (int64_t)j * items : length;
     csri_merge_coord g = path[start.row + start.nz + d];
     *bad += c.row != g.row || c.nz != g.nz;
-    int64_t todo = length - d < items ? length - d : items;
+    int64_t mine = length - d < items ? length - d : items; /* the thread's items */
     double sum = 0.0, first_sum = 0.0;
     int64_t first_row = -1, start_row = c.row;
-    for (int64_t k = 0; k < todo; k++) {
+    for (int64_t k = 0; k < mine; k++) {
       if (c.nz < m->off[c.row + 1]) {
         sum += m->val[c.nz] * m->x[m->col[c.nz]];
         seen_nz[c.nz]++;

@@ -31,20 +31,26 @@ static csr_file_format format_named(const char *name) {
   return CSR_FORMAT_AUTO;
 }
 
-/* 1 when the first line of text that is not blank starts with the Matrix Market banner
- * ("%%MatrixMarket", also "%MatrixMarket", in any case: what the header parser takes); *line is
- * that line's number. */
-static int starts_with_banner(const char *text, size_t size, int64_t *line) {
+/* The first character of text that is not white space or a line break (NULL when there is
+ * none); *line is its line's number. */
+static const char *first_content(const char *text, size_t size, int64_t *line) {
   const char *p = text, *end = text + size;
   *line = 1;
   for (;;) {
     while (p < end && csri_is_blank(*p))
       p++;
-    if (p == end || !csri_is_eol(*p))
-      break;
+    if (p == end)
+      return NULL;
+    if (!csri_is_eol(*p))
+      return p;
     p += p + 1 < end && p[0] == '\r' && p[1] == '\n' ? 2 : 1; /* a blank line */
     ++*line;
   }
+}
+
+/* 1 when p, the start of a line's content, is the Matrix Market banner ("%%MatrixMarket", also
+ * "%MatrixMarket", in any case: what the header parser takes). */
+static int is_banner(const char *p, const char *end) {
   if (p < end && *p == '%')
     p++;
   if (p < end && *p == '%')
@@ -65,7 +71,8 @@ static csr_status decide_format(csr_context *ctx, csri_source *src, csr_file_for
   size_t size = 0;
   int64_t line = 1;
   CSRI_TRY(csri_source_peek(ctx, src, &text, &size));
-  if (starts_with_banner(text, size, &line)) {
+  const char *content = first_content(text, size, &line); /* NULL: the input is blank */
+  if (content != NULL && is_banner(content, text + size)) {
     if (asked == CSR_FORMAT_EDGE_LIST)
       return CSRI_FAIL(ctx, CSR_ERR_PARSE,
                        "%s:%lld: the Matrix Market banner, in a file to be read as an edge list "
@@ -75,12 +82,9 @@ static csr_status decide_format(csr_context *ctx, csri_source *src, csr_file_for
     return CSR_SUCCESS;
   }
   csr_file_format named = format_named(csri_source_name(src));
-  int blank = 1; /* nothing but white space: no content to tell the format by */
-  for (size_t i = 0; i < size && blank; i++)
-    blank = csri_is_blank(text[i]) || csri_is_eol(text[i]);
   *format = asked != CSR_FORMAT_AUTO   ? asked
             : named != CSR_FORMAT_AUTO ? named
-            : blank                    ? CSR_FORMAT_MATRIX_MARKET /* refused: "an empty file" */
+            : content == NULL          ? CSR_FORMAT_MATRIX_MARKET /* refused: "an empty file" */
                                        : CSR_FORMAT_EDGE_LIST;
   return CSR_SUCCESS;
 }

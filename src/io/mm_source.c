@@ -4,6 +4,7 @@
 #define _DEFAULT_SOURCE 1
 
 #include "mm_source.h"
+#include "mm_format.h"
 #include "mm_inflate.h"
 
 #include <errno.h>
@@ -276,12 +277,27 @@ static void next_slice(csri_source *s, const char **text, size_t *size) {
   s->bytes += (int64_t)cut;
 }
 
-/* 1 when text holds a character other than white space and line breaks. */
+/* 1 when text holds a character other than white space and line breaks (the parsers' rule). */
 static int has_content(const char *text, size_t size) {
   for (size_t i = 0; i < size; i++)
-    if (text[i] != ' ' && text[i] != '\t' && text[i] != '\r' && text[i] != '\n')
+    if (!csri_is_blank(text[i]) && !csri_is_eol(text[i]))
       return 1;
   return 0;
+}
+
+/* Doubles the read buffer, keeping its bytes: for a line longer than the buffer, or a peek that
+ * needs more lines than one block. */
+static csr_status grow_buffer(csr_context *ctx, csri_source *s) {
+  size_t cap = s->cap * 2;
+  char *grown = cap > s->cap ? csri_malloc(cap) : NULL;
+  if (grown == NULL)
+    return CSRI_FAIL(ctx, CSR_ERR_OUT_OF_MEMORY, "%s: read buffer of %zu bytes failed", s->name,
+                     cap);
+  memcpy(grown, s->buf, s->len);
+  csri_free(s->buf);
+  s->buf = grown;
+  s->cap = cap;
+  return CSR_SUCCESS;
 }
 
 /* The peeked block followed by the next whole lines (the peeked block being blank lines only).
@@ -298,16 +314,8 @@ static csr_status grow_peek(csr_context *ctx, csri_source *s, int *grew) {
   }
   if (s->eof)
     return CSR_SUCCESS;
-  if (s->len == s->cap) { /* the buffer holds the peeked block and a partial line: double it */
-    char *grown = csri_malloc(2 * s->cap);
-    if (grown == NULL)
-      return CSRI_FAIL(ctx, CSR_ERR_OUT_OF_MEMORY, "%s: read buffer of %zu bytes", s->name,
-                       2 * s->cap);
-    memcpy(grown, s->buf, s->len);
-    csri_free(s->buf);
-    s->buf = grown;
-    s->cap *= 2;
-  }
+  if (s->len == s->cap) /* the buffer holds the peeked block and a partial line */
+    CSRI_TRY(grow_buffer(ctx, s));
   size_t got = 0;
   CSRI_TRY(raw_read(ctx, s, s->buf + s->len, s->cap - s->len, &got));
   s->eof = got == 0;
@@ -363,15 +371,6 @@ csr_status csri_source_next(csr_context *ctx, csri_source *s, const char **text,
       s->bytes += (int64_t)cut;
       return CSR_SUCCESS;
     }
-    /* One line longer than the buffer: grow it and read on. */
-    size_t cap = s->cap * 2;
-    char *grown = cap > s->cap ? csri_malloc(cap) : NULL;
-    if (grown == NULL)
-      return CSRI_FAIL(ctx, CSR_ERR_OUT_OF_MEMORY, "%s: a line longer than %zu bytes", s->name,
-                       s->cap);
-    memcpy(grown, s->buf, s->len);
-    csri_free(s->buf);
-    s->buf = grown;
-    s->cap = cap;
+    CSRI_TRY(grow_buffer(ctx, s)); /* one line longer than the buffer: read on */
   }
 }
