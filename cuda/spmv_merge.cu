@@ -15,9 +15,10 @@ constexpr int ITEMS = CSRI_SPMV_MERGE_ITEMS;
 constexpr int64_t TILE = (int64_t)THREADS * ITEMS;
 constexpr unsigned FULL = 0xffffffffu;
 
-/* A partial sum of a row: what a thread or a tile carries into the next. */
+/* A partial sum of a row (counted from the tile's first row): what a thread carries into the
+ * next. */
 struct keyed {
-  int64_t row;
+  int row;
   double sum;
 };
 
@@ -35,7 +36,7 @@ __device__ __forceinline__ keyed block_scan(keyed v, keyed *exclusive,
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
 #pragma unroll
   for (int d = 1; d < 32; d *= 2) {
-    int64_t row = __shfl_up_sync(FULL, v.row, d);
+    int row = __shfl_up_sync(FULL, v.row, d);
     double sum = __shfl_up_sync(FULL, v.sum, d);
     if (lane >= d && row == v.row)
       v.sum = sum + v.sum;
@@ -48,7 +49,7 @@ __device__ __forceinline__ keyed block_scan(keyed v, keyed *exclusive,
     prefix = w == 0 ? warp_totals[0] : combine(prefix, warp_totals[w]);
   if (warp > 0)
     v = combine(prefix, v);
-  int64_t row = __shfl_up_sync(FULL, v.row, 1);
+  int row = __shfl_up_sync(FULL, v.row, 1);
   double sum = __shfl_up_sync(FULL, v.sum, 1);
   *exclusive = lane > 0 ? keyed{row, sum} : prefix;
   return v;
@@ -67,59 +68,60 @@ __global__ void tile_starts(const int64_t *off, int64_t rows, int64_t nnz, int64
     starts[t] = csri_merge_tile_start(t, TILE, off, rows, nnz);
 }
 
-/* One tile per block. The block first stages the tile's row ends and products a_k x_{c_k} in
- * shared memory, thread i taking entries i, i + THREADS, ...: coalesced loads, and the gathers of
- * x in flight together (a thread walking its own consecutive entries reads strided lines, at half
- * the copy bandwidth). A thread then walks its items: a nonzero adds its product to the open
- * row's sum, a row end closes the row. The first row a thread closes also takes the earlier
- * threads' carries of that row (the block scan); the tile's first closed row, when it began in an
- * earlier tile, is left to the fix-up as the tile's head; every other row is stored here. The row
- * open at the tile's end leaves its sum in the tile's carry. */
+/* One tile per block. The block first stages the tile's row ends (counted from its first
+ * nonzero, 32-bit: csri_tile_end) and products a_k x_{c_k} in shared memory, thread i taking
+ * entries i, i + THREADS, ...: coalesced loads, and the gathers of x in flight together (a thread
+ * walking its own consecutive entries reads strided lines, at half the copy bandwidth). A thread
+ * then walks its items: a nonzero adds its product to the open row's sum, a row end closes the
+ * row. The first row a thread closes also takes the earlier threads' carries of that row (the
+ * block scan); the tile's first closed row, when it began in an earlier tile, is left to the
+ * fix-up as the tile's head; every other row is stored here. The row open at the tile's end
+ * leaves its sum in the tile's carry. Within the tile everything is 32-bit, counted from the
+ * tile's start. */
 template <typename T, bool PATTERN>
 __global__ void __launch_bounds__(THREADS)
     merge_kernel(int64_t rows, const int64_t *off, const int32_t *col, const T *val, const T *x,
                  double alpha, double beta, T *y, const csri_merge_coord *starts,
                  int64_t *carry_row, double *carry_sum, double *head_sum) {
-  __shared__ int64_t ends[TILE + 1]; /* the tile's rows' ends, and the open row's at its end */
-  __shared__ double products[TILE];  /* a_k x_{c_k} of the tile's nonzeros */
+  __shared__ int ends[TILE + 1];    /* the tile's rows' ends, and the open row's at its end */
+  __shared__ double products[TILE]; /* a_k x_{c_k} of the tile's nonzeros */
   __shared__ keyed warp_totals[THREADS / 32];
   const int64_t t = blockIdx.x;
   const csri_merge_coord start = starts[t], end = starts[t + 1];
-  int64_t count = end.row - start.row + 1;
-  if (count > rows - start.row)
-    count = rows - start.row;
-  for (int64_t i = threadIdx.x; i < count; i += THREADS)
-    ends[i] = __ldg(off + start.row + 1 + i);
-  const int nonzeros = (int)(end.nz - start.nz);
+  const int tile_rows = (int)(end.row - start.row), nonzeros = (int)(end.nz - start.nz);
+  const int staged = tile_rows < rows - start.row ? tile_rows + 1 : tile_rows;
+  for (int i = threadIdx.x; i < staged; i += THREADS)
+    ends[i] = csri_tile_end(__ldcs(off + start.row + 1 + i), start.nz, nonzeros);
+  const int32_t *tile_col = col + start.nz;
+  const T *tile_val = PATTERN ? NULL : val + start.nz;
 #pragma unroll
   for (int k = 0; k < ITEMS; k++) {
     int i = k * THREADS + (int)threadIdx.x;
     if (i < nonzeros) {
-      double xv = (double)__ldg(x + __ldg(col + start.nz + i));
-      products[i] = PATTERN ? xv : (double)__ldg(val + start.nz + i) * xv;
+      double xv = (double)__ldg(x + __ldcs(tile_col + i));
+      products[i] = PATTERN ? xv : (double)__ldcs(tile_val + i) * xv;
     }
   }
   __syncthreads();
-  csri_merge_coord c = csri_merge_thread_start(threadIdx.x, ITEMS, start, end, ends);
-  const int64_t length = (end.row - start.row) + (end.nz - start.nz);
-  const int64_t first = (int64_t)threadIdx.x * ITEMS;
-  const int mine = first >= length ? 0 : length - first < ITEMS ? (int)(length - first) : ITEMS;
-  const int64_t start_row = c.row;
+  const int length = tile_rows + nonzeros, first = (int)threadIdx.x * ITEMS;
+  csri_tile_coord c = csri_merge_tile_search(first, ends, tile_rows, nonzeros);
+  const int mine = first >= length ? 0 : length - first < ITEMS ? length - first : ITEMS;
+  const int start_row = c.row;
   double sum = 0.0, first_sum = 0.0;
-  int64_t first_row = -1;
+  int first_row = -1;
 #pragma unroll
   for (int k = 0; k < ITEMS; k++) {
     if (k >= mine) /* the items this thread owns; the last threads of a tile may own fewer */
       break;
-    if (c.nz < ends[c.row - start.row]) {
-      sum += products[c.nz - start.nz];
+    if (c.nz < ends[c.row]) {
+      sum += products[c.nz];
       c.nz++;
     } else {
       if (first_row < 0) {
         first_row = c.row;
         first_sum = sum;
       } else {
-        store(y, c.row, alpha, sum, beta);
+        store(y, start.row + c.row, alpha, sum, beta);
       }
       sum = 0.0;
       c.row++;
@@ -129,13 +131,13 @@ __global__ void __launch_bounds__(THREADS)
   keyed inclusive = block_scan(keyed{c.row, sum}, &exclusive, warp_totals);
   if (first_row >= 0) {
     double total = (exclusive.row == start_row ? exclusive.sum : 0.0) + first_sum;
-    if (t > 0 && first_row == start.row)
+    if (t > 0 && first_row == 0)
       head_sum[t] = total;
     else
-      store(y, first_row, alpha, total, beta);
+      store(y, start.row + first_row, alpha, total, beta);
   }
   if (threadIdx.x == THREADS - 1) {
-    carry_row[t] = inclusive.row;
+    carry_row[t] = start.row + inclusive.row;
     carry_sum[t] = inclusive.sum;
   }
 }

@@ -100,19 +100,29 @@ static tile_out run_tile(const matrix *m, const csri_merge_coord *path, int64_t 
   tile_out out = {start.row, 0.0, 0.0, 0};
   int64_t scan_row = -1; /* the inclusive carry of the threads so far: (scan_row, scan_val) */
   double scan_val = 0.0;
+  /* The tile's row ends as the kernel stages them: from the tile's first nonzero, clamped. */
+  int rows_in = (int)(end.row - start.row), nonzeros = (int)(end.nz - start.nz);
+  int *ends = malloc((size_t)(rows_in + 1) * sizeof *ends);
+  for (int i = 0; i <= rows_in && start.row + i < m->rows; i++)
+    ends[i] = csri_tile_end(m->off[start.row + 1 + i], start.nz, nonzeros);
   for (int j = 0; j < threads; j++) {
     csri_merge_coord c = csri_merge_thread_start(j, items, start, end, m->off + start.row + 1);
-    /* The same point as the whole path's search on the tile's diagonal. */
+    /* The same point as the whole path's search on the tile's diagonal, and as the tile's own
+     * 32-bit search. */
     int64_t d = (int64_t)j * items < length ? (int64_t)j * items : length;
     csri_merge_coord g = path[start.row + start.nz + d];
     *bad += c.row != g.row || c.nz != g.nz;
+    csri_tile_coord tc = csri_merge_tile_search(j * items, ends, rows_in, nonzeros);
+    *bad += start.row + tc.row != g.row || start.nz + tc.nz != g.nz;
     int64_t mine = length - d < items ? length - d : items; /* the thread's items */
     double sum = 0.0, first_sum = 0.0;
     int64_t first_row = -1, start_row = c.row;
     for (int64_t k = 0; k < mine; k++) {
-      if (c.nz < m->off[c.row + 1]) {
-        sum += m->val[c.nz] * m->x[m->col[c.nz]];
-        seen_nz[c.nz]++;
+      if (tc.nz < ends[tc.row]) { /* the walk reads only the tile's clamped ends */
+        int64_t nz = start.nz + tc.nz;
+        sum += m->val[nz] * m->x[m->col[nz]];
+        seen_nz[nz]++;
+        tc.nz++;
         c.nz++;
       } else {
         seen_row[c.row]++;
@@ -123,6 +133,7 @@ static tile_out run_tile(const matrix *m, const csri_merge_coord *path, int64_t 
           y[c.row] = finish(alpha, sum, beta, y[c.row]);
         }
         sum = 0.0;
+        tc.row++;
         c.row++;
       }
     }
@@ -140,6 +151,7 @@ static tile_out run_tile(const matrix *m, const csri_merge_coord *path, int64_t 
     scan_val = scan_row == c.row ? scan_val + sum : sum;
     scan_row = c.row;
   }
+  free(ends);
   out.carry_row = scan_row;
   out.carry = scan_val;
   *bad += scan_row != end.row;
@@ -204,8 +216,9 @@ static void check_kernel(const matrix *m, const csri_merge_coord *path, int thre
 }
 
 /* The tile shapes tried: tiny ones put every row across many tiles and threads; the last is the
- * CUDA kernel's. */
-static const int shapes[][2] = {{1, 1}, {1, 3}, {2, 1}, {3, 2}, {4, 7}, {32, 5}, {128, 7}};
+ * CUDA kernel's (CSRI_SPMV_MERGE_THREADS x CSRI_SPMV_MERGE_ITEMS), the one before it its former. */
+static const int shapes[][2] = {{1, 1}, {1, 3},  {2, 1},   {3, 2},
+                                {4, 7}, {32, 5}, {128, 7}, {256, 7}};
 
 static void check_all(const int64_t *lengths, int64_t rows, const char *name, csrt_rng *rng) {
   matrix m = make(lengths, rows, rng);
@@ -226,10 +239,12 @@ int main(void) {
   check_all(empties, 5, "five empty rows", &rng);
   check_all(single, 1, "one row of 9", &rng);
   check_all(mixed, 8, "mixed with empty rows", &rng);
-  /* Rows of 895, 896 and 897 entries around a tile of 128 x 7 = 896 items (a row end is an
+  /* Rows either side of a tile of 128 x 7 = 896 and of 256 x 7 = 1792 items (a row end is an
    * item too), and one row holding most of the entries among short ones. */
   int64_t around[9] = {895, 1, 896, 0, 897, 6, 7, 8, 0};
-  check_all(around, 9, "rows around a tile's length", &rng);
+  check_all(around, 9, "rows around a 896-item tile", &rng);
+  int64_t around_big[9] = {1791, 1, 1792, 0, 1793, 6, 7, 8, 0};
+  check_all(around_big, 9, "rows around a 1792-item tile", &rng);
   enum { R = 700 };
   int64_t lengths[R];
   for (int i = 0; i < R; i++)

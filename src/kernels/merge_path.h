@@ -67,4 +67,34 @@ CSRI_HD csri_merge_coord csri_merge_thread_start(int thread, int items, csri_mer
   return c;
 }
 
+/* A point of one tile's path, counted from the tile's start: the kernel walks a tile in 32-bit
+ * arithmetic (a tile holds far fewer than 2^31 items), half the instructions of 64-bit. */
+typedef struct csri_tile_coord {
+  int row, nz;
+} csri_tile_coord;
+
+/* Row i's end within a tile that starts at nonzero `base` and holds `nnz` nonzeros: counted from
+ * the tile's first nonzero and clamped to nnz (the row open at the tile's end ends, as far as the
+ * tile's walk can tell, where the tile does). */
+CSRI_HD int csri_tile_end(int64_t row_end, int64_t base, int nnz) {
+  int64_t e = row_end - base;
+  return e < nnz ? (int)e : nnz;
+}
+
+/* csri_merge_thread_start within a tile of `rows` row ends (tile_ends[0 .. rows), made by
+ * csri_tile_end) and `nnz` nonzeros: the point on the tile's diagonal d, from the tile's start. */
+CSRI_HD csri_tile_coord csri_merge_tile_search(int d, const int *tile_ends, int rows, int nnz) {
+  d = d < rows + nnz ? d : rows + nnz;
+  int lo = d > nnz ? d - nnz : 0, hi = d < rows ? d : rows;
+  while (lo < hi) {
+    int pivot = lo + (hi - lo) / 2;
+    if (tile_ends[pivot] <= d - pivot - 1)
+      lo = pivot + 1;
+    else
+      hi = pivot;
+  }
+  csri_tile_coord c = {lo, d - lo};
+  return c;
+}
+
 #endif
