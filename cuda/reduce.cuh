@@ -167,4 +167,16 @@ static csr_status csri_reduce_end(csr_context *ctx, csri_reduce_run<K> *r, csr_s
   return status;
 }
 
+/* Runs one reducing kernel over n items, one thread per item in a grid-stride loop
+ * (launch(blocks, space) launches it), and fetches its K results into out. */
+template <int K, typename Launch>
+static csr_status csri_run_reduction(csr_context *ctx, const void *kernel, int64_t n, double *out,
+                                     Launch launch) {
+  int blocks = csri_reduce_grid(kernel, CSRI_REDUCE_THREADS, n, CSRI_REDUCE_THREADS);
+  csri_reduce_run<K> r;
+  CSRI_TRY(csri_reduce_begin<K>(ctx, blocks, &r));
+  launch(blocks, r.space);
+  return csri_reduce_end<K>(ctx, &r, CSRI_CUDA_CHECK(ctx, "reduction kernel"), out);
+}
+
 #endif

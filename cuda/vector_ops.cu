@@ -82,18 +82,6 @@ __global__ void __launch_bounds__(CSRI_REDUCE_THREADS)
   csri_grid_combine<Op, 1, CSRI_REDUCE_THREADS>(s, space);
 }
 
-/* Runs one reducing kernel over n items (launch(blocks, space) launches it) and fetches its K
- * results. */
-template <int K, typename Launch>
-csr_status run_reduction(csr_context *ctx, const void *kernel, int64_t n, double *out,
-                         Launch launch) {
-  int blocks = csri_reduce_grid(kernel, CSRI_REDUCE_THREADS, n, CSRI_REDUCE_THREADS);
-  csri_reduce_run<K> r;
-  CSRI_TRY(csri_reduce_begin<K>(ctx, blocks, &r));
-  launch(blocks, r.space);
-  return csri_reduce_end<K>(ctx, &r, CSRI_CUDA_CHECK(ctx, "reduction kernel"), out);
-}
-
 template <typename T>
 csr_status reduce_typed(csr_context *ctx, csri_reduction which, const csr_vector *x,
                         const csr_vector *y, double *result) {
@@ -102,7 +90,7 @@ csr_status reduce_typed(csr_context *ctx, csri_reduction which, const csr_vector
   const T *xv = (const T *)x->data;
   if (which == CSRI_NRM2) {
     double acc[3];
-    CSRI_TRY(run_reduction<3>(
+    CSRI_TRY(csri_run_reduction<3>(
         ctx, (const void *)nrm2_kernel<T>, n, acc, [&](int blocks, csri_reduce_space<3> s) {
           nrm2_kernel<T><<<blocks, CSRI_REDUCE_THREADS, 0, stream>>>(n, xv, s);
         }));
@@ -110,7 +98,7 @@ csr_status reduce_typed(csr_context *ctx, csri_reduction which, const csr_vector
     return CSR_SUCCESS;
   }
   /* The three one-sum kernels use the same registers and shared memory: one grid fits all. */
-  return run_reduction<1>(
+  return csri_run_reduction<1>(
       ctx, (const void *)dot_kernel<T>, n, result, [&](int blocks, csri_reduce_space<1> s) {
         if (which == CSRI_DOT)
           dot_kernel<T><<<blocks, CSRI_REDUCE_THREADS, 0, stream>>>(n, xv, (const T *)y->data, s);

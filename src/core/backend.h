@@ -46,8 +46,9 @@ typedef csr_status csri_reduce_fn(csr_context *ctx, csri_reduction which, const 
  * override applies where the backend has kernels to choose from. */
 typedef csr_status csri_spmv_fn(csr_context *ctx, double alpha, const csr_matrix *A,
                                 const csr_vector *x, double beta, csr_vector *y);
-/* The statistics of `rows` rows from host row offsets (rows + 1 entries) into *stats, which the
- * front end has zeroed. CSR_ERR_INVALID_MATRIX (recorded) when the offsets decrease. */
+/* The statistics of `rows` rows from row offsets (rows + 1 entries, where the backend works)
+ * into *stats, which the front end has zeroed. CSR_ERR_INVALID_MATRIX (recorded) when the offsets
+ * decrease. */
 typedef csr_status csri_row_stats_fn(csr_context *ctx, const int64_t *row_offsets, int64_t rows,
                                      csr_row_stats *stats);
 

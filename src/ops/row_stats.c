@@ -8,7 +8,8 @@ int csr_row_length_bin(int64_t length) {
   return csri_row_length_bin(length);
 }
 
-/* Device matrices: only the row offsets are needed, so only they cross to the host. */
+/* A device matrix whose backend cannot count on the device (the context asks for ref or omp):
+ * only the row offsets are needed, so only they cross to the host. */
 static csr_status host_offsets(csr_context *ctx, const csr_matrix *A, int64_t **offsets) {
   *offsets = A->row_offsets;
   if (A->location != CSR_DEVICE)
@@ -32,12 +33,19 @@ csr_status csr_row_stats_compute(csr_context *ctx, const csr_matrix *A, csr_row_
   CSRI_TRY(csri_check_location(ctx, A->location));
   if (A->row_offsets == NULL)
     return CSRI_FAIL(ctx, CSR_ERR_NULL_POINTER, "A->row_offsets is NULL");
-  const csri_backend *b; /* the counting runs on the host, over offsets copied there if need be */
+  memset(stats, 0, sizeof *stats);
+  const csri_backend *b;
+  csr_backend asked = csr_context_backend(ctx);
+  if (A->location == CSR_DEVICE && (asked == CSR_BACKEND_AUTO || asked == CSR_BACKEND_CUDA) &&
+      csri_backend_of(CSR_BACKEND_CUDA) != NULL) { /* counted where the offsets are */
+    csr_status status = CSRI_DISPATCH(ctx, CSR_DEVICE, sparse.row_stats, "row statistics", &b);
+    CSRI_TRY(status);
+    return csri_ran(ctx, b, status, b->sparse.row_stats(ctx, A->row_offsets, A->rows, stats));
+  }
   csr_status status = CSRI_DISPATCH(ctx, CSR_HOST, sparse.row_stats, "row statistics", &b);
   CSRI_TRY(status);
   int64_t *offsets = NULL;
   CSRI_TRY(host_offsets(ctx, A, &offsets));
-  memset(stats, 0, sizeof *stats);
   csr_status ran = b->sparse.row_stats(ctx, offsets, A->rows, stats);
   if (offsets != A->row_offsets)
     csri_free(offsets);
