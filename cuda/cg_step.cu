@@ -5,29 +5,10 @@
  * so the two agree bit for bit, and the owners write p' to a separate vector. The vectors are
  * thus read once from memory and the matrix once: one pass where the plain sequence of
  * operations (axpy, axpy, SpMV, two dots, xpay) makes six, and one host synchronisation. */
-#include "reduce.cuh"
+#include "cg_point.cuh"
 #include "spmv_rows.cuh"
 
 namespace {
-
-/* The new r', z', p' at index j, rounded to T as stored (explicit _rn operations: no fused
- * multiply-add may make one reader's value differ from another's). */
-template <typename T, bool JACOBI> struct cg_point {
-  const T *r, *q, *p, *d;
-  double alpha, beta;
-
-  __device__ __forceinline__ void at(int64_t j, T &rn, T &zn, T &pn) const {
-    double rj = (double)__ldg(r + j);
-    rn = alpha == 0.0 ? (T)rj : (T)__dadd_rn(rj, __dmul_rn(-alpha, (double)__ldg(q + j)));
-    zn = JACOBI ? (T)__dmul_rn((double)__ldg(d + j), (double)rn) : rn;
-    pn = beta == 0.0 ? zn : (T)__dadd_rn((double)zn, __dmul_rn(beta, (double)__ldg(p + j)));
-  }
-  __device__ __forceinline__ double operator()(int32_t j) const {
-    T rn, zn, pn;
-    at(j, rn, zn, pn);
-    return (double)pn;
-  }
-};
 
 /* Groups of W lanes take rows in a grid-stride loop over warps (the loop bound is the same for
  * every lane of a warp, as the shuffles need); the owner lane then writes row i's r', p', q', x
@@ -182,9 +163,11 @@ void launch_jacobi(cudaStream_t stream, const csr_matrix *A, csr_vector *d, jaco
 
 extern "C" csr_status csri_cuda_cg_step(csr_context *ctx, const csr_matrix *A, double alpha,
                                         double beta, const csri_cg_vectors *v, double *sums) {
-  int lanes = csri_spmv_lanes(ctx, A);
-  if (lanes == 0)
-    return csri_segmented_unsupported(ctx);
+  csri_spmv_pick pick;
+  CSRI_TRY(csri_spmv_pick_for(ctx, A, &pick));
+  if (pick.kernel == CSR_KERNEL_SEGMENTED) /* no fused form: three passes, cuda/cg_step_split.cu */
+    return csri_cuda_cg_step_split(ctx, A, alpha, beta, v, sums);
+  int lanes = pick.lanes;
   /* One grid for every type and variant at this lane count: the F64 Jacobi kernel's (the one
    * with the most registers), so that each variant fits in one wave. */
   int blocks = csri_reduce_grid(step_kernel_for_grid(lanes), CSRI_REDUCE_THREADS, A->rows * lanes,

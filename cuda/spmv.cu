@@ -60,9 +60,10 @@ csr_status spmv_typed(csr_context *ctx, int lanes, double alpha, const csr_matri
 
 extern "C" csr_status csri_cuda_spmv(csr_context *ctx, double alpha, const csr_matrix *A,
                                      const csr_vector *x, double beta, csr_vector *y) {
-  int lanes = csri_spmv_lanes(ctx, A);
-  if (lanes == 0)
+  csri_spmv_pick pick;
+  CSRI_TRY(csri_spmv_pick_for(ctx, A, &pick));
+  if (pick.kernel == CSR_KERNEL_SEGMENTED)
     return csri_cuda_spmv_merge(ctx, alpha, A, x, beta, y);
-  return y->value_type == CSR_F64 ? spmv_typed<double>(ctx, lanes, alpha, A, x, beta, y)
-                                  : spmv_typed<float>(ctx, lanes, alpha, A, x, beta, y);
+  return y->value_type == CSR_F64 ? spmv_typed<double>(ctx, pick.lanes, alpha, A, x, beta, y)
+                                  : spmv_typed<float>(ctx, pick.lanes, alpha, A, x, beta, y);
 }

@@ -33,23 +33,6 @@ template <int W> __device__ __forceinline__ double csri_group_total(double s) {
   return s;
 }
 
-/* The lanes per row for A: 1 (scalar), or a power of two up to 32 (vector), from the context's
- * kernel override or, for AUTO, from the mean row length (short rows: a thread each, as the row
- * is then one or two cache sectors anyway; longer rows: the smallest group covering the mean).
- * 0 for the segmented kernel (cuda/spmv_merge.cu; CG's fused step has no segmented form). */
-static inline int csri_spmv_lanes(const csr_context *ctx, const csr_matrix *A) {
-  csr_spmv_kernel kernel = csr_context_kernel(ctx);
-  double mean = A->rows > 0 ? (double)A->nnz / (double)A->rows : 0.0;
-  if (kernel == CSR_KERNEL_SEGMENTED)
-    return 0;
-  if (kernel == CSR_KERNEL_SCALAR || (kernel == CSR_KERNEL_AUTO && mean <= CSRI_SPMV_SCALAR_MEAN))
-    return 1;
-  int w = 2;
-  while (w < 32 && w < mean)
-    w *= 2;
-  return w;
-}
-
 /* Calls f.template run<W>() for W the lanes per row (1, 2, 4, 8, 16 or 32). */
 template <typename F> static csr_status csri_with_lanes(int lanes, F &f) {
   switch (lanes) {
@@ -60,12 +43,6 @@ template <typename F> static csr_status csri_with_lanes(int lanes, F &f) {
   case 16: return f.template run<16>();
   default: return f.template run<32>();
   }
-}
-
-static inline csr_status csri_segmented_unsupported(csr_context *ctx) {
-  return csri_error(ctx, CSR_ERR_UNSUPPORTED, __FILE__, __LINE__,
-                    "CG's fused step has no segmented SpMV kernel yet: use CSR_KERNEL_AUTO, "
-                    "CSR_KERNEL_SCALAR or CSR_KERNEL_VECTOR for csr_solve");
 }
 
 #endif

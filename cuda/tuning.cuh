@@ -46,14 +46,14 @@
 /* The kernel that adds the copies up: threads per block, one bin each. */
 #define CSRI_HIST_FINISH_THREADS 256
 
-/* SpMV and CG's step: threads per block, and the mean row length up to which AUTO gives each row
- * one thread (above it: a group of lanes, the smallest power of two covering the mean). */
+/* SpMV and CG's step: threads per block. The thresholds of the kernel choice are C, for the CPU
+ * tests: */
 #define CSRI_SPMV_THREADS 256
-#define CSRI_SPMV_SCALAR_MEAN 8.0
+#include "kernels/spmv_tuning.h"
 /* The segmented (merge-path) SpMV: threads per block and path items (nonzeros and row ends) per
  * thread; a tile is their product. */
 #ifndef CSRI_SPMV_MERGE_THREADS
-#define CSRI_SPMV_MERGE_THREADS 128
+#define CSRI_SPMV_MERGE_THREADS 256
 #endif
 #ifndef CSRI_SPMV_MERGE_ITEMS
 #define CSRI_SPMV_MERGE_ITEMS 7

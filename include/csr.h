@@ -130,12 +130,15 @@ int csr_context_threads(const csr_context *ctx);
 csr_status csr_context_set_stream(csr_context *ctx, void *stream);
 /** The stream set on the context (NULL: the default stream). */
 void *csr_context_stream(const csr_context *ctx);
-/** Forces an SpMV kernel on the CUDA backend (for csr_spmv and csr_solve). AUTO: from the mean
- *  row length (one thread per row up to 8, else a group of lanes); SEGMENTED: the work split by
- *  nonzeros, whatever the row lengths (csr_spmv and BiCGSTAB; CG's fused step refuses it). */
+/** Forces an SpMV kernel on the CUDA backend (for csr_spmv and csr_solve). AUTO: chosen per
+ *  matrix from its row-length statistics (csr_spmv_choose); SEGMENTED: the work split by
+ *  nonzeros, whatever the row lengths (CG and PCG then take a step of three passes instead of
+ *  their fused one). */
 csr_status csr_context_set_kernel(csr_context *ctx, csr_spmv_kernel kernel);
 /** The kernel set on the context (AUTO on a NULL context). */
 csr_spmv_kernel csr_context_kernel(const csr_context *ctx);
+/** Name of an SpMV kernel: "auto", "scalar", "vector", "segmented". */
+const char *csr_spmv_kernel_name(csr_spmv_kernel kernel);
 /** When on, the CUDA backend synchronises after every launch so errors surface at their call. */
 csr_status csr_context_set_debug_sync(csr_context *ctx, int on);
 /** The debug-synchronise flag (0 on a NULL context). */
@@ -173,7 +176,9 @@ typedef struct csr_matrix {
   void *values;         /**< nnz doubles or floats; NULL when value_type is CSR_PATTERN */
   csr_value_type value_type;
   csr_location location;
-  unsigned flags; /**< CSR_FLAG_SORTED, CSR_FLAG_NO_DUPLICATES when known to hold */
+  unsigned flags;  /**< CSR_FLAG_SORTED, CSR_FLAG_NO_DUPLICATES when known to hold */
+  uint64_t serial; /**< unique in the process for matrices libcsr makes; 0 when made by hand. With
+                        the arrays' addresses it keys the context's cache of SpMV choices */
 } csr_matrix;
 
 /** Coordinate triples (row_indices[k], col_indices[k], values[k]), in any order. */
@@ -323,12 +328,14 @@ csr_status csr_symmetric_expand(csr_context *ctx, const csr_matrix *A, csr_trian
  *  F32; stored entries count as 1). Each row is summed in double. beta == 0 overwrites y (NaN in
  *  y does not propagate). A, x, y all on the host (ref / OpenMP backend) or all on the device
  *  (CUDA backend, asynchronous on the context's stream; the kernel from csr_context_set_kernel:
- *  AUTO gives rows of mean length <= 8 a thread each, longer ones a group of 2..32 lanes;
- *  SEGMENTED splits the nonzeros evenly, using about 40 bytes of the context's device workspace
- *  per 896 rows + nonzeros; every kernel gives the same bits every run). Errors: NULL_POINTER,
- *  DIMENSION_MISMATCH (x->n != cols, y->n != rows), TYPE_MISMATCH, LOCATION_MISMATCH (operands
- *  in two places, or device operands with a context set to ref or omp), OUT_OF_MEMORY (the
- *  segmented kernel's workspace), DEVICE. */
+ *  AUTO picks one per matrix from its row statistics, csr_spmv_choose, computed on the first call
+ *  and cached; SEGMENTED splits the nonzeros evenly, using about 40 bytes of the context's device
+ *  workspace per 1792 rows + nonzeros; every kernel gives the same bits every run).
+ *  Errors: NULL_POINTER, DIMENSION_MISMATCH (x->n != cols, y->n != rows), TYPE_MISMATCH,
+ *  LOCATION_MISMATCH (operands in two places, or device operands with a context set to ref or
+ *  omp), OUT_OF_MEMORY (the segmented kernel's workspace), INVALID_MATRIX (AUTO's statistics
+ *  find decreasing offsets), UNSUPPORTED (AUTO's first call on a matrix inside a CUDA graph
+ *  capture), DEVICE. */
 csr_status csr_spmv(csr_context *ctx, double alpha, const csr_matrix *A, const csr_vector *x,
                     double beta, csr_vector *y);
 
@@ -377,8 +384,34 @@ typedef struct csr_row_stats {
   double variance; /**< population variance of row length */
 } csr_row_stats;
 
-/** Row-length statistics of A (host). */
+/** Row-length statistics of A: on the GPU for a device matrix (its offsets stay there), else on
+ *  the host. CSR_ERR_INVALID_MATRIX when the offsets decrease. */
 csr_status csr_row_stats_compute(csr_context *ctx, const csr_matrix *A, csr_row_stats *stats);
+
+/** The SpMV kernel the CUDA backend runs for a matrix, and why (csr_spmv_choose). */
+typedef struct csr_spmv_choice {
+  csr_spmv_kernel kernel;  /**< SCALAR, VECTOR or SEGMENTED (never AUTO) */
+  int lanes;               /**< lanes per row: 1 (scalar), 2 to 32 (vector), 0 (segmented) */
+  int forced;              /**< 1 when csr_context_set_kernel decided, not the statistics */
+  int cached;              /**< 1 when the statistics came from the context's cache */
+  double analysis_seconds; /**< what the statistics and the choice cost when they were computed */
+  csr_row_stats stats;     /**< the statistics the choice was made from */
+  char reason[320];        /**< one sentence naming the figures that decided */
+} csr_spmv_choice;
+
+/** The kernel csr_spmv (and csr_solve, csr_pagerank) runs for A on the GPU, and the reason: the
+ *  context's override if set, else a rule over A's row-length statistics (log2 histogram, empty
+ *  rows, longest row; docs/algorithms.md states it). The statistics are computed once per matrix
+ *  and kept in the context (8 matrices, the least recently used dropped first); csr_spmv with
+ *  CSR_KERNEL_AUTO uses the same cache, so only its first call on a matrix pays for them (and
+ *  synchronises the stream: make it before capturing a CUDA graph, which refuses it with
+ *  CSR_ERR_UNSUPPORTED). A host matrix gets the choice the GPU would make. A NULL context keeps
+ *  nothing. */
+csr_status csr_spmv_choose(csr_context *ctx, const csr_matrix *A, csr_spmv_choice *choice);
+/** Drops what the context keeps about A (its SpMV choice); NULL drops everything. Needed only when
+ *  a matrix's row offsets are changed in place, or for a matrix made by hand (serial 0) whose
+ *  arrays are freed and others allocated at the same addresses. */
+void csr_context_forget_matrix(csr_context *ctx, const csr_matrix *A);
 /** Bin of a row of `length` entries: 0 for 0, else floor(log2(length)) + 1. */
 int csr_row_length_bin(int64_t length);
 

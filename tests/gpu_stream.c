@@ -149,7 +149,23 @@ static void captured(const csr_matrix *A, const csr_vector *x0, cudaStream_t s) 
                          &ws_bytes));
   void *ws = csrt_alloc_at(CSR_BACKEND_CUDA, ws_bytes ? ws_bytes : 1);
 
+  /* The first SpMV on a matrix counts its rows (synchronising) to choose the kernel, and sizes
+   * the kernel's scratch: both happen before the capture, as a graph cannot synchronise. A
+   * capture with nothing cached is refused, the capture left intact. */
+  csr_matrix *fresh = NULL;
+  CHECK_OK(ctx, csr_matrix_copy(ctx, D, &fresh, CSR_DEVICE));
+  CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) == cudaSuccess);
+  CHECK_STATUS(ctx, csr_spmv(ctx, 2.0, fresh, x, 0.5, y), CSR_ERR_UNSUPPORTED);
+  CHECK(strstr(csr_context_last_error(ctx), "csr_spmv_choose") != NULL);
   cudaGraph_t graph = NULL;
+  CHECK(cudaStreamEndCapture(s, &graph) == cudaSuccess);
+  if (graph)
+    cudaGraphDestroy(graph);
+  graph = NULL;
+  csr_matrix_free(&fresh);
+  CHECK_OK(ctx, csr_spmv(ctx, 2.0, D, x, 0.5, y));
+  CHECK_OK(ctx, csr_fill(ctx, 1.0, y));
+  CHECK(cudaStreamSynchronize(s) == cudaSuccess);
   CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) == cudaSuccess);
   CHECK_OK(ctx, csr_spmv(ctx, 2.0, D, x, 0.5, y));
   CHECK_OK(ctx, csr_axpby(ctx, -1.0, x, 1.0, y));

@@ -5,6 +5,7 @@
 #define CSR_INTERNAL_H
 
 #include "csr.h"
+#include "kernels/spmv_choice.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +15,24 @@ extern "C" {
 #endif
 
 #define CSRI_ERROR_CAPACITY 512
+
+/* A matrix's row statistics, keyed by what tells matrices apart: the serial (unique for matrices
+ * libcsr makes), the arrays' addresses and the shape. */
+typedef struct csri_choice_entry {
+  uint64_t serial;
+  const void *offsets, *columns;
+  int64_t rows, cols, nnz;
+  csr_location location;
+  uint64_t last_use; /* the entry used longest ago is replaced first */
+  double seconds;    /* what computing the statistics cost */
+  csr_row_stats stats;
+} csri_choice_entry;
+enum { CSRI_CHOICE_ENTRIES = 8 };
+typedef struct csri_choice_cache {
+  csri_choice_entry entries[CSRI_CHOICE_ENTRIES];
+  int filled;
+  uint64_t clock;
+} csri_choice_cache;
 
 struct csr_context {
   csr_backend backend;      /* what the caller asked for */
@@ -34,6 +53,8 @@ struct csr_context {
    * once and re-armed by each reduction, and results in pinned host memory the device writes. */
   void *reduce_ticket;
   void *reduce_results, *reduce_results_device; /* the same memory, as host and device see it */
+  /* The row statistics of recent matrices, behind their SpMV choice (src/ops/spmv_choice.c). */
+  csri_choice_cache choices;
 };
 
 /* --- errors --------------------------------------------------------------------------------- */
@@ -109,6 +130,13 @@ void csri_workspace_release(csr_context *ctx, void *p);
  * allocation, which csri_device_scratch_done frees. */
 csr_status csri_device_scratch(csr_context *ctx, size_t bytes, void **p);
 void csri_device_scratch_done(csr_context *ctx, void *p);
+
+/* --- the SpMV kernel choice (src/ops/spmv_choice.c) ------------------------------------------ */
+
+/* The kernel the CUDA backend runs for A: the context's override, else the pick from A's row
+ * statistics (src/kernels/spmv_choice.h), computed on a matrix's first use and kept in the
+ * context's cache. */
+csr_status csri_spmv_pick_for(csr_context *ctx, const csr_matrix *A, csri_spmv_pick *pick);
 
 /* --- backend choice (the rest is src/core/backend.h) ----------------------------------------- */
 

@@ -1,6 +1,10 @@
 /* csr_matrix: create, free, deep copy (also across host and device). */
 #include "core/internal.h"
 
+/* The serial of the next matrix: unique in the process, so that a cache keyed by it never takes
+ * a new matrix for a freed one that lay at the same addresses. */
+static _Atomic uint64_t next_serial = 1;
+
 csr_status csr_matrix_create(csr_context *ctx, csr_matrix **A, int64_t rows, int64_t cols,
                              int64_t nnz, csr_value_type value_type, csr_location location) {
   CSRI_CHECK_NULL(ctx, A);
@@ -17,6 +21,7 @@ csr_status csr_matrix_create(csr_context *ctx, csr_matrix **A, int64_t rows, int
   M->value_type = value_type;
   M->location = location;
   M->flags = CSR_FLAG_SORTED | CSR_FLAG_NO_DUPLICATES; /* true of the empty structure */
+  M->serial = next_serial++;
   csr_status s =
       csri_array_alloc(ctx, (void **)&M->row_offsets, rows + 1, sizeof(int64_t), location, 1);
   if (s == CSR_SUCCESS)

@@ -1,0 +1,79 @@
+/* CG's step for a matrix whose SpMV is the segmented kernel, in three passes: the point update
+ * r' = r - alpha q, x += alpha p, z' = d .* r', p' = z' + beta p (one pass over the vectors);
+ * q' = A p' (cuda/spmv_merge.cu); the five sums of src/core/backend.h over r', z', p', q' (a
+ * reduction). The fused step (cuda/cg_step.cu) cannot take this SpMV: a row there is one group's,
+ * while the segmented kernel splits rows between threads and blocks. Same rounding as the fused
+ * step (cuda/cg_point.cuh); only q' is summed in another order. */
+#include "cg_point.cuh"
+#include "spmv_merge.cuh"
+
+namespace {
+
+template <typename T, bool JACOBI>
+__global__ void __launch_bounds__(CSRI_VECTOR_THREADS)
+    update_kernel(int64_t n, cg_point<T, JACOBI> pt, T *x, T *r_next, T *p_next) {
+  for (int64_t j = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; j < n;
+       j += (int64_t)gridDim.x * blockDim.x) {
+    T rn, zn, pn;
+    pt.at(j, rn, zn, pn);
+    r_next[j] = rn;
+    p_next[j] = pn;
+    if (pt.alpha != 0.0)
+      x[j] = (T)((double)x[j] + pt.alpha * (double)pt.p[j]);
+  }
+}
+
+/* r'.r', r'.z', p'.q', z'.q', q'.D q' (z' = d .* r' rounded as the update rounds it). */
+template <typename T, bool JACOBI>
+__global__ void __launch_bounds__(CSRI_REDUCE_THREADS)
+    sums_kernel(int64_t n, const T *r, const T *p, const T *q, const T *d,
+                csri_reduce_space<CSRI_CG_SUMS> space) {
+  csri_sums<CSRI_CG_SUMS> s = {{0.0, 0.0, 0.0, 0.0, 0.0}};
+  for (int64_t j = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; j < n;
+       j += (int64_t)gridDim.x * blockDim.x) {
+    T rn = r[j], zn = JACOBI ? (T)__dmul_rn((double)d[j], (double)rn) : rn;
+    double r_ = rn, z_ = zn, p_ = p[j], q_ = q[j];
+    s.v[0] += r_ * r_;
+    s.v[1] += r_ * z_;
+    s.v[2] += p_ * q_;
+    s.v[3] += z_ * q_;
+    s.v[4] += JACOBI ? (double)d[j] * q_ * q_ : q_ * q_;
+  }
+  csri_grid_combine<csri_add, CSRI_CG_SUMS, CSRI_REDUCE_THREADS>(s, space);
+}
+
+template <typename T, bool JACOBI>
+csr_status step(csr_context *ctx, const csr_matrix *A, double alpha, double beta,
+                const csri_cg_vectors *v, double *sums) {
+  cudaStream_t stream = csri_stream(ctx);
+  const int64_t n = A->rows;
+  const T *d = v->d ? (const T *)v->d->data : NULL;
+  cg_point<T, JACOBI> pt{
+      (const T *)v->r->data, (const T *)v->q->data, (const T *)v->p->data, d, alpha, beta};
+  int64_t blocks = (n + CSRI_VECTOR_THREADS - 1) / CSRI_VECTOR_THREADS;
+  blocks = blocks < 1 ? 1 : blocks > CSRI_VECTOR_MAX_BLOCKS ? CSRI_VECTOR_MAX_BLOCKS : blocks;
+  update_kernel<T, JACOBI><<<(unsigned)blocks, CSRI_VECTOR_THREADS, 0, stream>>>(
+      n, pt, (T *)v->x->data, (T *)v->r_next->data, (T *)v->p_next->data);
+  CSRI_TRY(CSRI_CUDA_CHECK(ctx, "CG update kernel"));
+  CSRI_TRY(csri_cuda_spmv_merge(ctx, 1.0, A, v->p_next, 0.0, v->q_next));
+  int grid = csri_reduce_grid((const void *)sums_kernel<T, JACOBI>, CSRI_REDUCE_THREADS, n,
+                              CSRI_REDUCE_THREADS);
+  csri_reduce_run<CSRI_CG_SUMS> r;
+  CSRI_TRY(csri_reduce_begin<CSRI_CG_SUMS>(ctx, grid, &r));
+  sums_kernel<T, JACOBI><<<grid, CSRI_REDUCE_THREADS, 0, stream>>>(
+      n, (const T *)v->r_next->data, (const T *)v->p_next->data, (const T *)v->q_next->data, d,
+      r.space);
+  return csri_reduce_end<CSRI_CG_SUMS>(ctx, &r, CSRI_CUDA_CHECK(ctx, "CG sums kernel"), sums);
+}
+
+} // namespace
+
+csr_status csri_cuda_cg_step_split(csr_context *ctx, const csr_matrix *A, double alpha, double beta,
+                                   const csri_cg_vectors *v, double *sums) {
+  bool f64 = v->x->value_type == CSR_F64, jacobi = v->d != NULL;
+  if (f64)
+    return jacobi ? step<double, true>(ctx, A, alpha, beta, v, sums)
+                  : step<double, false>(ctx, A, alpha, beta, v, sums);
+  return jacobi ? step<float, true>(ctx, A, alpha, beta, v, sums)
+                : step<float, false>(ctx, A, alpha, beta, v, sums);
+}

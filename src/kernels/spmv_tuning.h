@@ -1,0 +1,38 @@
+/* The thresholds of the SpMV kernel choice (src/kernels/spmv_choice.h), in C so that the CPU
+ * tests check the choice with the values the GPU uses. cuda/tuning.cuh includes this file: the
+ * CUDA backend's tuning is read in one place. docs/algorithms.md ("Choosing the SpMV kernel")
+ * says what each one is for. Internal. */
+#ifndef CSR_KERNELS_SPMV_TUNING_H
+#define CSR_KERNELS_SPMV_TUNING_H
+
+/* Rows count as regular when at least this share of the nonzeros lies in rows whose length is
+ * within a factor of two of the typical row (the log2 bin holding the median nonzero, and the
+ * bins either side). Below it a row kernel leaves lanes idle while a few groups finish long rows.
+ */
+#define CSRI_SPMV_REGULAR_SHARE 0.90
+/* A row kernel also needs the longest row to be harmless: its group of lanes takes longest/lanes
+ * steps, while each lane's share of the whole product is nnz / (the lanes the GPU holds at once).
+ * The longest row may take at most this many times that share. */
+#define CSRI_SPMV_LONGEST_STEPS_FACTOR 4.0
+/* ... and at least this many steps, whatever the size: a launch costs a few microseconds, about
+ * what a group spends on this many steps, so on small matrices a row kernel's single launch still
+ * beats the segmented kernel's three. */
+#define CSRI_SPMV_LONGEST_STEPS_MIN 64.0
+/* The lanes a large GPU holds at once (an H100 or H200: 132 multiprocessors x 2048 threads). The
+ * test above needs only its order of magnitude; a constant keeps the choice, and so the bits of
+ * the result, the same on every GPU model. */
+#define CSRI_SPMV_RESIDENT_LANES (132.0 * 2048.0)
+/* Above this share of empty rows the row kernels spend a thread or a group on rows with no work;
+ * the segmented kernel spends one path item on each. */
+#define CSRI_SPMV_EMPTY_SHARE 0.34
+/* Regular rows of at most this many entries on average (empty rows left out) get a thread each:
+ * the row is one or two cache sectors, read by one thread while its neighbours read the next. */
+#define CSRI_SPMV_SCALAR_MEAN 8.0
+/* Longer regular rows get a group of lanes (the vector kernel) only when every group is full:
+ * the mean fills at least VECTOR_FILL of the group's passes (mean / (lanes x passes)) and the
+ * rows' standard deviation is at most VECTOR_SPREAD of the mean. Otherwise lanes idle in every
+ * pass, and the segmented kernel, which stages each tile's nonzeros with coalesced loads, wins. */
+#define CSRI_SPMV_VECTOR_FILL 0.95
+#define CSRI_SPMV_VECTOR_SPREAD 0.05
+
+#endif

@@ -1,0 +1,177 @@
+/* The SpMV kernel for a matrix, and why: its row statistics (computed once per matrix and kept in
+ * the context) through the rule of src/kernels/spmv_choice.h, and the rule's reason in words. */
+#include "ops/ops.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+typedef csri_choice_entry entry;
+
+const char *csr_spmv_kernel_name(csr_spmv_kernel kernel) {
+  switch (kernel) {
+  case CSR_KERNEL_AUTO: return "auto";
+  case CSR_KERNEL_SCALAR: return "scalar";
+  case CSR_KERNEL_VECTOR: return "vector";
+  case CSR_KERNEL_SEGMENTED: return "segmented";
+  default: return "unknown";
+  }
+}
+
+static int same_matrix(const entry *e, const csr_matrix *A) {
+  return e->serial == A->serial && e->offsets == A->row_offsets && e->columns == A->col_indices &&
+         e->rows == A->rows && e->cols == A->cols && e->nnz == A->nnz && e->location == A->location;
+}
+
+static double seconds_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+void csr_context_forget_matrix(csr_context *ctx, const csr_matrix *A) {
+  if (ctx == NULL)
+    return;
+  csri_choice_cache *c = &ctx->choices;
+  for (int i = 0; i < c->filled;)
+    if (A == NULL || same_matrix(&c->entries[i], A))
+      c->entries[i] = c->entries[--c->filled]; /* order does not matter: last_use decides */
+    else
+      i++;
+}
+
+/* A's statistics: from the context's cache, or computed (in *seconds) and cached. */
+static csr_status stats_of(csr_context *ctx, const csr_matrix *A, csr_row_stats *stats,
+                           double *seconds, int *cached) {
+  csri_choice_cache *c = ctx ? &ctx->choices : NULL;
+  *cached = 0;
+  if (c != NULL)
+    for (int i = 0; i < c->filled; i++)
+      if (same_matrix(&c->entries[i], A)) {
+        c->entries[i].last_use = ++c->clock;
+        *stats = c->entries[i].stats;
+        *seconds = c->entries[i].seconds;
+        *cached = 1;
+        return CSR_SUCCESS;
+      }
+  double start = seconds_now();
+  CSRI_TRY(csr_row_stats_compute(ctx, A, stats));
+  *seconds = seconds_now() - start;
+  if (c == NULL)
+    return CSR_SUCCESS;
+  int slot = 0;
+  if (c->filled < CSRI_CHOICE_ENTRIES)
+    slot = c->filled++;
+  else /* full: the entry used longest ago goes */
+    for (int i = 1; i < CSRI_CHOICE_ENTRIES; i++)
+      if (c->entries[i].last_use < c->entries[slot].last_use)
+        slot = i;
+  c->entries[slot] = (entry){A->serial, A->row_offsets, A->col_indices, A->rows,  A->cols,
+                             A->nnz,    A->location,    ++c->clock,     *seconds, *stats};
+  return CSR_SUCCESS;
+}
+
+csr_status csri_spmv_pick_for(csr_context *ctx, const csr_matrix *A, csri_spmv_pick *pick) {
+  csr_spmv_kernel forced = csr_context_kernel(ctx);
+  if (forced != CSR_KERNEL_AUTO) { /* no statistics needed: the mean sizes a vector's groups */
+    csr_row_stats s;
+    memset(&s, 0, sizeof s);
+    s.mean = A->rows > 0 ? (double)A->nnz / (double)A->rows : 0.0;
+    *pick = csri_spmv_forced(&s, forced);
+    return CSR_SUCCESS;
+  }
+  csr_row_stats s;
+  double seconds;
+  int cached;
+  CSRI_TRY(stats_of(ctx, A, &s, &seconds, &cached));
+  *pick = csri_spmv_choose(&s, CSRI_SPMV_RESIDENT_LANES);
+  return CSR_SUCCESS;
+}
+
+/* The row lengths that the bins around the typical one hold: [2^(b-2), 2^(b+1)). */
+static void typical_range(const csri_spmv_pick *p, long long *low, long long *high) {
+  int b = p->typical_bin;
+  *low = b >= 2 ? 1LL << (b - 2) : 1;
+  *high = (1LL << (b + 1)) - 1;
+}
+
+/* The rule's reason for pick p, in one sentence. */
+static void describe(const csri_spmv_pick *p, const csr_row_stats *s, char *out, size_t size) {
+  long long low, high;
+  typical_range(p, &low, &high);
+  double share = 100.0 * p->regular_share;
+  switch (p->why) {
+  case CSRI_WHY_NO_WORK: snprintf(out, size, "no nonzeros: y = beta*y, no kernel runs"); break;
+  case CSRI_WHY_EMPTY_ROWS:
+    snprintf(out, size,
+             "%.0f%% of the rows are empty (a row kernel is used up to %.0f%%): segmented, "
+             "which spends one path item on an empty row where a row kernel spends a thread",
+             100.0 * (double)s->empty_rows / (double)s->rows, 100.0 * CSRI_SPMV_EMPTY_SHARE);
+    break;
+  case CSRI_WHY_UNEVEN:
+    snprintf(out, size,
+             "uneven rows: %.0f%% of the nonzeros lie in rows of %lld to %lld entries around "
+             "the typical length (a row kernel needs %.0f%%), the longest row has %lld: "
+             "segmented, which gives every thread the same number of nonzeros",
+             share, low, high, 100.0 * CSRI_SPMV_REGULAR_SHARE, (long long)s->longest);
+    break;
+  case CSRI_WHY_LONGEST_ROW:
+    snprintf(out, size,
+             "rows regular (%.0f%% of the nonzeros in rows of %lld to %lld entries) but the "
+             "longest row (%lld entries) would take its lanes %.0f steps, more than %.0f: "
+             "segmented",
+             share, low, high, (long long)s->longest, p->longest_steps,
+             csri_longest_steps_allowed(p->lane_share));
+    break;
+  case CSRI_WHY_SHORT_ROWS:
+    snprintf(out, size,
+             "rows regular (%.0f%% of the nonzeros in rows of %lld to %lld entries, longest "
+             "%lld), %.1f entries per non-empty row (at most %g): scalar, one thread per row",
+             share, low, high, (long long)s->longest, p->nonempty_mean, CSRI_SPMV_SCALAR_MEAN);
+    break;
+  case CSRI_WHY_FULL_GROUPS:
+    snprintf(out, size,
+             "rows regular and alike (%.1f entries per non-empty row, standard deviation %.0f%% "
+             "of the mean), filling %.0f%% of groups of %d lanes: vector",
+             p->nonempty_mean, 100.0 * sqrt(p->spread_squared), 100.0 * p->group_fill, p->lanes);
+    break;
+  case CSRI_WHY_IDLE_LANES:
+    snprintf(out, size,
+             "rows regular (%.0f%% of the nonzeros in rows of %lld to %lld entries), %.1f per "
+             "non-empty row, but groups of lanes would idle (%.0f%% full, standard deviation "
+             "%.0f%% of the mean; the vector kernel needs %.0f%% and %.0f%%): segmented",
+             share, low, high, p->nonempty_mean, 100.0 * p->group_fill,
+             100.0 * sqrt(p->spread_squared), 100.0 * CSRI_SPMV_VECTOR_FILL,
+             100.0 * CSRI_SPMV_VECTOR_SPREAD);
+    break;
+  default: snprintf(out, size, "forced by the context (csr_context_set_kernel)"); break;
+  }
+}
+
+csr_status csr_spmv_choose(csr_context *ctx, const csr_matrix *A, csr_spmv_choice *choice) {
+  CSRI_CHECK_NULL(ctx, A);
+  CSRI_CHECK_NULL(ctx, choice);
+  memset(choice, 0, sizeof *choice);
+  CSRI_TRY(csri_check_shape(ctx, A->rows, A->cols, A->nnz));
+  CSRI_TRY(csri_check_location(ctx, A->location));
+  if (A->rows > 0 && A->row_offsets == NULL)
+    return CSRI_FAIL(ctx, CSR_ERR_NULL_POINTER, "A->row_offsets is NULL");
+  CSRI_TRY(stats_of(ctx, A, &choice->stats, &choice->analysis_seconds, &choice->cached));
+  csri_spmv_pick chosen = csri_spmv_choose(&choice->stats, CSRI_SPMV_RESIDENT_LANES);
+  csr_spmv_kernel forced = csr_context_kernel(ctx);
+  if (forced == CSR_KERNEL_AUTO) {
+    choice->kernel = chosen.kernel;
+    choice->lanes = chosen.lanes;
+    describe(&chosen, &choice->stats, choice->reason, sizeof choice->reason);
+    return CSR_SUCCESS;
+  }
+  csri_spmv_pick pick = csri_spmv_forced(&choice->stats, forced);
+  choice->kernel = pick.kernel;
+  choice->lanes = pick.lanes;
+  choice->forced = 1;
+  snprintf(choice->reason, sizeof choice->reason,
+           "forced by the context (csr_context_set_kernel); from the statistics alone: %s",
+           csr_spmv_kernel_name(chosen.kernel));
+  return CSR_SUCCESS;
+}

@@ -1,0 +1,268 @@
+/* The SpMV kernel choice: the rule of src/kernels/spmv_choice.h either side of each threshold of
+ * src/kernels/spmv_tuning.h, on statistics built from row lengths; and csr_spmv_choose's cache
+ * (hits, forgetting, a new matrix at old addresses, eviction), its forced kernel and its errors. */
+#include "kernels/spmv_choice.h"
+#include "testing.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Statistics of a matrix holding count[i] rows of length len[i] (i < groups), as
+ * csr_row_stats_compute would count them. */
+static csr_row_stats stats_of(int groups, const int64_t *count, const int64_t *len) {
+  csr_row_stats s;
+  memset(&s, 0, sizeof s);
+  for (int i = 0; i < groups; i++) {
+    s.rows += count[i];
+    s.nnz += count[i] * len[i];
+    s.histogram[csr_row_length_bin(len[i])] += count[i];
+    if (len[i] == 0)
+      s.empty_rows += count[i];
+    if (count[i] > 0 && len[i] > s.longest)
+      s.longest = len[i];
+  }
+  s.mean = s.rows > 0 ? (double)s.nnz / (double)s.rows : 0.0;
+  for (int i = 0; i < groups; i++)
+    s.variance += (double)count[i] * ((double)len[i] - s.mean) * ((double)len[i] - s.mean);
+  s.variance = s.rows > 0 ? s.variance / (double)s.rows : 0.0;
+  return s;
+}
+
+static csri_spmv_pick pick_of(int groups, const int64_t *count, const int64_t *len) {
+  csr_row_stats s = stats_of(groups, count, len);
+  return csri_spmv_choose(&s, CSRI_SPMV_RESIDENT_LANES);
+}
+
+/* Uniform rows: scalar up to a mean of CSRI_SPMV_SCALAR_MEAN; longer rows the vector kernel only
+ * when they fill its groups of lanes (at least CSRI_SPMV_VECTOR_FILL of every pass), else the
+ * segmented kernel. */
+static void test_regular(void) {
+  const int64_t rows[] = {1000000};
+  for (int64_t len = 1; len <= 200; len++) {
+    csri_spmv_pick p = pick_of(1, rows, &len);
+    int lanes = len <= 16 ? 16 : 32;
+    double passes = (double)((len + lanes - 1) / lanes);
+    if (len <= (int64_t)CSRI_SPMV_SCALAR_MEAN) {
+      CHECKF(p.kernel == CSR_KERNEL_SCALAR && p.lanes == 1 && p.why == CSRI_WHY_SHORT_ROWS,
+             "length %lld: kernel %d lanes %d", (long long)len, (int)p.kernel, p.lanes);
+    } else if ((double)len >= CSRI_SPMV_VECTOR_FILL * lanes * passes) {
+      CHECKF(p.kernel == CSR_KERNEL_VECTOR && p.lanes == lanes && p.why == CSRI_WHY_FULL_GROUPS,
+             "length %lld: kernel %d lanes %d", (long long)len, (int)p.kernel, p.lanes);
+    } else {
+      CHECKF(p.kernel == CSR_KERNEL_SEGMENTED && p.why == CSRI_WHY_IDLE_LANES,
+             "length %lld: kernel %d why %d", (long long)len, (int)p.kernel, (int)p.why);
+    }
+    CHECK(p.regular_share == 1.0 && p.spread_squared == 0.0);
+  }
+  /* By hand: 16, 31, 32, 62, 64 fill their groups; 9, 15, 27, 33, 100 do not. */
+  const int64_t full[] = {16, 31, 32, 62, 64, 128}, idle[] = {9, 15, 27, 33, 100};
+  for (int k = 0; k < 6; k++)
+    CHECK(pick_of(1, rows, &full[k]).kernel == CSR_KERNEL_VECTOR);
+  for (int k = 0; k < 5; k++)
+    CHECK(pick_of(1, rows, &idle[k]).kernel == CSR_KERNEL_SEGMENTED);
+  /* Lengths 20 to 27 (a 27-point stencil with its boundary rows): segmented. */
+  const int64_t count[] = {1000, 20000, 3000000}, len[] = {20, 24, 27};
+  csri_spmv_pick p = pick_of(3, count, len);
+  CHECK(p.kernel == CSR_KERNEL_SEGMENTED && p.why == CSRI_WHY_IDLE_LANES);
+  /* Rows of 16 on average but of lengths 8 to 24: full on average, yet lanes idle. */
+  const int64_t tall_count[] = {1000000, 1000000, 1000000}, tall_len[] = {8, 16, 24};
+  p = pick_of(3, tall_count, tall_len);
+  CHECK(p.group_fill == 1.0 &&
+        p.spread_squared > CSRI_SPMV_VECTOR_SPREAD * CSRI_SPMV_VECTOR_SPREAD);
+  CHECK(p.kernel == CSR_KERNEL_SEGMENTED && p.why == CSRI_WHY_IDLE_LANES);
+  /* The spread either side of CSRI_SPMV_VECTOR_SPREAD: 32s with a few 31s and 33s. */
+  int64_t near_count[3] = {0, 1000000, 0};
+  const int64_t near_len[3] = {31, 32, 33};
+  near_count[0] = near_count[2] = 1000; /* sd = sqrt(2000 / 1002000) ~ 0.045, 0.14% of 32 */
+  CHECK(pick_of(3, near_count, near_len).kernel == CSR_KERNEL_VECTOR);
+}
+
+/* The regular share either side of CSRI_SPMV_REGULAR_SHARE: rows of 8 (bin 4, the typical one)
+ * with some far longer rows of 256 (bin 9) holding the rest of the nonzeros. */
+static void test_uneven(void) {
+  const int64_t typical = 1000000, len[] = {8, 256};
+  /* Estimated nonzeros: bin 4 holds 0.75 * 16 = 12 per row, bin 9 0.75 * 512 = 384 per row. */
+  double per_typical = 12.0, per_far = 384.0, limit = CSRI_SPMV_REGULAR_SHARE;
+  int64_t far_at_limit = (int64_t)((double)typical * per_typical * (1.0 - limit) /
+                                   (limit * per_far)); /* share == limit, rounded down */
+  int64_t count[2] = {typical, far_at_limit};
+  csri_spmv_pick p = pick_of(2, count, len);
+  CHECKF(p.regular_share >= limit && p.why != CSRI_WHY_UNEVEN, "share %.4f why %d", p.regular_share,
+         (int)p.why);
+  count[1] = far_at_limit + 2;
+  p = pick_of(2, count, len);
+  CHECKF(p.regular_share < limit && p.kernel == CSR_KERNEL_SEGMENTED && p.why == CSRI_WHY_UNEVEN,
+         "share %.4f why %d", p.regular_share, (int)p.why);
+  /* A power law: rows of 2^k entries, 2^(20-k) of them (equal nonzeros in every bin). */
+  int64_t pl_count[12], pl_len[12];
+  for (int k = 0; k < 12; k++) {
+    pl_len[k] = (int64_t)1 << k;
+    pl_count[k] = (int64_t)1 << (20 - k);
+  }
+  p = pick_of(12, pl_count, pl_len);
+  CHECK(p.kernel == CSR_KERNEL_SEGMENTED && p.why == CSRI_WHY_UNEVEN);
+  CHECK(p.typical_bin == 6 || p.typical_bin == 7);
+}
+
+/* Empty rows either side of CSRI_SPMV_EMPTY_SHARE. */
+static void test_empty_rows(void) {
+  const int64_t len[] = {0, 4};
+  int64_t count[2] = {0, 1000000};
+  /* empty / (empty + 10^6) <= share  <=>  empty <= share * 10^6 / (1 - share) */
+  int64_t at = (int64_t)(CSRI_SPMV_EMPTY_SHARE * 1e6 / (1.0 - CSRI_SPMV_EMPTY_SHARE));
+  count[0] = at;
+  csri_spmv_pick p = pick_of(2, count, len);
+  CHECK(p.kernel == CSR_KERNEL_SCALAR && p.nonempty_mean == 4.0);
+  count[0] = at + 2;
+  p = pick_of(2, count, len);
+  CHECK(p.kernel == CSR_KERNEL_SEGMENTED && p.why == CSRI_WHY_EMPTY_ROWS);
+  /* Every other row empty. */
+  count[0] = count[1];
+  p = pick_of(2, count, len);
+  CHECK(p.kernel == CSR_KERNEL_SEGMENTED && p.why == CSRI_WHY_EMPTY_ROWS);
+  /* All rows empty, and no rows: nothing to balance. */
+  count[1] = 0;
+  p = pick_of(2, count, len);
+  CHECK(p.kernel == CSR_KERNEL_SCALAR && p.why == CSRI_WHY_NO_WORK);
+  count[0] = 0;
+  p = pick_of(2, count, len);
+  CHECK(p.kernel == CSR_KERNEL_SCALAR && p.why == CSRI_WHY_NO_WORK);
+}
+
+/* One long row in regular rows: allowed up to CSRI_SPMV_LONGEST_STEPS_FACTOR times a lane's
+ * share of the nonzeros (and at least CSRI_SPMV_LONGEST_STEPS_MIN steps). */
+static void test_longest_row(void) {
+  const int64_t rows = 4000000;
+  int64_t count[2] = {rows, 1}, len[2] = {5, 0};
+  for (int lanes_case = 0; lanes_case < 2; lanes_case++) {
+    len[0] = lanes_case == 0 ? 5 : 32; /* scalar, then 32 lanes */
+    int lanes = lanes_case == 0 ? 1 : 32;
+    /* Find the longest allowed row directly from the rule's figures. */
+    len[1] = len[0];
+    csri_spmv_pick base = pick_of(2, count, len);
+    double allowed = csri_longest_steps_allowed(base.lane_share);
+    int64_t at = (int64_t)(allowed * lanes);
+    len[1] = at;
+    csri_spmv_pick p = pick_of(2, count, len);
+    /* At the limit the row passes this test (32 lanes: the row's spread then rules the vector
+     * kernel out, which is the next test's business). */
+    CHECKF(p.why != CSRI_WHY_LONGEST_ROW && (lanes == 32 || p.kernel == CSR_KERNEL_SCALAR),
+           "longest %lld (allowed %.1f steps of %d lanes): kernel %d", (long long)at, allowed,
+           lanes, (int)p.kernel);
+    len[1] = at + lanes;
+    p = pick_of(2, count, len);
+    CHECKF(p.kernel == CSR_KERNEL_SEGMENTED && p.why == CSRI_WHY_LONGEST_ROW,
+           "longest %lld: kernel %d why %d", (long long)len[1], (int)p.kernel, (int)p.why);
+  }
+  /* A small matrix: the floor of CSRI_SPMV_LONGEST_STEPS_MIN steps applies. */
+  int64_t small_count[2] = {10000, 1}, small_len[2] = {4, (int64_t)CSRI_SPMV_LONGEST_STEPS_MIN};
+  csri_spmv_pick p = pick_of(2, small_count, small_len);
+  CHECK(p.kernel == CSR_KERNEL_SCALAR);
+  small_len[1] = (int64_t)CSRI_SPMV_LONGEST_STEPS_MIN + 1;
+  p = pick_of(2, small_count, small_len);
+  CHECK(p.kernel == CSR_KERNEL_SEGMENTED);
+  /* The GPU's size matters: fewer resident lanes, a bigger share each. */
+  len[0] = 5;
+  len[1] = (int64_t)csri_longest_steps_allowed(pick_of(1, count, len).lane_share) + 1;
+  csr_row_stats s = stats_of(2, count, len); /* 5s and one row just too long for a thread */
+  CHECK(csri_spmv_choose(&s, CSRI_SPMV_RESIDENT_LANES).kernel == CSR_KERNEL_SEGMENTED);
+  CHECK(csri_spmv_choose(&s, CSRI_SPMV_RESIDENT_LANES / 2.0).kernel == CSR_KERNEL_SCALAR);
+}
+
+static void test_forced(void) {
+  const int64_t rows[] = {1000}, len[] = {20};
+  csr_row_stats s = stats_of(1, rows, len);
+  CHECK(csri_spmv_forced(&s, CSR_KERNEL_SCALAR).lanes == 1);
+  CHECK(csri_spmv_forced(&s, CSR_KERNEL_VECTOR).lanes == 32);
+  CHECK(csri_spmv_forced(&s, CSR_KERNEL_SEGMENTED).lanes == 0);
+  CHECK(csri_spmv_forced(&s, CSR_KERNEL_SEGMENTED).why == CSRI_WHY_FORCED);
+}
+
+/* csr_spmv_choose on host matrices: the cache and the words. */
+static void test_choose(csrt_rng *rng) {
+  csr_context *ctx = csrt_context(CSR_BACKEND_REF);
+  int64_t len[64];
+  for (int i = 0; i < 64; i++)
+    len[i] = 3 + (i % 3);
+  csr_matrix *A = csrt_from_row_lengths(ctx, 64, 64, len, CSR_F64, CSRT_RANDOM, rng);
+  csr_spmv_choice c1, c2;
+  CHECK_OK(ctx, csr_spmv_choose(ctx, A, &c1));
+  CHECK(c1.kernel == CSR_KERNEL_SCALAR && c1.lanes == 1 && !c1.forced && !c1.cached);
+  CHECK(c1.stats.rows == 64 && c1.stats.nnz == A->nnz && c1.stats.longest == 5);
+  CHECK(strstr(c1.reason, "scalar") != NULL && strstr(c1.reason, "regular") != NULL);
+  CHECK(c1.analysis_seconds >= 0.0);
+  CHECK_OK(ctx, csr_spmv_choose(ctx, A, &c2));
+  CHECK(c2.cached && c2.kernel == c1.kernel && strcmp(c2.reason, c1.reason) == 0);
+  CHECK(c2.analysis_seconds == c1.analysis_seconds);
+  csr_context_forget_matrix(ctx, A);
+  CHECK_OK(ctx, csr_spmv_choose(ctx, A, &c2));
+  CHECK(!c2.cached);
+  /* A view of A (same arrays, same serial) shares its entry; a copy does not. */
+  csr_matrix view = *A, *B = NULL;
+  CHECK_OK(ctx, csr_spmv_choose(ctx, &view, &c2));
+  CHECK(c2.cached);
+  CHECK_OK(ctx, csr_matrix_copy(ctx, A, &B, CSR_HOST));
+  CHECK(B->serial != A->serial && B->serial != 0);
+  CHECK_OK(ctx, csr_spmv_choose(ctx, B, &c2));
+  CHECK(!c2.cached);
+  /* A new matrix, possibly at the freed one's addresses, is not taken for it. */
+  csr_matrix_free(&B);
+  for (int i = 0; i < 64; i++)
+    len[i] = 32;
+  B = csrt_from_row_lengths(ctx, 64, 64, len, CSR_F64, CSRT_RANDOM, rng);
+  CHECK_OK(ctx, csr_spmv_choose(ctx, B, &c2));
+  CHECK(!c2.cached && c2.kernel == CSR_KERNEL_VECTOR && c2.lanes == 64 / 2);
+  /* Eight more matrices push A out (the least recently used). */
+  csr_matrix *more[8];
+  for (int k = 0; k < 8; k++) {
+    more[k] = csrt_from_row_lengths(ctx, 64, 64, len, CSR_F64, CSRT_RANDOM, rng);
+    CHECK_OK(ctx, csr_spmv_choose(ctx, more[k], &c2));
+  }
+  CHECK_OK(ctx, csr_spmv_choose(ctx, more[7], &c2));
+  CHECK(c2.cached);
+  CHECK_OK(ctx, csr_spmv_choose(ctx, A, &c2));
+  CHECK(!c2.cached);
+  csr_context_forget_matrix(ctx, NULL);
+  CHECK_OK(ctx, csr_spmv_choose(ctx, more[7], &c2));
+  CHECK(!c2.cached);
+  for (int k = 0; k < 8; k++)
+    csr_matrix_free(&more[k]);
+  /* Forced: the override's kernel, and what the statistics alone would pick. */
+  CHECK_OK(ctx, csr_context_set_kernel(ctx, CSR_KERNEL_SEGMENTED));
+  CHECK_OK(ctx, csr_spmv_choose(ctx, A, &c2));
+  CHECK(c2.forced && c2.kernel == CSR_KERNEL_SEGMENTED && c2.lanes == 0);
+  CHECK(strstr(c2.reason, "forced") != NULL && strstr(c2.reason, "scalar") != NULL);
+  CHECK_OK(ctx, csr_context_set_kernel(ctx, CSR_KERNEL_AUTO));
+  /* A NULL context keeps nothing. */
+  CHECK_OK(NULL, csr_spmv_choose(NULL, A, &c2));
+  CHECK_OK(NULL, csr_spmv_choose(NULL, A, &c2));
+  CHECK(!c2.cached && c2.kernel == CSR_KERNEL_SCALAR);
+  /* Errors. */
+  CHECK_STATUS(ctx, csr_spmv_choose(ctx, NULL, &c2), CSR_ERR_NULL_POINTER);
+  CHECK_STATUS(ctx, csr_spmv_choose(ctx, A, NULL), CSR_ERR_NULL_POINTER);
+  csr_matrix bad = *A;
+  bad.serial = 0;
+  int64_t *off = malloc((size_t)(A->rows + 1) * sizeof *off);
+  memcpy(off, A->row_offsets, (size_t)(A->rows + 1) * sizeof *off);
+  off[10] = off[12]; /* row 10 longer, row 11 negative */
+  bad.row_offsets = off;
+  CHECK_STATUS(ctx, csr_spmv_choose(ctx, &bad, &c2), CSR_ERR_INVALID_MATRIX);
+  free(off);
+  CHECK(strcmp(csr_spmv_kernel_name(CSR_KERNEL_SEGMENTED), "segmented") == 0);
+  CHECK(strcmp(csr_spmv_kernel_name(CSR_KERNEL_AUTO), "auto") == 0);
+  CHECK(strcmp(csr_spmv_kernel_name((csr_spmv_kernel)9), "unknown") == 0);
+  csr_matrix_free(&A);
+  csr_matrix_free(&B);
+  csr_context_free(&ctx);
+}
+
+int main(void) {
+  csrt_rng rng = {csrt_seed("test_spmv_choice")};
+  test_regular();
+  test_uneven();
+  test_empty_rows();
+  test_longest_row();
+  test_forced();
+  test_choose(&rng);
+  return csrt_finish("test_spmv_choice");
+}
