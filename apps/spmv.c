@@ -18,8 +18,9 @@ static const char *prog = "spmv";
 
 static void usage(void) {
   printf(
-      "Usage: spmv FILE [--backend auto|ref|omp|cuda] [--precision f64|f32] [--iters N]\n"
-      "            [--threads T] [--x XFILE] [--validate] [--json] [--copy-mib M] [--verbose]\n"
+      "Usage: spmv FILE [--backend auto|ref|omp|cuda] [--kernel auto|scalar|vector|segmented]\n"
+      "            [--precision f64|f32] [--iters N] [--threads T] [--x XFILE] [--validate]\n"
+      "            [--json] [--copy-mib M] [--verbose]\n"
       "\n"
       "Reads FILE (Matrix Market, .mtx.gz or an edge list; symmetric files expanded, duplicates\n"
       "summed) as CSR and times y = A*x.\n"
@@ -28,6 +29,10 @@ static void usage(void) {
       "  --backend B     auto (default: the library's choice, OpenMP on the host when built),\n"
       "                  ref (serial reference), omp (OpenMP), cuda (the GPU: A and x are\n"
       "                  copied there, each timed call synchronised; exits 3 without a device)\n"
+      "  --kernel K      the GPU's SpMV kernel (with --backend cuda): auto (default: chosen\n"
+      "                  from the row-length statistics, printed with the reason), scalar (a\n"
+      "                  thread per row), vector (a group of lanes per row) or segmented (the\n"
+      "                  nonzeros split evenly over the threads)\n"
       "  --precision P   f64 (default) or f32 values and vectors (pattern matrices store none)\n"
       "  --iters N       timed iterations, default 50, after %d untimed warm-up calls\n"
       "  --threads T     OpenMP threads for the omp backend and the copy (default: OpenMP's)\n"
@@ -38,8 +43,8 @@ static void usage(void) {
       "                  (eps = 2^-52 for f64, 2^-23 for f32); exit 3 when a row is beyond it\n"
       "  --json          one JSON object instead of text (keys: matrix, rows, cols, nnz,\n"
       "                  backend, backend_asked, threads, precision, iters, warmup, median_ms,\n"
-      "                  bytes, gbs, copy_gbs, copy_fraction, copy, checksum, validated,\n"
-      "                  validation)\n"
+      "                  bytes, gbs, copy_gbs, copy_fraction, copy, kernel, checksum,\n"
+      "                  validated, validation; kernel is null on the CPU)\n"
       "  --copy-mib M    size of each copy array in MiB (1..512; 0 skips the "
       "copy)\n" APP_VERBOSE_HELP "  --help          this text\n"
       "  --version       library version and the backends compiled in\n"
@@ -63,9 +68,21 @@ typedef struct options {
   const char *path, *x_path;
   csr_backend backend;
   csr_value_type precision;
+  csr_spmv_kernel kernel;
   long long iters, threads, copy_mib; /* copy_mib < 0: by the model */
   int validate, json;
 } options;
+
+static int parse_kernel(const char *v, csr_spmv_kernel *kernel) {
+  const csr_spmv_kernel all[] = {CSR_KERNEL_AUTO, CSR_KERNEL_SCALAR, CSR_KERNEL_VECTOR,
+                                 CSR_KERNEL_SEGMENTED};
+  for (size_t k = 0; k < sizeof all / sizeof *all; k++)
+    if (strcmp(v, csr_spmv_kernel_name(all[k])) == 0) {
+      *kernel = all[k];
+      return 0;
+    }
+  return -1;
+}
 
 static int parse(int argc, char **argv, options *o, int *exit_now) {
   memset(o, 0, sizeof *o);
@@ -104,6 +121,12 @@ static int parse(int argc, char **argv, options *o, int *exit_now) {
         return APP_USAGE;
       if (app_parse_backend(v, &o->backend) != 0)
         return app_usage_error(prog, "--backend must be auto, ref, omp or cuda, not '%s'", v);
+    } else if ((m = app_option(prog, argc, argv, &i, "--kernel", &v)) != 0) {
+      if (m < 0)
+        return APP_USAGE;
+      if (parse_kernel(v, &o->kernel) != 0)
+        return app_usage_error(prog, "--kernel must be auto, scalar, vector or segmented, not '%s'",
+                               v);
     } else if ((m = app_option(prog, argc, argv, &i, "--precision", &v)) != 0) {
       if (m < 0)
         return APP_USAGE;
@@ -138,6 +161,9 @@ static int parse(int argc, char **argv, options *o, int *exit_now) {
   }
   if (o->path == NULL)
     return app_usage_error(prog, "missing FILE");
+  if (o->kernel != CSR_KERNEL_AUTO && o->backend != CSR_BACKEND_CUDA)
+    return app_usage_error(prog, "--kernel %s chooses a GPU kernel: it needs --backend cuda",
+                           csr_spmv_kernel_name(o->kernel));
   return APP_OK;
 }
 
@@ -246,6 +272,8 @@ typedef struct result {
   double median_s, bytes, gbs, sum, nrm2;
   int have_copy;
   app_copy_result copy;
+  int have_choice; /* the GPU ran: its kernel and why */
+  csr_spmv_choice choice;
 } result;
 
 static const char *cuda_unavailable = "the CUDA backend is not available for this SpMV";
@@ -299,6 +327,13 @@ static int run_cuda(csr_context *ctx, const options *o, const csr_matrix *A, con
     goto done;
   r->ran = csr_context_last_backend(ctx);
   r->threads = 0;
+  /* After the timing: the first warm-up call made the choice, this reads it back from the
+   * context's cache with what it cost. */
+  if ((s = csr_spmv_choose(ctx, dA, &r->choice)) < 0) {
+    rc = app_fail_status(APP_RUNTIME, "reading the SpMV kernel's choice", ctx, s);
+    goto done;
+  }
+  r->have_choice = 1;
   if ((s = csr_copy(ctx, dy, y)) < 0) {
     rc = app_fail_status(APP_RUNTIME, "copying y to the host", ctx, s);
     goto done;
@@ -350,6 +385,14 @@ static void print_text(const options *o, const csr_matrix *A, const result *r,
     printf(", GPU, every launch synchronised\n");
   else
     printf(", %d thread%s\n", r->threads, r->threads == 1 ? "" : "s");
+  if (r->have_choice) {
+    printf("kernel    %s", csr_spmv_kernel_name(r->choice.kernel));
+    if (r->choice.lanes > 1)
+      printf(", %d lanes per row", r->choice.lanes);
+    printf(": %s\n", r->choice.reason);
+    printf("          row statistics and choice %.3f ms, on the first call only (cached)\n",
+           r->choice.analysis_seconds * 1e3);
+  }
   printf("spmv      %s: median %.6f ms of %lld calls (after %d warm-up): %.3f GB/s\n",
          o->precision == CSR_F64 ? "f64" : "f32", r->median_s * 1e3, o->iters, WARMUP, r->gbs);
   printf("          bytes per call %.0f = (4 + %d)*nnz + 8*(rows+1) + %d*(cols + rows)\n", r->bytes,
@@ -421,6 +464,17 @@ static void print_json(const options *o, const csr_matrix *A, const result *r,
     app_json_null(&j, "copy_fraction");
     app_json_null(&j, "copy");
   }
+  if (r->have_choice) {
+    app_json_open(&j, "kernel", '{');
+    app_json_string(&j, "name", csr_spmv_kernel_name(r->choice.kernel));
+    app_json_int(&j, "lanes", r->choice.lanes);
+    app_json_bool(&j, "forced", r->choice.forced);
+    app_json_string(&j, "reason", r->choice.reason);
+    app_json_double(&j, "analysis_ms", r->choice.analysis_seconds * 1e3);
+    app_json_close(&j, '}');
+  } else {
+    app_json_null(&j, "kernel");
+  }
   app_json_open(&j, "checksum", '{');
   app_json_double(&j, "sum", r->sum);
   app_json_double(&j, "nrm2", r->nrm2);
@@ -467,6 +521,10 @@ int main(int argc, char **argv) {
     return app_fail(APP_RUNTIME, "cannot create a context: %s", csr_status_string(s));
   if ((s = csr_context_set_backend(ctx, o.backend)) < 0) {
     rc = app_fail_status(APP_RUNTIME, "--backend", ctx, s);
+    goto done;
+  }
+  if ((s = csr_context_set_kernel(ctx, o.kernel)) < 0) {
+    rc = app_fail_status(APP_RUNTIME, "--kernel", ctx, s);
     goto done;
   }
   if (o.threads > 0 && (s = csr_context_set_threads(ctx, (int)o.threads)) < 0) {

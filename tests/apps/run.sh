@@ -59,6 +59,8 @@ case_usage() {
   run 1 "$apps/spmv"
   run 1 "$apps/spmv" "$m" "$m"
   run 1 "$apps/spmv" "$m" --backend gpu
+  run 1 "$apps/spmv" "$m" --backend cuda --kernel fastest
+  run 1 "$apps/spmv" "$m" --kernel segmented # a GPU kernel needs --backend cuda
   run 1 "$apps/spmv" "$m" --precision f16
   run 1 "$apps/spmv" "$m" --iters 0
   run 1 "$apps/spmv" "$m" --iters 12x
@@ -345,6 +347,18 @@ case_spmv_cuda() {
     [[ $rc == 0 ]] || fail "--backend cuda on a GPU: exit $rc: $(cat "$tmp/err")"
     contains "$tmp/out" "backend   cuda"
     contains "$tmp/out" "validate  passed"
+    contains "$tmp/out" "kernel    segmented: uneven rows" # karate: degrees 1 to 17
+    # Each kernel forced, in JSON: its name, and the statistics' own pick in the reason.
+    for k in scalar vector segmented; do
+      run 0 "$apps/spmv" "$matrices/web-NotreDame.txt.gz" --backend cuda --kernel "$k" --iters 2 \
+        --copy-mib 0 --validate --json
+      [[ $(json "$tmp/out" 'j["kernel"]["name"] + str(j["kernel"]["forced"])') == "${k}True" ]] ||
+        fail "--kernel $k: $(json "$tmp/out" 'j["kernel"]')"
+      [[ $(json "$tmp/out" 'j["validated"]') == True ]] || fail "--kernel $k did not validate"
+    done
+    run 0 "$apps/spmv" "$matrices/web-NotreDame.txt.gz" --backend cuda --iters 2 --copy-mib 0 --json
+    [[ $(json "$tmp/out" 'j["kernel"]["name"] == "segmented" and j["kernel"]["analysis_ms"] > 0') \
+      == True ]] || fail "web-NotreDame (58% empty rows): $(json "$tmp/out" 'j["kernel"]')"
   else
     [[ $rc == 3 ]] || fail "--backend cuda: exit $rc, expected 3: $(cat "$tmp/err")"
     contains "$tmp/err" "the CUDA backend is not available"
