@@ -1,15 +1,28 @@
-/* GPU benchmark of libcsr's SpMV against cuSPARSE, and of one CG iteration against one SpMV of
- * ours, in the same run on the same matrices (generated here: stencils, uniform random rows,
- * R-MAT, a few very long rows; all larger than the L2 cache, values random and non-zero).
+/* GPU benchmark of libcsr's SpMV against cuSPARSE, in fp64 and fp32, and of one CG iteration
+ * against one SpMV of ours, in the same run on the same matrices (bench/spmv_cases.h: stencils,
+ * uniform random rows, R-MAT, a few very long rows, a tall 64-column matrix, half the rows empty,
+ * and every real matrix of --matrices DIR with at least 200 000 nonzeros repeated block-diagonally
+ * to at least 30M; all larger than the L2 cache, values random and non-zero). Cases are built
+ * one at a time, timed in fp64, then fp32, and freed: the device holds one matrix at a time.
  *   SpMV: y = A x, median of --reps calls after warm-up, CUDA events; floor bytes
- *         12 nnz + 8 (rows + 1) + 8 cols + 8 rows (our 64-bit offsets; cuSPARSE gets a copy
- *         with 32-bit offsets, so its floor is 4 (rows + 1) bytes smaller); the fraction of the
- *         device-to-device copy bandwidth measured in the same run.
- *   CG:   time per iteration of csr_solve (CG and Jacobi-PCG) = (T(K2) - T(K1)) / (K2 - K1),
+ *         (4 + v) nnz + 8 (rows + 1) + v cols + v rows, v the value size (8 or 4), with our
+ *         64-bit offsets (cuSPARSE gets a copy with 32-bit offsets, so its floor is 4 (rows + 1)
+ *         bytes smaller); the fraction of the device-to-device copy bandwidth measured in the same
+ *         run. Each kernel of ours (AUTO, SCALAR, VECTOR, SEGMENTED) is timed, then called 100
+ *         more times after a first call: same_bits_100=1 when each gives the first's y bit for bit.
+ *         A kernel that would take more than 50 ms a call (a row too long for one thread or one
+ *         warp: estimated from the longest row, then checked on the first call) is skipped and
+ *         named in the extra field of the case's other rows.
+ *   CG:   time per iteration of csr_solve (CG and Jacobi-PCG, fp64) = (T(K2) - T(K1)) / (K2 - K1),
  *         setup and final residual cancelling, over one SpMV of ours (libcsr's goal: <= 1.6).
- * usage: gpu_bench_spmv_cg [--csv FILE] [--reps N] [--quick] [--only-cg] (--quick: smaller
- * matrices; --only-cg: the two Poisson matrices, SpMV and CG, nothing else). */
+ * usage: gpu_bench_spmv_cg [--csv FILE] [--reps N] [--quick] [--only-cg] [--matrices DIR]
+ *          [--kernels auto,scalar,vector,segmented] [--precision f64|f32|both] [--cases TEXT]
+ *   --quick: smaller matrices (real ones replicated to 2M nonzeros); --only-cg: the Poisson
+ *   matrices that CG runs on, nothing else; --matrices: default ../shared/matrices, else
+ *   shared/matrices (run from the repository root, or beside it); --kernels: ours to time (all
+ *   four by default); --cases: only the cases whose name contains TEXT. */
 #include "csr.h"
+#include "spmv_cases.h"
 
 #include <cuda_runtime.h>
 #include <cusparse.h>
@@ -21,6 +34,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <string>
+#include <sys/stat.h>
 #include <time.h>
 #include <vector>
 
@@ -51,138 +66,54 @@
 
 static int g_reps = 30;
 static FILE *g_csv = NULL;
-static char g_device[128] = "?", g_date[32] = "?";
+static char g_device[320] = "?", g_date[32] = "?", g_anchor[96] = "cuSPARSE";
 static double g_copy_gbps = 0.0;
+static int g_sms = 1;
+static cusparseHandle_t g_sparse;
+static unsigned long long *g_count = NULL; /* device counter of the bitwise comparison */
 
-/* --- generators (host, CSR with random values in [0.5, 1.5) or stencil values) -------------- */
+/* A kernel of ours whose call would take longer than this is skipped (see kernel_estimate_ms). */
+static const double kernel_limit_ms = 50.0;
+static const csr_spmv_kernel kernels[4] = {CSR_KERNEL_AUTO, CSR_KERNEL_SCALAR, CSR_KERNEL_VECTOR,
+                                           CSR_KERNEL_SEGMENTED};
+static const char *kernel_names[4] = {"auto", "scalar", "vector", "segmented"};
+static int g_kernels = 15; /* bit k: kernels[k] is timed */
 
-static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
-static uint64_t next_u64() { /* splitmix64 */
-  uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-static double uniform01() {
-  return (double)(next_u64() >> 11) * 0x1p-53;
-}
+/* --- timing ----------------------------------------------------------------------------------- */
 
-struct host_csr {
-  int64_t rows = 0, cols = 0;
-  std::vector<int64_t> off;
-  std::vector<int32_t> col;
-  std::vector<double> val;
-};
-
-/* Stencil on an n^d grid (d = 2 or 3): the 5/7-point Laplacian (diagonal 2d, -1 off), or with
- * full = 1 the 27-point box (diagonal 26, -1 off). SPD. */
-static host_csr stencil(int d, int64_t n, int full) {
-  host_csr A;
-  int64_t nz = d == 3 ? n : 1, rows = n * n * nz;
-  A.rows = A.cols = rows;
-  A.off.resize(rows + 1);
-  A.off[0] = 0;
-  A.col.reserve(rows * (full ? 27 : 2 * d + 1));
-  A.val.reserve(A.col.capacity());
-  for (int64_t z = 0; z < nz; z++)
-    for (int64_t y = 0; y < n; y++)
-      for (int64_t x = 0; x < n; x++) {
-        int64_t i = (z * n + y) * n + x;
-        for (int dz = (d == 3 ? -1 : 0); dz <= (d == 3 ? 1 : 0); dz++)
-          for (int dy = -1; dy <= 1; dy++)
-            for (int dx = -1; dx <= 1; dx++) {
-              int far = (dx != 0) + (dy != 0) + (dz != 0);
-              if (!full && far > 1)
-                continue;
-              int64_t X = x + dx, Y = y + dy, Z = z + dz;
-              if (X < 0 || X >= n || Y < 0 || Y >= n || Z < 0 || Z >= nz)
-                continue;
-              A.col.push_back((int32_t)((Z * n + Y) * n + X));
-              A.val.push_back(far == 0 ? (full ? 26.0 : 2.0 * d) : -1.0);
-            }
-        A.off[i + 1] = (int64_t)A.col.size();
-      }
-  return A;
-}
-
-/* rows x cols, row i with len(i) distinct-enough random columns (sorted), random values. */
-template <typename Len> static host_csr random_rows(int64_t rows, int64_t cols, Len len) {
-  host_csr A;
-  A.rows = rows;
-  A.cols = cols;
-  A.off.resize(rows + 1);
-  A.off[0] = 0;
-  for (int64_t i = 0; i < rows; i++)
-    A.off[i + 1] = A.off[i] + len(i);
-  A.col.resize(A.off[rows]);
-  A.val.resize(A.off[rows]);
-  for (int64_t i = 0; i < rows; i++) {
-    for (int64_t k = A.off[i]; k < A.off[i + 1]; k++) {
-      A.col[k] = (int32_t)(next_u64() % (uint64_t)cols);
-      A.val[k] = 0.5 + uniform01();
-    }
-    std::sort(A.col.begin() + A.off[i], A.col.begin() + A.off[i + 1]);
-  }
-  return A;
-}
-
-/* R-MAT (a, b, c, d) = (0.57, 0.19, 0.19, 0.05): 2^scale vertices, edge_factor edges each,
- * duplicate edges kept (a row may hold a column more than once). */
-static host_csr rmat(int scale, int64_t edge_factor) {
-  int64_t n = (int64_t)1 << scale, m = n * edge_factor;
-  std::vector<int32_t> src(m), dst(m);
-  for (int64_t e = 0; e < m; e++) {
-    int64_t i = 0, j = 0;
-    for (int l = 0; l < scale; l++) {
-      double u = uniform01();
-      int bi = u >= 0.76, bj = (u >= 0.57 && u < 0.76) || u >= 0.95;
-      i = 2 * i + bi;
-      j = 2 * j + bj;
-    }
-    src[e] = (int32_t)i;
-    dst[e] = (int32_t)j;
-  }
-  host_csr A;
-  A.rows = A.cols = n;
-  A.off.assign(n + 1, 0);
-  for (int64_t e = 0; e < m; e++)
-    A.off[src[e] + 1]++;
-  for (int64_t i = 0; i < n; i++)
-    A.off[i + 1] += A.off[i];
-  A.col.resize(m);
-  A.val.resize(m);
-  std::vector<int64_t> next(A.off.begin(), A.off.end() - 1);
-  for (int64_t e = 0; e < m; e++) {
-    int64_t k = next[src[e]]++;
-    A.col[k] = dst[e];
-    A.val[k] = 0.5 + uniform01();
-  }
-  for (int64_t i = 0; i < n; i++)
-    std::sort(A.col.begin() + A.off[i], A.col.begin() + A.off[i + 1]);
-  return A;
-}
-
-/* --- timing ------------------------------------------------------------------------------------
- */
-
-template <typename F> static double median_ms(F call) {
+/* Median of g_reps timed calls after warm-up; NaN, with *first_ms set, when the first call alone
+ * takes longer than limit_ms (then nothing more is called). */
+template <typename F>
+static double median_ms(F call, double limit_ms = INFINITY, double *first_ms = NULL) {
   cudaEvent_t a, b;
   CUDA_OK(cudaEventCreate(&a));
   CUDA_OK(cudaEventCreate(&b));
-  for (int w = 0; w < 3; w++)
-    call();
-  std::vector<float> t(g_reps);
-  for (int r = 0; r < g_reps; r++) {
-    CUDA_OK(cudaEventRecord(a));
-    call();
-    CUDA_OK(cudaEventRecord(b));
-    CUDA_OK(cudaEventSynchronize(b));
-    CUDA_OK(cudaEventElapsedTime(&t[r], a, b));
+  float first = 0.0f;
+  CUDA_OK(cudaEventRecord(a));
+  call();
+  CUDA_OK(cudaEventRecord(b));
+  CUDA_OK(cudaEventSynchronize(b));
+  CUDA_OK(cudaEventElapsedTime(&first, a, b));
+  if (first_ms)
+    *first_ms = first;
+  double median = NAN;
+  if (first <= limit_ms) {
+    for (int w = 0; w < 2; w++)
+      call();
+    std::vector<float> t(g_reps);
+    for (int r = 0; r < g_reps; r++) {
+      CUDA_OK(cudaEventRecord(a));
+      call();
+      CUDA_OK(cudaEventRecord(b));
+      CUDA_OK(cudaEventSynchronize(b));
+      CUDA_OK(cudaEventElapsedTime(&t[r], a, b));
+    }
+    std::sort(t.begin(), t.end());
+    median = t[g_reps / 2];
   }
-  std::sort(t.begin(), t.end());
   cudaEventDestroy(a);
   cudaEventDestroy(b);
-  return t[g_reps / 2];
+  return median;
 }
 
 static double now_s() {
@@ -213,6 +144,7 @@ static void csv_row(const char *bench, const char *name, const char *variant, do
   if (bytes > 0 && anchor_s > 0)
     fprintf(g_csv, "%.4f", bytes / anchor_s * 1e-9 / g_copy_gbps);
   fprintf(g_csv, ",%s,%s,%s,%s\n", extra, g_device, g_date, "bash bench/run_gpu.sh bench");
+  fflush(g_csv);
 }
 
 static double copy_bandwidth() {
@@ -227,7 +159,7 @@ static double copy_bandwidth() {
   return 2.0 * (double)bytes / (ms * 1e-3) * 1e-9; /* read + write */
 }
 
-/* --- one matrix ---------------------------------------------------------------------------- */
+/* --- one matrix on the device --------------------------------------------------------------- */
 
 struct device_matrix {
   csr_matrix *A = NULL; /* ours, on the device */
@@ -235,27 +167,37 @@ struct device_matrix {
   void *off32 = NULL; /* cuSPARSE's copy of the offsets, 32-bit */
 };
 
-static device_matrix upload(csr_context *ctx, const host_csr &H) {
+/* The host values as T (fp64 as they are, fp32 rounded) into device memory. */
+template <typename T> static void upload_values(void *to, const std::vector<double> &from) {
+  if constexpr (sizeof(T) == sizeof(double)) {
+    CUDA_OK(cudaMemcpy(to, from.data(), from.size() * sizeof(T), cudaMemcpyHostToDevice));
+  } else {
+    std::vector<T> rounded(from.begin(), from.end());
+    CUDA_OK(cudaMemcpy(to, rounded.data(), rounded.size() * sizeof(T), cudaMemcpyHostToDevice));
+  }
+}
+
+/* H and x with values of type T, straight into device arrays (no host copy of the matrix). */
+template <typename T>
+static device_matrix upload(csr_context *ctx, const host_csr &H, const std::vector<double> &x) {
+  const csr_value_type type = sizeof(T) == 8 ? CSR_F64 : CSR_F32;
   device_matrix d;
-  csr_matrix *A = NULL;
   int64_t nnz = (int64_t)H.col.size();
-  CSR_OK(ctx, csr_matrix_create(ctx, &A, H.rows, H.cols, nnz, CSR_F64, CSR_HOST));
-  memcpy(A->row_offsets, H.off.data(), (H.rows + 1) * sizeof(int64_t));
-  memcpy(A->col_indices, H.col.data(), nnz * sizeof(int32_t));
-  memcpy(A->values, H.val.data(), nnz * sizeof(double));
-  A->flags = CSR_FLAG_SORTED;
-  CSR_OK(ctx, csr_matrix_copy(ctx, A, &d.A, CSR_DEVICE));
-  csr_matrix_free(&A);
-  csr_vector *xh = NULL;
-  CSR_OK(ctx, csr_vector_create(ctx, &xh, H.cols, CSR_F64, CSR_HOST));
-  for (int64_t j = 0; j < H.cols; j++)
-    ((double *)xh->data)[j] = 0.5 + uniform01();
-  CSR_OK(ctx, csr_vector_clone(ctx, xh, &d.x, CSR_DEVICE));
-  CSR_OK(ctx, csr_vector_create(ctx, &d.y, H.rows, CSR_F64, CSR_DEVICE));
-  csr_vector_free(&xh);
-  std::vector<int32_t> o32(H.rows + 1);
-  for (int64_t i = 0; i <= H.rows; i++)
-    o32[i] = (int32_t)H.off[i];
+  if (nnz > INT32_MAX) { /* cuSPARSE's copy has 32-bit offsets */
+    fprintf(stderr, "%lld nonzeros: past cuSPARSE's 32-bit offsets\n", (long long)nnz);
+    exit(1);
+  }
+  CSR_OK(ctx, csr_matrix_create(ctx, &d.A, H.rows, H.cols, nnz, type, CSR_DEVICE));
+  CUDA_OK(cudaMemcpy(d.A->row_offsets, H.off.data(), (H.rows + 1) * sizeof(int64_t),
+                     cudaMemcpyHostToDevice));
+  CUDA_OK(
+      cudaMemcpy(d.A->col_indices, H.col.data(), nnz * sizeof(int32_t), cudaMemcpyHostToDevice));
+  upload_values<T>(d.A->values, H.val);
+  d.A->flags = CSR_FLAG_SORTED;
+  CSR_OK(ctx, csr_vector_create(ctx, &d.x, H.cols, type, CSR_DEVICE));
+  upload_values<T>(d.x->data, x);
+  CSR_OK(ctx, csr_vector_create(ctx, &d.y, H.rows, type, CSR_DEVICE));
+  std::vector<int32_t> o32(H.off.begin(), H.off.end());
   CUDA_OK(cudaMalloc(&d.off32, (H.rows + 1) * sizeof(int32_t)));
   CUDA_OK(cudaMemcpy(d.off32, o32.data(), (H.rows + 1) * sizeof(int32_t), cudaMemcpyHostToDevice));
   return d;
@@ -266,113 +208,193 @@ static void release(device_matrix &d) {
   csr_vector_free(&d.x);
   csr_vector_free(&d.y);
   cudaFree(d.off32);
+  d.off32 = NULL;
 }
 
-/* max_i |a_i - b_i| / max_i |b_i| over two device vectors. */
-static double relative_difference(const double *a, const double *b, int64_t n) {
-  std::vector<double> ha(n), hb(n);
-  CUDA_OK(cudaMemcpy(ha.data(), a, n * 8, cudaMemcpyDeviceToHost));
-  CUDA_OK(cudaMemcpy(hb.data(), b, n * 8, cudaMemcpyDeviceToHost));
+/* max_i |a_i - b_i| / max_i |b_i| over two device vectors; NaN when a holds a NaN (a row left
+ * unwritten shows as one: y is filled with NaN before the call that a comes from). */
+template <typename T> static double relative_difference(const T *a, const T *b, int64_t n) {
+  std::vector<T> ha(n), hb(n);
+  CUDA_OK(cudaMemcpy(ha.data(), a, n * sizeof(T), cudaMemcpyDeviceToHost));
+  CUDA_OK(cudaMemcpy(hb.data(), b, n * sizeof(T), cudaMemcpyDeviceToHost));
   double diff = 0.0, mag = 0.0;
   for (int64_t i = 0; i < n; i++) {
-    diff = fmax(diff, fabs(ha[i] - hb[i]));
-    mag = fmax(mag, fabs(hb[i]));
+    if (std::isnan((double)ha[i]))
+      return NAN;
+    diff = fmax(diff, fabs((double)ha[i] - (double)hb[i]));
+    mag = fmax(mag, fabs((double)hb[i]));
   }
   return mag > 0 ? diff / mag : diff;
 }
 
-/* SpMV: ours with each kernel, cuSPARSE ALG1 and ALG2; returns our AUTO time in ms. row_kernels
- * = 0 times the segmented kernel alone (a row of millions of entries keeps the row-per-thread
- * kernels busy for seconds per call); the others are then reported as not measured (NaN). */
-static double bench_spmv(csr_context *ctx, const char *name, device_matrix &d,
-                         int row_kernels = 1) {
+/* *count += the 32-bit words where a and b differ. */
+__global__ void count_differing_words(const uint32_t *a, const uint32_t *b, int64_t n,
+                                      unsigned long long *count) {
+  unsigned long long differ = 0;
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
+       i += (int64_t)gridDim.x * blockDim.x)
+    differ += a[i] != b[i];
+  if (differ)
+    atomicAdd(count, differ);
+}
+
+/* 1 when 100 calls after a first one each leave y bit for bit as the first did. y is filled with
+ * NaN bits before each call, so a row a call does not write counts as a difference; the
+ * comparison runs on the device (copying 100 y's to the host for memcmp would take longer than
+ * the timing). The first call's y is left in `first`. */
+template <typename F> static int same_bits_100(F call, csr_vector *y, size_t bytes, void *first) {
+  int64_t words = (int64_t)(bytes / 4);
+  int blocks = (int)std::min<int64_t>((words + 255) / 256, 8 * (int64_t)g_sms);
+  CUDA_OK(cudaMemsetAsync(y->data, 0xFF, bytes));
+  call();
+  CUDA_OK(cudaMemcpyAsync(first, y->data, bytes, cudaMemcpyDeviceToDevice));
+  CUDA_OK(cudaMemsetAsync(g_count, 0, sizeof *g_count));
+  for (int r = 0; r < 100; r++) {
+    CUDA_OK(cudaMemsetAsync(y->data, 0xFF, bytes));
+    call();
+    count_differing_words<<<std::max(blocks, 1), 256>>>((const uint32_t *)first,
+                                                        (const uint32_t *)y->data, words, g_count);
+    CUDA_OK(cudaGetLastError());
+  }
+  unsigned long long differ = 0;
+  CUDA_OK(cudaMemcpy(&differ, g_count, sizeof differ, cudaMemcpyDeviceToHost));
+  return differ == 0;
+}
+
+/* An estimate of one call of the row-per-thread (scalar) or row-per-warp (vector) kernel from
+ * the longest row, which one thread (or warp) walks alone: 0.12 and 0.026 us per entry, measured
+ * on an H100 (24 and 5.2 ms on rows of 200 000 entries). 0 for the segmented kernel, which splits
+ * long rows, and for AUTO, whose choice is the library's: its first call decides. */
+static double kernel_estimate_ms(csr_spmv_kernel kernel, int64_t longest) {
+  if (kernel == CSR_KERNEL_SCALAR)
+    return 0.12e-3 * (double)longest;
+  if (kernel == CSR_KERNEL_VECTOR)
+    return 0.026e-3 * (double)longest;
+  return 0.0;
+}
+
+/* cuSPARSE ALG1 and ALG2 on d's arrays (32-bit offsets) into ys: times in ms, and the largest
+ * relative difference of ours (y_ours) from each. */
+template <typename T>
+static void bench_cusparse(device_matrix &d, const T *y_ours, double theirs[2], double diff[2]) {
+  const cudaDataType type = sizeof(T) == 8 ? CUDA_R_64F : CUDA_R_32F;
   csr_matrix *A = d.A;
-  double floor_bytes = 12.0 * A->nnz + 8.0 * (A->rows + 1) + 8.0 * A->cols + 8.0 * A->rows;
-  const csr_spmv_kernel kernels[4] = {CSR_KERNEL_AUTO, CSR_KERNEL_SCALAR, CSR_KERNEL_VECTOR,
-                                      CSR_KERNEL_SEGMENTED};
-  const char *kname[4] = {"auto", "scalar", "vector", "segmented"};
-  double ours[4];
-  for (int k = 0; k < 4; k++) {
-    ours[k] = NAN;
-    if (!row_kernels && kernels[k] != CSR_KERNEL_SEGMENTED)
-      continue;
-    CSR_OK(ctx, csr_context_set_kernel(ctx, kernels[k]));
-    ours[k] = median_ms([&] { CSR_OK(ctx, csr_spmv(ctx, 1.0, A, d.x, 0.0, d.y)); });
-  }
-  /* The segmented kernel gives the same bits on every call. */
-  double *y_first = NULL;
-  int same_bits = 1;
-  CSR_OK(ctx, csr_context_set_kernel(ctx, CSR_KERNEL_SEGMENTED));
-  CUDA_OK(cudaMalloc(&y_first, A->rows * 8 + 8));
-  CSR_OK(ctx, csr_spmv(ctx, 1.0, A, d.x, 0.0, d.y));
-  CUDA_OK(cudaMemcpy(y_first, d.y->data, A->rows * 8, cudaMemcpyDeviceToDevice));
-  for (int r = 0; r < 5; r++) {
-    CSR_OK(ctx, csr_spmv(ctx, 1.0, A, d.x, 0.0, d.y));
-    same_bits &= relative_difference(y_first, (const double *)d.y->data, A->rows) == 0.0;
-  }
-  cudaFree(y_first);
-  /* The y the comparison with cuSPARSE reads: AUTO's, or the segmented kernel's alone (already
-   * in d.y). */
-  CSR_OK(ctx, csr_context_set_kernel(ctx, CSR_KERNEL_AUTO));
-  if (row_kernels)
-    CSR_OK(ctx, csr_spmv(ctx, 1.0, A, d.x, 0.0, d.y));
-  /* cuSPARSE on the same arrays (32-bit offsets), into its own y. */
-  double *ys = NULL;
-  CUDA_OK(cudaMalloc(&ys, A->rows * 8 + 8));
-  cusparseHandle_t h;
+  T *ys = NULL, one = 1, zero = 0;
+  CUDA_OK(cudaMalloc(&ys, A->rows * sizeof(T) + 8));
   cusparseSpMatDescr_t mat;
   cusparseDnVecDescr_t vx, vy;
-  SPARSE_OK(cusparseCreate(&h));
   SPARSE_OK(cusparseCreateCsr(&mat, A->rows, A->cols, A->nnz, d.off32, A->col_indices, A->values,
                               CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
-                              CUDA_R_64F));
-  SPARSE_OK(cusparseCreateDnVec(&vx, A->cols, d.x->data, CUDA_R_64F));
-  SPARSE_OK(cusparseCreateDnVec(&vy, A->rows, ys, CUDA_R_64F));
-  double one = 1.0, zero = 0.0, theirs[2], diff[2];
-  cusparseSpMVAlg_t algs[2] = {CUSPARSE_SPMV_CSR_ALG1, CUSPARSE_SPMV_CSR_ALG2};
+                              type));
+  SPARSE_OK(cusparseCreateDnVec(&vx, A->cols, d.x->data, type));
+  SPARSE_OK(cusparseCreateDnVec(&vy, A->rows, ys, type));
+  const cusparseSpMVAlg_t algs[2] = {CUSPARSE_SPMV_CSR_ALG1, CUSPARSE_SPMV_CSR_ALG2};
+  const cusparseOperation_t op = CUSPARSE_OPERATION_NON_TRANSPOSE;
   for (int a = 0; a < 2; a++) {
     size_t bytes = 0;
     void *buffer = NULL;
-    SPARSE_OK(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat, vx, &zero, vy,
-                                      CUDA_R_64F, algs[a], &bytes));
+    SPARSE_OK(
+        cusparseSpMV_bufferSize(g_sparse, op, &one, mat, vx, &zero, vy, type, algs[a], &bytes));
     CUDA_OK(cudaMalloc(&buffer, bytes + 8));
-    SPARSE_OK(cusparseSpMV_preprocess(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat, vx, &zero, vy,
-                                      CUDA_R_64F, algs[a], buffer));
+    SPARSE_OK(
+        cusparseSpMV_preprocess(g_sparse, op, &one, mat, vx, &zero, vy, type, algs[a], buffer));
     theirs[a] = median_ms([&] {
-      SPARSE_OK(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat, vx, &zero, vy,
-                             CUDA_R_64F, algs[a], buffer));
+      SPARSE_OK(cusparseSpMV(g_sparse, op, &one, mat, vx, &zero, vy, type, algs[a], buffer));
     });
-    diff[a] = relative_difference((const double *)d.y->data, ys, A->rows);
+    diff[a] = y_ours ? relative_difference(y_ours, ys, A->rows) : NAN;
     cudaFree(buffer);
   }
   cusparseDestroySpMat(mat);
   cusparseDestroyDnVec(vx);
   cusparseDestroyDnVec(vy);
-  cusparseDestroy(h);
   cudaFree(ys);
-  double best = fmin(theirs[0], theirs[1]);
-  printf("%-28s rows %9lld nnz %10lld | ours auto %.3f scalar %.3f vector %.3f segmented %.3f ms "
-         "| cuSPARSE ALG1 %.3f ALG2 %.3f ms | best cuSPARSE / ours auto %.2f, segmented %.2f | "
-         "copy fraction auto %.0f%% segmented %.0f%% | max rel diff %.1e %.1e | segmented "
-         "repeats its bits: %s\n",
-         name, (long long)A->rows, (long long)A->nnz, ours[0], ours[1], ours[2], ours[3], theirs[0],
-         theirs[1], best / ours[0], best / ours[3],
-         floor_bytes / (ours[0] * 1e-3) * 1e-9 / g_copy_gbps * 100,
-         floor_bytes / (ours[3] * 1e-3) * 1e-9 / g_copy_gbps * 100, diff[0], diff[1],
-         same_bits ? "yes" : "NO");
-  char extra[192];
-  snprintf(extra, sizeof extra,
-           "rows=%lld;nnz=%lld;alg1_ms=%.4f;alg2_ms=%.4f;max_rel_diff_alg1=%.1e;alg2=%.1e;"
-           "segmented_same_bits=%d",
-           (long long)A->rows, (long long)A->nnz, theirs[0], theirs[1], diff[0], diff[1],
-           same_bits);
-  for (int k = 0; k < 4; k++)
-    if (!std::isnan(ours[k]))
-      csv_row("gpu_spmv", name, kname[k], ours[k] * 1e-3,
-              "cuSPARSE 12 best of CSR ALG1/ALG2 (CUDA 13.0)", best * 1e-3, 1.0, floor_bytes,
-              extra);
-  return row_kernels ? ours[0] : ours[3];
 }
+
+/* SpMV in values of type T: each kernel of ours in g_kernels, then cuSPARSE ALG1 and ALG2; one
+ * line per kernel on stdout and one CSV row per kernel timed. Returns AUTO's time in ms (NaN when
+ * not timed). */
+template <typename T>
+static double bench_spmv(csr_context *ctx, const char *name, device_matrix &d, int64_t longest) {
+  const char *suffix = sizeof(T) == 8 ? "" : "_f32", *values = sizeof(T) == 8 ? "f64" : "f32";
+  csr_matrix *A = d.A;
+  size_t y_bytes = (size_t)A->rows * sizeof(T);
+  double floor_bytes =
+      (4.0 + sizeof(T)) * A->nnz + 8.0 * (A->rows + 1) + (double)sizeof(T) * (A->cols + A->rows);
+  double ours[4];
+  int same[4] = {0, 0, 0, 0}, reference = -1; /* reference: the kernel compared with cuSPARSE */
+  std::string skipped[4];
+  void *first = NULL, *y_ref = NULL;
+  CUDA_OK(cudaMalloc(&first, y_bytes + 8));
+  CUDA_OK(cudaMalloc(&y_ref, y_bytes + 8));
+  auto call = [&] { CSR_OK(ctx, csr_spmv(ctx, 1.0, A, d.x, 0.0, d.y)); };
+  for (int k = 0; k < 4; k++) {
+    ours[k] = NAN;
+    if (!(g_kernels >> k & 1))
+      continue;
+    CSR_OK(ctx, csr_context_set_kernel(ctx, kernels[k]));
+    double estimate = kernel_estimate_ms(kernels[k], longest), first_ms = 0.0;
+    char why[64];
+    if (estimate > kernel_limit_ms) {
+      snprintf(why, sizeof why, "estimate_%.0fms_per_call", estimate);
+      skipped[k] = why;
+      continue;
+    }
+    ours[k] = median_ms(call, kernel_limit_ms, &first_ms);
+    if (std::isnan(ours[k])) {
+      snprintf(why, sizeof why, "first_call_%.0fms", first_ms);
+      skipped[k] = why;
+      continue;
+    }
+    same[k] = same_bits_100(call, d.y, y_bytes, first);
+    if (reference < 0) {
+      reference = k;
+      CUDA_OK(cudaMemcpy(y_ref, first, y_bytes, cudaMemcpyDeviceToDevice));
+    }
+  }
+  CSR_OK(ctx, csr_context_set_kernel(ctx, CSR_KERNEL_AUTO));
+  double theirs[2], diff[2];
+  bench_cusparse<T>(d, reference >= 0 ? (const T *)y_ref : NULL, theirs, diff);
+  cudaFree(first);
+  cudaFree(y_ref);
+  double best = fmin(theirs[0], theirs[1]);
+  auto percent = [&](double ms) { return floor_bytes / (ms * 1e-3) * 1e-9 / g_copy_gbps * 100; };
+  printf("%s %s: rows %lld nnz %lld longest row %lld | cuSPARSE ALG1 %.3f ALG2 %.3f ms (%.0f%% of "
+         "floor) | max rel diff of ours (%s) from ALG1 %.1e ALG2 %.1e\n",
+         name, values, (long long)A->rows, (long long)A->nnz, (long long)longest, theirs[0],
+         theirs[1], percent(best), reference >= 0 ? kernel_names[reference] : "none", diff[0],
+         diff[1]);
+  std::string common = "values=" + std::string(values) + ";rows=" + std::to_string(A->rows) +
+                       ";nnz=" + std::to_string(A->nnz) + ";longest_row=" + std::to_string(longest);
+  char buf[160];
+  snprintf(buf, sizeof buf,
+           ";alg1_ms=%.4f;alg2_ms=%.4f;max_rel_diff_alg1=%.1e;max_rel_diff_alg2=%.1e", theirs[0],
+           theirs[1], diff[0], diff[1]);
+  common += buf;
+  if (reference >= 0)
+    common += ";diff_of=" + std::string(kernel_names[reference]);
+  for (int k = 0; k < 4; k++)
+    if (!skipped[k].empty())
+      common += ";" + std::string(kernel_names[k]) + "_skipped=" + skipped[k];
+  for (int k = 0; k < 4; k++) {
+    std::string variant = kernel_names[k] + std::string(suffix);
+    if (!skipped[k].empty())
+      printf("  %-28s %-14s skipped: %s (limit %.0f ms)\n", name, variant.c_str(),
+             skipped[k].c_str(), kernel_limit_ms);
+    if (std::isnan(ours[k]))
+      continue;
+    printf("  %-28s %-14s %.3f ms %3.0f%% of floor | best cuSPARSE / ours %.2f | same bits in 100 "
+           "calls: %s\n",
+           name, variant.c_str(), ours[k], percent(ours[k]), best / ours[k],
+           same[k] ? "yes" : "NO");
+    std::string extra = common + ";same_bits_100=" + std::to_string(same[k]);
+    csv_row("gpu_spmv", name, variant.c_str(), ours[k] * 1e-3, g_anchor, best * 1e-3, 1.0,
+            floor_bytes, extra.c_str());
+  }
+  fflush(stdout);
+  return ours[0];
+}
+
+/* --- CG -------------------------------------------------------------------------------------- */
 
 /* Seconds of one csr_solve of max_iter iterations (no convergence at rtol 1e-30), median of 3. */
 static double solve_seconds(csr_context *ctx, device_matrix &d, csr_vector *b,
@@ -399,6 +421,7 @@ static double solve_seconds(csr_context *ctx, device_matrix &d, csr_vector *b,
 
 static void bench_cg(csr_context *ctx, const char *name, device_matrix &d, double spmv_ms) {
   csr_vector *b = NULL;
+  CSR_OK(ctx, csr_context_set_kernel(ctx, CSR_KERNEL_AUTO));
   CSR_OK(ctx, csr_vector_clone(ctx, d.x, &b, CSR_DEVICE)); /* b random, x0 = 0 */
   const csr_solver_method methods[2] = {CSR_SOLVER_CG, CSR_SOLVER_PCG_JACOBI};
   const char *mname[2] = {"cg", "pcg_jacobi"};
@@ -419,6 +442,14 @@ static void bench_cg(csr_context *ctx, const char *name, device_matrix &d, doubl
             0.0, extra);
   }
   csr_vector_free(&b);
+}
+
+/* x for a case: random in [0.5, 1.5), the same for fp64 and fp32 (rounded there). */
+static std::vector<double> random_x(int64_t n) {
+  std::vector<double> x(n);
+  for (double &v : x)
+    v = 0.5 + uniform01();
+  return x;
 }
 
 /* Fixed costs: one device reduction (csr_dot of 1024 entries: launch, synchronisation, result
@@ -443,7 +474,7 @@ static void bench_overheads(csr_context *ctx) {
   csr_vector_free(&a);
   csr_vector_free(&b);
   host_csr H = stencil(3, 16, 0);
-  device_matrix d = upload(ctx, H);
+  device_matrix d = upload<double>(ctx, H, random_x(H.cols));
   csr_vector *rhs = NULL;
   CSR_OK(ctx, csr_vector_clone(ctx, d.x, &rhs, CSR_DEVICE));
   int64_t i1 = 0, i2 = 0;
@@ -456,8 +487,51 @@ static void bench_overheads(csr_context *ctx) {
   release(d);
 }
 
+/* One case: built on the host, then fp64 (and CG where asked), then fp32, each freed before the
+ * next, so the device holds one copy of one matrix at a time. */
+static void run_case(csr_context *ctx, const spmv_case &c, int precisions) {
+  double t0 = now_s();
+  host_csr H = c.make();
+  std::vector<double> x = random_x(H.cols);
+  int64_t longest = longest_row(H);
+  printf("%s: built in %.1f s\n", c.name.c_str(), now_s() - t0);
+  if ((precisions & 1) || c.cg) {
+    device_matrix d = upload<double>(ctx, H, x);
+    double ms = (precisions & 1) ? bench_spmv<double>(ctx, c.name.c_str(), d, longest) : NAN;
+    if (c.cg) {
+      if (std::isnan(ms)) { /* AUTO was not among the kernels timed: CG compares with it */
+        CSR_OK(ctx, csr_context_set_kernel(ctx, CSR_KERNEL_AUTO));
+        ms = median_ms([&] { CSR_OK(ctx, csr_spmv(ctx, 1.0, d.A, d.x, 0.0, d.y)); });
+      }
+      bench_cg(ctx, c.name.c_str(), d, ms);
+    }
+    release(d);
+  }
+  if (precisions & 2) {
+    device_matrix d = upload<float>(ctx, H, x);
+    bench_spmv<float>(ctx, c.name.c_str(), d, longest);
+    release(d);
+  }
+}
+
+/* --kernels auto,segmented: the bits of g_kernels; -1 for a name that is none of ours. */
+static int parse_kernels(const char *list) {
+  int bits = 0;
+  std::string s = std::string(list) + ",";
+  for (size_t at = 0, end; (end = s.find(',', at)) != std::string::npos; at = end + 1) {
+    int k = 0;
+    while (k < 4 && s.compare(at, end - at, kernel_names[k]) != 0)
+      k++;
+    if (k == 4)
+      return -1;
+    bits |= 1 << k;
+  }
+  return bits;
+}
+
 int main(int argc, char **argv) {
-  int quick = 0, only_cg = 0;
+  int quick = 0, only_cg = 0, precisions = 3; /* bit 0: fp64, bit 1: fp32 */
+  const char *matrices = NULL, *only = NULL;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--csv") && i + 1 < argc)
       g_csv = fopen(argv[++i], "w");
@@ -467,15 +541,40 @@ int main(int argc, char **argv) {
       quick = 1;
     else if (!strcmp(argv[i], "--only-cg"))
       only_cg = 1;
+    else if (!strcmp(argv[i], "--matrices") && i + 1 < argc)
+      matrices = argv[++i];
+    else if (!strcmp(argv[i], "--cases") && i + 1 < argc)
+      only = argv[++i];
+    else if (!strcmp(argv[i], "--kernels") && i + 1 < argc)
+      g_kernels = parse_kernels(argv[++i]);
+    else if (!strcmp(argv[i], "--precision") && i + 1 < argc) {
+      const char *p = argv[++i];
+      precisions = !strcmp(p, "f64") ? 1 : !strcmp(p, "f32") ? 2 : !strcmp(p, "both") ? 3 : 0;
+    } else /* not fatal: run_gpu.sh passes one CSR_BENCH_ARGS to every GPU benchmark */
+      fprintf(stderr, "ignored: %s (options: the head of bench/gpu_bench_spmv_cg.cu)\n", argv[i]);
+  }
+  if (g_kernels < 0 || precisions == 0) {
+    fprintf(stderr, "--kernels takes auto,scalar,vector,segmented; --precision f64, f32 or both\n");
+    return 2;
+  }
+  if (matrices == NULL) { /* beside the repository, or inside it */
+    struct stat st;
+    matrices = stat("../shared/matrices", &st) == 0 ? "../shared/matrices" : "shared/matrices";
   }
   if (g_reps < 1)
     g_reps = 1;
+  double start = now_s();
   cudaDeviceProp prop;
   CUDA_OK(cudaGetDeviceProperties(&prop, 0));
-  int runtime = 0;
+  g_sms = prop.multiProcessorCount;
+  int runtime = 0, major = 0, minor = 0;
   cudaRuntimeGetVersion(&runtime);
+  cusparseGetProperty(MAJOR_VERSION, &major);
+  cusparseGetProperty(MINOR_VERSION, &minor);
   snprintf(g_device, sizeof g_device, "%s %d SMs CUDA %d.%d", prop.name, prop.multiProcessorCount,
            runtime / 1000, runtime % 1000 / 10);
+  snprintf(g_anchor, sizeof g_anchor, "cuSPARSE %d.%d best of CSR ALG1/ALG2 (CUDA %d.%d)", major,
+           minor, runtime / 1000, runtime % 1000 / 10);
   for (char *c = g_device; *c; c++)
     if (*c == ',')
       *c = ' ';
@@ -490,60 +589,24 @@ int main(int argc, char **argv) {
          prop.l2CacheSize >> 20, g_copy_gbps, g_reps);
   csr_context *ctx = NULL;
   CSR_OK(ctx, csr_context_create(&ctx));
+  SPARSE_OK(cusparseCreate(&g_sparse));
+  CUDA_OK(cudaMalloc(&g_count, sizeof *g_count));
 
-  bench_overheads(ctx);
-  int64_t n3 = quick ? 64 : 193; /* 193^3: 7.19M rows, 50.1M nonzeros */
-  {
-    host_csr H = stencil(3, n3, 0);
-    device_matrix d = upload(ctx, H);
-    char name[64];
-    snprintf(name, sizeof name, "poisson3d_7pt_%lld", (long long)n3);
-    double ms = bench_spmv(ctx, name, d);
-    bench_cg(ctx, name, d, ms);
-    release(d);
+  if (!only_cg && only == NULL)
+    bench_overheads(ctx);
+  if (!only_cg)
+    printf("matrices: %s\n", matrices);
+  std::vector<spmv_case> cases =
+      spmv_cases(ctx, only_cg ? NULL : matrices, quick, quick ? 2000000 : 30000000);
+  for (const spmv_case &c : cases) {
+    if ((only_cg && !c.cg) || (only && c.name.find(only) == std::string::npos))
+      continue;
+    run_case(ctx, c, precisions);
   }
-  if (!quick) {
-    host_csr H = stencil(3, 256, 0); /* 16.8M rows, 117M nonzeros */
-    device_matrix d = upload(ctx, H);
-    double ms = bench_spmv(ctx, "poisson3d_7pt_256", d);
-    bench_cg(ctx, "poisson3d_7pt_256", d, ms);
-    release(d);
-  }
-  struct {
-    const char *name;
-    host_csr (*make)(int);
-  } others[] = {
-      {"poisson2d_5pt_3000", [](int q) { return stencil(2, q ? 500 : 3000, 0); }},
-      {"stencil3d_27pt_150", [](int q) { return stencil(3, q ? 40 : 150, 1); }},
-      {"uniform_16_per_row",
-       [](int q) {
-         return random_rows(q ? 1 << 18 : 4000000, q ? 1 << 18 : 4000000,
-                            [](int64_t) { return (int64_t)16; });
-       }},
-      {"8_per_row_40_long_rows",
-       [](int q) {
-         int64_t n = q ? 1 << 18 : 4000000;
-         return random_rows(
-             n, n, [n](int64_t i) { return i % (n / 40) == 0 ? (int64_t)(n / 20) : (int64_t)8; });
-       }},
-      {"rmat_22_16", [](int q) { return rmat(q ? 16 : 22, 16); }},
-  };
-  for (auto &o : others) {
-    if (only_cg)
-      break;
-    host_csr H = o.make(quick);
-    device_matrix d = upload(ctx, H);
-    bench_spmv(ctx, o.name, d);
-    release(d);
-  }
-  if (!only_cg) { /* one row holds half of the nonzeros: the segmented kernel alone */
-    int64_t n = quick ? 1 << 18 : 4000000;
-    host_csr H = random_rows(n, n, [n](int64_t i) { return i == n / 3 ? 8 * n : (int64_t)8; });
-    device_matrix d = upload(ctx, H);
-    bench_spmv(ctx, "one_row_half_of_nnz", d, 0);
-    release(d);
-  }
+  cudaFree(g_count);
+  cusparseDestroy(g_sparse);
   csr_context_free(&ctx);
+  printf("total %.0f s\n", now_s() - start);
   if (g_csv)
     fclose(g_csv);
   return 0;

@@ -1,0 +1,266 @@
+/* The GPU SpMV benchmark's matrices (host code; bench/spmv_cases.h says what each one is). */
+#include "spmv_cases.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <memory>
+#include <stdio.h>
+#include <string.h>
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+
+uint64_t next_u64() { /* splitmix64 */
+  uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+double uniform01() {
+  return (double)(next_u64() >> 11) * 0x1p-53;
+}
+
+int64_t longest_row(const host_csr &A) {
+  int64_t longest = 0;
+  for (int64_t i = 0; i < A.rows; i++)
+    longest = std::max(longest, A.off[i + 1] - A.off[i]);
+  return longest;
+}
+
+host_csr stencil(int d, int64_t n, int full) {
+  host_csr A;
+  int64_t nz = d == 3 ? n : 1, rows = n * n * nz;
+  A.rows = A.cols = rows;
+  A.off.resize(rows + 1);
+  A.off[0] = 0;
+  A.col.reserve(rows * (full ? 27 : 2 * d + 1));
+  A.val.reserve(A.col.capacity());
+  for (int64_t z = 0; z < nz; z++)
+    for (int64_t y = 0; y < n; y++)
+      for (int64_t x = 0; x < n; x++) {
+        int64_t i = (z * n + y) * n + x;
+        for (int dz = (d == 3 ? -1 : 0); dz <= (d == 3 ? 1 : 0); dz++)
+          for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++) {
+              int far = (dx != 0) + (dy != 0) + (dz != 0);
+              if (!full && far > 1)
+                continue;
+              int64_t X = x + dx, Y = y + dy, Z = z + dz;
+              if (X < 0 || X >= n || Y < 0 || Y >= n || Z < 0 || Z >= nz)
+                continue;
+              A.col.push_back((int32_t)((Z * n + Y) * n + X));
+              A.val.push_back(far == 0 ? (full ? 26.0 : 2.0 * d) : -1.0);
+            }
+        A.off[i + 1] = (int64_t)A.col.size();
+      }
+  return A;
+}
+
+host_csr random_rows(int64_t rows, int64_t cols, const std::function<int64_t(int64_t)> &len) {
+  host_csr A;
+  A.rows = rows;
+  A.cols = cols;
+  A.off.resize(rows + 1);
+  A.off[0] = 0;
+  for (int64_t i = 0; i < rows; i++)
+    A.off[i + 1] = A.off[i] + len(i);
+  A.col.resize(A.off[rows]);
+  A.val.resize(A.off[rows]);
+  for (int64_t i = 0; i < rows; i++) {
+    for (int64_t k = A.off[i]; k < A.off[i + 1]; k++) {
+      A.col[k] = (int32_t)(next_u64() % (uint64_t)cols);
+      A.val[k] = 0.5 + uniform01();
+    }
+    std::sort(A.col.begin() + A.off[i], A.col.begin() + A.off[i + 1]);
+  }
+  return A;
+}
+
+host_csr narrow_rows(int64_t rows, int64_t cols, int64_t min_len, int64_t max_len) {
+  host_csr A;
+  A.rows = rows;
+  A.cols = cols;
+  A.off.resize(rows + 1);
+  A.off[0] = 0;
+  A.col.reserve(rows * (min_len + max_len) / 2 + rows);
+  for (int64_t i = 0; i < rows; i++) {
+    int64_t len = min_len + (int64_t)(next_u64() % (uint64_t)(max_len - min_len + 1));
+    uint64_t taken = 0; /* a bit per column: distinct columns, read out in order */
+    for (int64_t n = 0; n < len;) {
+      uint64_t bit = 1ull << (next_u64() % (uint64_t)cols);
+      n += (taken & bit) == 0;
+      taken |= bit;
+    }
+    for (int j = 0; j < 64; j++)
+      if (taken >> j & 1)
+        A.col.push_back(j);
+    A.off[i + 1] = (int64_t)A.col.size();
+  }
+  A.val.resize(A.col.size());
+  for (double &v : A.val)
+    v = 0.5 + uniform01();
+  return A;
+}
+
+host_csr rmat(int scale, int64_t edge_factor) {
+  int64_t n = (int64_t)1 << scale, m = n * edge_factor;
+  std::vector<int32_t> src(m), dst(m);
+  for (int64_t e = 0; e < m; e++) {
+    int64_t i = 0, j = 0;
+    for (int l = 0; l < scale; l++) {
+      double u = uniform01();
+      int bi = u >= 0.76, bj = (u >= 0.57 && u < 0.76) || u >= 0.95;
+      i = 2 * i + bi;
+      j = 2 * j + bj;
+    }
+    src[e] = (int32_t)i;
+    dst[e] = (int32_t)j;
+  }
+  host_csr A;
+  A.rows = A.cols = n;
+  A.off.assign(n + 1, 0);
+  for (int64_t e = 0; e < m; e++)
+    A.off[src[e] + 1]++;
+  for (int64_t i = 0; i < n; i++)
+    A.off[i + 1] += A.off[i];
+  A.col.resize(m);
+  A.val.resize(m);
+  std::vector<int64_t> next(A.off.begin(), A.off.end() - 1);
+  for (int64_t e = 0; e < m; e++) {
+    int64_t k = next[src[e]]++;
+    A.col[k] = dst[e];
+    A.val[k] = 0.5 + uniform01();
+  }
+  for (int64_t i = 0; i < n; i++)
+    std::sort(A.col.begin() + A.off[i], A.col.begin() + A.off[i + 1]);
+  return A;
+}
+
+host_csr replicate(const host_csr &A, int64_t k) {
+  host_csr R;
+  int64_t nnz = A.off[A.rows];
+  R.rows = k * A.rows;
+  R.cols = k * A.cols;
+  R.off.resize(R.rows + 1);
+  R.col.resize(k * nnz);
+  R.val.resize(k * nnz);
+  R.off[0] = 0;
+  for (int64_t r = 0; r < k; r++) {
+    for (int64_t i = 0; i < A.rows; i++)
+      R.off[r * A.rows + i + 1] = r * nnz + A.off[i + 1];
+    for (int64_t j = 0; j < nnz; j++)
+      R.col[r * nnz + j] = (int32_t)(A.col[j] + r * A.cols);
+  }
+  for (double &v : R.val)
+    v = 0.5 + uniform01();
+  return R;
+}
+
+/* The file name without its matrix suffix, or "" when it has none of ours. */
+static std::string matrix_stem(const std::string &file) {
+  for (const char *suffix : {".mtx.gz", ".txt.gz", ".mtx"}) {
+    size_t n = strlen(suffix);
+    if (file.size() > n && file.compare(file.size() - n, n, suffix) == 0)
+      return file.substr(0, file.size() - n);
+  }
+  return "";
+}
+
+/* The structure of a real matrix as libcsr reads it (symmetric files expanded, duplicates
+ * summed); its values are not kept (the replicas get random ones). NULL when it cannot be read. */
+static std::shared_ptr<host_csr> read_structure(csr_context *ctx, const char *dir,
+                                                const std::string &file) {
+  csr_matrix *M = NULL;
+  csr_status s = csr_read_csr(ctx, (dir + ("/" + file)).c_str(), NULL, &M, NULL);
+  if (s < 0) {
+    printf("matrices: %s skipped: %s\n", file.c_str(), csr_context_last_error(ctx));
+    return NULL;
+  }
+  csr_matrix *H = M;
+  if (M->location != CSR_HOST && csr_matrix_copy(ctx, M, &H, CSR_HOST) < 0) {
+    printf("matrices: %s skipped: %s\n", file.c_str(), csr_context_last_error(ctx));
+    csr_matrix_free(&M);
+    return NULL;
+  }
+  auto A = std::make_shared<host_csr>();
+  A->rows = H->rows;
+  A->cols = H->cols;
+  A->off.assign(H->row_offsets, H->row_offsets + H->rows + 1);
+  A->col.assign(H->col_indices, H->col_indices + H->nnz);
+  if (H != M)
+    csr_matrix_free(&H);
+  csr_matrix_free(&M);
+  return A;
+}
+
+/* One case per real matrix of dir large enough to time. */
+static void real_cases(csr_context *ctx, const char *dir, int64_t target_nnz,
+                       std::vector<spmv_case> &cases) {
+  std::error_code error;
+  std::vector<std::string> files;
+  for (const auto &entry : std::filesystem::directory_iterator(dir, error))
+    if (entry.is_regular_file() && matrix_stem(entry.path().filename().string()) != "")
+      files.push_back(entry.path().filename().string());
+  if (error) {
+    printf("matrices: cannot list %s (%s): no real matrices\n", dir, error.message().c_str());
+    return;
+  }
+  std::sort(files.begin(), files.end());
+  for (const std::string &file : files) {
+    std::shared_ptr<host_csr> A = read_structure(ctx, dir, file);
+    if (A == NULL)
+      continue;
+    int64_t nnz = A->off[A->rows];
+    if (nnz < SPMV_MIN_REAL_NNZ) {
+      printf("matrices: %s skipped: %lld nonzeros < %d\n", file.c_str(), (long long)nnz,
+             SPMV_MIN_REAL_NNZ);
+      continue;
+    }
+    int64_t k = (target_nnz + nnz - 1) / nnz;
+    /* 32-bit columns, and cuSPARSE's copy has 32-bit offsets. */
+    if (k * std::max(A->rows, A->cols) > INT32_MAX || k * nnz > INT32_MAX) {
+      printf("matrices: %s skipped: %lld copies overflow 32-bit indices\n", file.c_str(),
+             (long long)k);
+      continue;
+    }
+    spmv_case c;
+    c.name = matrix_stem(file) + "_x" + std::to_string(k);
+    c.make = [A, k] { return replicate(*A, k); };
+    cases.push_back(c);
+  }
+}
+
+std::vector<spmv_case> spmv_cases(csr_context *ctx, const char *matrices_dir, int quick,
+                                  int64_t target_nnz) {
+  int q = quick;
+  int64_t n3 = q ? 64 : 193;                 /* 193^3: 7.19M rows, 50.1M nonzeros */
+  int64_t n = q ? 1 << 18 : 4000000;         /* rows of the random ones: 64M nonzeros at 16 */
+  int64_t alternate = q ? 1 << 19 : 8000000; /* half of them empty, the rest 16: 64M */
+  std::vector<spmv_case> cases = {
+      {"poisson3d_7pt_" + std::to_string(n3), 1, [n3] { return stencil(3, n3, 0); }},
+      {"poisson2d_5pt_3000", 0, [q] { return stencil(2, q ? 500 : 3000, 0); }},
+      {"stencil3d_27pt_150", 0, [q] { return stencil(3, q ? 40 : 150, 1); }},
+      {"uniform_16_per_row", 0, [n] { return random_rows(n, n, [](int64_t) { return 16; }); }},
+      {"8_per_row_40_long_rows", 0,
+       [n] {
+         return random_rows(n, n, [n](int64_t i) { return i % (n / 40) == 0 ? n / 20 : 8; });
+       }},
+      {"rmat_22_16", 0, [q] { return rmat(q ? 16 : 22, 16); }},
+      /* Half of the nonzeros in one row: only a kernel that splits rows can take it. */
+      {"one_row_half_of_nnz", 0,
+       [n] { return random_rows(n, n, [n](int64_t i) { return i == n / 3 ? 8 * n : 8; }); }},
+      /* x is 64 entries, always in cache: the matrix stream alone, in short rows. */
+      {"tall_64_cols", 0, [n] { return narrow_rows(n, 64, 8, 24); }},
+      /* Empty rows still write y; their mean length of 8 hides rows of 16. */
+      {"odd_rows_empty", 0,
+       [alternate] {
+         return random_rows(alternate, alternate, [](int64_t i) { return i % 2 ? 0 : 16; });
+       }},
+  };
+  if (!q) /* 16.8M rows, 117M nonzeros */
+    cases.insert(cases.begin() + 1,
+                 spmv_case{"poisson3d_7pt_256", 1, [] { return stencil(3, 256, 0); }});
+  if (matrices_dir != NULL)
+    real_cases(ctx, matrices_dir, target_nnz, cases);
+  return cases;
+}
