@@ -12,8 +12,7 @@ namespace {
 template <typename T, bool JACOBI>
 __global__ void __launch_bounds__(CSRI_VECTOR_THREADS)
     update_kernel(int64_t n, cg_point<T, JACOBI> pt, T *x, T *r_next, T *p_next) {
-  for (int64_t j = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; j < n;
-       j += (int64_t)gridDim.x * blockDim.x) {
+  CSRI_GRID_STRIDE(j, n) {
     T rn, zn, pn;
     pt.at(j, rn, zn, pn);
     r_next[j] = rn;
@@ -29,8 +28,7 @@ __global__ void __launch_bounds__(CSRI_REDUCE_THREADS)
     sums_kernel(int64_t n, const T *r, const T *p, const T *q, const T *d,
                 csri_reduce_space<CSRI_CG_SUMS> space) {
   csri_sums<CSRI_CG_SUMS> s = {{0.0, 0.0, 0.0, 0.0, 0.0}};
-  for (int64_t j = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; j < n;
-       j += (int64_t)gridDim.x * blockDim.x) {
+  CSRI_GRID_STRIDE(j, n) {
     T rn = r[j], zn = JACOBI ? (T)__dmul_rn((double)d[j], (double)rn) : rn;
     double r_ = rn, z_ = zn, p_ = p[j], q_ = q[j];
     s.v[0] += r_ * r_;
@@ -50,9 +48,7 @@ csr_status step(csr_context *ctx, const csr_matrix *A, double alpha, double beta
   const T *d = v->d ? (const T *)v->d->data : NULL;
   cg_point<T, JACOBI> pt{
       (const T *)v->r->data, (const T *)v->q->data, (const T *)v->p->data, d, alpha, beta};
-  int64_t blocks = (n + CSRI_VECTOR_THREADS - 1) / CSRI_VECTOR_THREADS;
-  blocks = blocks < 1 ? 1 : blocks > CSRI_VECTOR_MAX_BLOCKS ? CSRI_VECTOR_MAX_BLOCKS : blocks;
-  update_kernel<T, JACOBI><<<(unsigned)blocks, CSRI_VECTOR_THREADS, 0, stream>>>(
+  update_kernel<T, JACOBI><<<csri_vector_blocks(n), CSRI_VECTOR_THREADS, 0, stream>>>(
       n, pt, (T *)v->x->data, (T *)v->r_next->data, (T *)v->p_next->data);
   CSRI_TRY(CSRI_CUDA_CHECK(ctx, "CG update kernel"));
   CSRI_TRY(csri_cuda_spmv_merge(ctx, 1.0, A, v->p_next, 0.0, v->q_next));

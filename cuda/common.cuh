@@ -49,6 +49,20 @@ static inline size_t csri_align256(size_t bytes) {
  * running library in practice; a fresh query costs microseconds). */
 extern "C" int csri_cuda_sm_count(void);
 
+/* --- element-wise grids ---------------------------------------------------------------------- */
+
+/* A grid-stride loop over n items: thread t of the grid takes t, t + grid size, ... */
+#define CSRI_GRID_STRIDE(i, n)                                                                     \
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < (n);                        \
+       i += (int64_t)gridDim.x * blockDim.x)
+
+/* Blocks of CSRI_VECTOR_THREADS for an element-wise kernel over n items: enough for one item a
+ * thread, at most CSRI_VECTOR_MAX_BLOCKS (the grid-stride loop covers the rest). */
+static inline int csri_vector_blocks(int64_t n) {
+  int64_t b = (n + CSRI_VECTOR_THREADS - 1) / CSRI_VECTOR_THREADS;
+  return b < 1 ? 1 : b > CSRI_VECTOR_MAX_BLOCKS ? CSRI_VECTOR_MAX_BLOCKS : (int)b;
+}
+
 /* --- tiles taken in order ------------------------------------------------------------------ */
 
 /* The tile this block works on: the next value of an atomic counter rather than blockIdx.x, so

@@ -11,15 +11,21 @@
 
 #include <string.h>
 
-/* Combining rules: sums, and a maximum that keeps NaN (as the CPU's nrminf does). */
+/* Combining rules: sums, and a maximum that keeps NaN (as the CPU's nrminf does). The
+ * reductions below combine slot k of K with combine_at(k, a, b): one rule for every slot here; a
+ * rule of its own may differ per slot (cuda/row_stats.cu: two maxima and a sum in one pass). */
 struct csri_add {
   __device__ __forceinline__ static double identity() { return 0.0; }
   __device__ __forceinline__ static double combine(double a, double b) { return a + b; }
+  __device__ __forceinline__ static double combine_at(int, double a, double b) { return a + b; }
 };
 struct csri_max_nan { /* of values >= 0 */
   __device__ __forceinline__ static double identity() { return 0.0; }
   __device__ __forceinline__ static double combine(double a, double b) {
     return (a > b || a != a) ? a : b;
+  }
+  __device__ __forceinline__ static double combine_at(int, double a, double b) {
+    return combine(a, b);
   }
 };
 
@@ -42,7 +48,7 @@ __device__ __forceinline__ csri_sums<K> csri_block_combine(csri_sums<K> s) {
   for (int k = 0; k < K; k++)
 #pragma unroll
     for (int d = 16; d > 0; d /= 2)
-      s.v[k] = Op::combine(s.v[k], __shfl_down_sync(0xffffffffu, s.v[k], d));
+      s.v[k] = Op::combine_at(k, s.v[k], __shfl_down_sync(0xffffffffu, s.v[k], d));
   if (lane == 0)
 #pragma unroll
     for (int k = 0; k < K; k++)
@@ -52,7 +58,7 @@ __device__ __forceinline__ csri_sums<K> csri_block_combine(csri_sums<K> s) {
     for (int w = 1; w < THREADS / 32; w++)
 #pragma unroll
       for (int k = 0; k < K; k++)
-        s.v[k] = Op::combine(s.v[k], warp_values[w][k]);
+        s.v[k] = Op::combine_at(k, s.v[k], warp_values[w][k]);
   return s;
 }
 
@@ -82,7 +88,7 @@ __device__ __forceinline__ void csri_grid_combine(csri_sums<K> s, csri_reduce_sp
   for (unsigned b = threadIdx.x + THREADS; b < gridDim.x; b += THREADS)
 #pragma unroll
     for (int k = 0; k < K; k++)
-      total.v[k] = Op::combine(total.v[k], __ldcg(&space.partials[(size_t)b * K + k]));
+      total.v[k] = Op::combine_at(k, total.v[k], __ldcg(&space.partials[(size_t)b * K + k]));
   __syncthreads(); /* warp_values is reused */
   total = csri_block_combine<Op, K, THREADS>(total);
   if (threadIdx.x == 0) {

@@ -1,41 +1,38 @@
 /* Row-length statistics on the GPU: len_i = off[i+1] - off[i]; counts[b] = #{i : bin(len_i) = b}
  * (log2 bins, by libcsr's histogram, cuda/histogram.cu), longest = max len_i, variance =
- * sum (len_i - mean)^2 / rows. The offsets stay on the device; the lengths are made once, as the
- * histogram's samples (32-bit when no row can be longer), and the sums run in the fixed order of
- * cuda/reduce.cuh, so the same matrix gives the same statistics every time. */
+ * sum (len_i - mean)^2 / rows. The offsets stay on the device; one pass makes the lengths, the
+ * histogram's samples (32-bit when no row can be longer), and reduces the longest and the
+ * variance in the fixed order of cuda/reduce.cuh, so the same matrix gives the same statistics
+ * every time. */
 #include "entries.h"
 #include "reduce.cuh"
 
 namespace {
 
-/* A grid-stride loop over n items. */
-#define EACH(i, n)                                                                                 \
-  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < (n);                        \
-       i += (int64_t)gridDim.x * blockDim.x)
+/* Slots 0 and 1 are maxima (of values >= 0), slot 2 a sum. */
+struct two_maxima_and_a_sum {
+  __device__ __forceinline__ static double identity() { return 0.0; }
+  __device__ __forceinline__ static double combine_at(int k, double a, double b) {
+    return k < 2 ? (a > b ? a : b) : a + b;
+  }
+};
 
-/* Writes the lengths; reduces max len_i and max (-len_i) (positive when the offsets decrease). */
+/* One pass: writes the lengths and reduces max len_i, max (-len_i) (positive when the offsets
+ * decrease) and sum (len_i - mean)^2, the mean being nnz / rows, known from the ends. */
 template <typename L>
 __global__ void __launch_bounds__(CSRI_REDUCE_THREADS)
-    lengths_kernel(const int64_t *off, int64_t rows, L *lengths, csri_reduce_space<2> space) {
-  csri_sums<2> s = {{0.0, 0.0}};
-  EACH(i, rows) {
+    lengths_kernel(const int64_t *off, int64_t rows, double mean, L *lengths,
+                   csri_reduce_space<3> space) {
+  csri_sums<3> s = {{0.0, 0.0, 0.0}};
+  CSRI_GRID_STRIDE(i, rows) {
     int64_t len = off[i + 1] - off[i];
     lengths[i] = (L)len;
     s.v[0] = len > s.v[0] ? (double)len : s.v[0];
     s.v[1] = -len > s.v[1] ? (double)-len : s.v[1];
+    double d = (double)len - mean;
+    s.v[2] += d * d;
   }
-  csri_grid_combine<csri_max_nan, 2, CSRI_REDUCE_THREADS>(s, space);
-}
-
-template <typename L>
-__global__ void __launch_bounds__(CSRI_REDUCE_THREADS)
-    deviations_kernel(const L *lengths, int64_t rows, double mean, csri_reduce_space<1> space) {
-  csri_sums<1> s = {{0.0}};
-  EACH(i, rows) {
-    double d = (double)lengths[i] - mean;
-    s.v[0] += d * d;
-  }
-  csri_grid_combine<csri_add, 1, CSRI_REDUCE_THREADS>(s, space);
+  csri_grid_combine<two_maxima_and_a_sum, 3, CSRI_REDUCE_THREADS>(s, space);
 }
 
 /* Lengths, longest, histogram, variance, with the lengths as L; counts is a device array of
@@ -44,23 +41,17 @@ template <typename L>
 csr_status stats_typed(csr_context *ctx, const int64_t *off, int64_t rows, L *lengths,
                        unsigned long long *counts, csr_row_stats *stats) {
   cudaStream_t stream = csri_stream(ctx);
-  double extremes[2];
-  CSRI_TRY(csri_run_reduction<2>(ctx, (const void *)lengths_kernel<L>, rows, extremes,
-                                 [&](int blocks, csri_reduce_space<2> s) {
-                                   lengths_kernel<L><<<blocks, CSRI_REDUCE_THREADS, 0, stream>>>(
-                                       off, rows, lengths, s);
-                                 }));
-  if (extremes[1] > 0.0)
-    return csri_offsets_error(ctx);
-  stats->longest = (int64_t)extremes[0];
   stats->mean = (double)stats->nnz / (double)rows;
-  double squares = 0.0;
-  CSRI_TRY(csri_run_reduction<1>(ctx, (const void *)deviations_kernel<L>, rows, &squares,
-                                 [&](int blocks, csri_reduce_space<1> s) {
-                                   deviations_kernel<L><<<blocks, CSRI_REDUCE_THREADS, 0, stream>>>(
-                                       lengths, rows, stats->mean, s);
-                                 }));
-  stats->variance = squares / (double)rows;
+  double r[3];
+  CSRI_TRY(csri_run_reduction<3>(
+      ctx, (const void *)lengths_kernel<L>, rows, r, [&](int blocks, csri_reduce_space<3> s) {
+        lengths_kernel<L>
+            <<<blocks, CSRI_REDUCE_THREADS, 0, stream>>>(off, rows, stats->mean, lengths, s);
+      }));
+  if (r[1] > 0.0)
+    return csri_offsets_error(ctx);
+  stats->longest = (int64_t)r[0];
+  stats->variance = r[2] / (double)rows;
   /* Lengths reach at most nnz < 2^47, so the log2 bins of the histogram are csri_row_length_bin's
    * (which folds longer rows into the last bin). */
   csri_bins bins = {CSR_BINS_LOG2, CSR_HIST_BINS, 0.0, 0.0, 0.0, 0};

@@ -6,20 +6,11 @@
 
 namespace {
 
-int vector_blocks(int64_t n) {
-  int64_t b = (n + CSRI_VECTOR_THREADS - 1) / CSRI_VECTOR_THREADS;
-  return b < 1 ? 1 : b > CSRI_VECTOR_MAX_BLOCKS ? CSRI_VECTOR_MAX_BLOCKS : (int)b;
-}
-
-#define GRID_STRIDE(i, n)                                                                          \
-  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < (n);                        \
-       i += (int64_t)gridDim.x * blockDim.x)
-
 /* beta == 0 overwrites y, so NaN in the old y does not survive (as on the CPU). The _rn
  * operations forbid fused multiply-adds: the results are the CPU backends' bits. */
 template <typename T>
 __global__ void axpby_kernel(int64_t n, double alpha, const T *x, double beta, T *y) {
-  GRID_STRIDE(i, n) {
+  CSRI_GRID_STRIDE(i, n) {
     double v = __dmul_rn(alpha, (double)x[i]);
     y[i] = (T)(beta == 0.0 ? v : __dadd_rn(v, __dmul_rn(beta, (double)y[i])));
   }
@@ -27,13 +18,13 @@ __global__ void axpby_kernel(int64_t n, double alpha, const T *x, double beta, T
 
 /* alpha == 0 writes zeros (NaN does not survive). */
 template <typename T> __global__ void scale_kernel(int64_t n, double alpha, T *x) {
-  GRID_STRIDE(i, n) {
+  CSRI_GRID_STRIDE(i, n) {
     x[i] = alpha == 0.0 ? (T)0 : (T)__dmul_rn(alpha, (double)x[i]);
   }
 }
 
 template <typename T> __global__ void fill_kernel(int64_t n, T value, T *x) {
-  GRID_STRIDE(i, n) {
+  CSRI_GRID_STRIDE(i, n) {
     x[i] = value;
   }
 }
@@ -56,7 +47,7 @@ template <typename T>
 __global__ void __launch_bounds__(CSRI_REDUCE_THREADS)
     dot_kernel(int64_t n, const T *x, const T *y, csri_reduce_space<1> space) {
   csri_sums<1> s = {{0.0}};
-  GRID_STRIDE(i, n) {
+  CSRI_GRID_STRIDE(i, n) {
     s.v[0] += (double)x[i] * (double)y[i];
   }
   csri_grid_combine<csri_add, 1, CSRI_REDUCE_THREADS>(s, space);
@@ -66,7 +57,7 @@ template <typename T>
 __global__ void __launch_bounds__(CSRI_REDUCE_THREADS)
     nrm2_kernel(int64_t n, const T *x, csri_reduce_space<3> space) {
   csri_sums<3> s = {{0.0, 0.0, 0.0}};
-  GRID_STRIDE(i, n) {
+  CSRI_GRID_STRIDE(i, n) {
     nrm2_add(s, (double)x[i]);
   }
   csri_grid_combine<csri_add, 3, CSRI_REDUCE_THREADS>(s, space);
@@ -76,7 +67,7 @@ template <typename T, typename Op>
 __global__ void __launch_bounds__(CSRI_REDUCE_THREADS)
     abs_kernel(int64_t n, const T *x, csri_reduce_space<1> space) {
   csri_sums<1> s = {{0.0}};
-  GRID_STRIDE(i, n) {
+  CSRI_GRID_STRIDE(i, n) {
     s.v[0] = Op::combine(s.v[0], fabs((double)x[i]));
   }
   csri_grid_combine<Op, 1, CSRI_REDUCE_THREADS>(s, space);
@@ -113,7 +104,7 @@ csr_status reduce_typed(csr_context *ctx, csri_reduction which, const csr_vector
 
 extern "C" csr_status csri_cuda_axpby(csr_context *ctx, double alpha, const csr_vector *x,
                                       double beta, csr_vector *y) {
-  int blocks = vector_blocks(y->n);
+  int blocks = csri_vector_blocks(y->n);
   cudaStream_t stream = csri_stream(ctx);
   if (y->value_type == CSR_F64)
     axpby_kernel<double><<<blocks, CSRI_VECTOR_THREADS, 0, stream>>>(
@@ -127,7 +118,7 @@ extern "C" csr_status csri_cuda_axpby(csr_context *ctx, double alpha, const csr_
 extern "C" csr_status csri_cuda_scale(csr_context *ctx, double alpha, csr_vector *x) {
   if (alpha == 1.0 || x->n == 0)
     return CSR_SUCCESS;
-  int blocks = vector_blocks(x->n);
+  int blocks = csri_vector_blocks(x->n);
   cudaStream_t stream = csri_stream(ctx);
   if (x->value_type == CSR_F64)
     scale_kernel<double>
@@ -140,7 +131,7 @@ extern "C" csr_status csri_cuda_scale(csr_context *ctx, double alpha, csr_vector
 extern "C" csr_status csri_cuda_fill(csr_context *ctx, double alpha, csr_vector *x) {
   if (x->n == 0)
     return CSR_SUCCESS;
-  int blocks = vector_blocks(x->n);
+  int blocks = csri_vector_blocks(x->n);
   cudaStream_t stream = csri_stream(ctx);
   if (x->value_type == CSR_F64)
     fill_kernel<double><<<blocks, CSRI_VECTOR_THREADS, 0, stream>>>(x->n, alpha, (double *)x->data);

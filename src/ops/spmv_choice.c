@@ -153,10 +153,7 @@ csr_status csr_spmv_choose(csr_context *ctx, const csr_matrix *A, csr_spmv_choic
   CSRI_CHECK_NULL(ctx, A);
   CSRI_CHECK_NULL(ctx, choice);
   memset(choice, 0, sizeof *choice);
-  CSRI_TRY(csri_check_shape(ctx, A->rows, A->cols, A->nnz));
-  CSRI_TRY(csri_check_location(ctx, A->location));
-  if (A->rows > 0 && A->row_offsets == NULL)
-    return CSRI_FAIL(ctx, CSR_ERR_NULL_POINTER, "A->row_offsets is NULL");
+  /* A matrix not yet cached is checked by csr_row_stats_compute. */
   CSRI_TRY(stats_of(ctx, A, &choice->stats, &choice->analysis_seconds, &choice->cached));
   csri_spmv_pick chosen = csri_spmv_choose(&choice->stats, CSRI_SPMV_RESIDENT_LANES);
   csr_spmv_kernel forced = csr_context_kernel(ctx);
