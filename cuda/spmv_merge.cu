@@ -1,9 +1,9 @@
 /* y = alpha*A*x + beta*y with the work cut evenly along the merge path of the rows' ends and the
- * nonzeros (src/kernels/merge_path.h): each thread takes CSRI_SPMV_MERGE_ITEMS items of the path,
- * a nonzero or a row's end, whatever the row lengths. A row that the cuts split is summed from its
- * pieces in double, in an order fixed by the matrix's shape: within a tile by a segmented scan of
- * the threads' carries, across tiles by a fix-up that adds the tiles' carries in tile order. No
- * atomics: the same bits on every call. */
+ * nonzeros (src/kernels/merge_path.h): each thread takes the same number of items of the path
+ * (a nonzero or a row's end; 7 in f64, 9 in f32: cuda/tuning.cuh), whatever the row lengths. A row
+ * that the cuts split is summed from its pieces in double, in an order fixed by the matrix's shape:
+ * within a tile by a segmented scan of the threads' carries, across tiles by a fix-up that adds the
+ * tiles' carries in tile order. No atomics: the same bits on every call. */
 #include "common.cuh"
 #include "kernels/merge_path.h"
 #include "spmv_merge.cuh"
@@ -11,8 +11,19 @@
 namespace {
 
 constexpr int THREADS = CSRI_SPMV_MERGE_THREADS;
-constexpr int ITEMS = CSRI_SPMV_MERGE_ITEMS;
-constexpr int64_t TILE = (int64_t)THREADS * ITEMS;
+
+/* The tile shape of each value type (cuda/tuning.cuh): path items per thread, and the blocks per
+ * SM that the register budget must fit. */
+template <typename T> struct shape;
+template <> struct shape<double> {
+  static constexpr int items = CSRI_SPMV_MERGE_ITEMS, min_blocks = CSRI_SPMV_MERGE_MIN_BLOCKS;
+  static constexpr int64_t tile = (int64_t)THREADS * items;
+};
+template <> struct shape<float> {
+  static constexpr int items = CSRI_SPMV_MERGE_ITEMS_F32,
+                       min_blocks = CSRI_SPMV_MERGE_MIN_BLOCKS_F32;
+  static constexpr int64_t tile = (int64_t)THREADS * items;
+};
 constexpr unsigned FULL = 0xffffffffu;
 
 /* A partial sum of a row (counted from the tile's first row): what a thread carries into the
@@ -28,27 +39,38 @@ __device__ __forceinline__ keyed combine(keyed a, keyed b) {
   return b.row == a.row ? keyed{b.row, a.sum + b.sum} : b;
 }
 
-/* Inclusive segmented scan of the threads' carries across the block (shuffles within a warp,
- * the warps' totals combined in warp order); *exclusive gets the previous thread's result (row
- * -1 for thread 0). Fixed order: the same bits every call. */
-__device__ __forceinline__ keyed block_scan(keyed v, keyed *exclusive,
-                                            keyed (&warp_totals)[THREADS / 32]) {
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+/* Inclusive segmented scan of v across the first `lanes` lanes of a warp (a power of two; the
+ * lanes past them get partial results). Fixed order: the same bits every call. */
+__device__ __forceinline__ keyed warp_scan(keyed v, int lanes) {
+  const int lane = threadIdx.x & 31;
 #pragma unroll
-  for (int d = 1; d < 32; d *= 2) {
+  for (int d = 1; d < lanes; d *= 2) {
     int row = __shfl_up_sync(FULL, v.row, d);
     double sum = __shfl_up_sync(FULL, v.sum, d);
     if (lane >= d && row == v.row)
       v.sum = sum + v.sum;
   }
+  return v;
+}
+
+/* Inclusive segmented scan of the threads' carries across the block: within each warp by
+ * shuffles, then each warp combines the totals of the warps before it, also by shuffles (its
+ * lane i holding warp i's total); *exclusive gets the previous thread's result (row -1 for thread
+ * 0). Fixed order: the same bits every call. */
+__device__ __forceinline__ keyed block_scan(keyed v, keyed *exclusive,
+                                            keyed (&warp_totals)[THREADS / 32]) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  v = warp_scan(v, 32);
   if (lane == 31)
     warp_totals[warp] = v;
   __syncthreads();
   keyed prefix = {-1, 0.0};
-  for (int w = 0; w < warp; w++)
-    prefix = w == 0 ? warp_totals[0] : combine(prefix, warp_totals[w]);
-  if (warp > 0)
+  if (warp > 0) { /* the whole warp: the earlier warps' totals combined, in lane warp - 1 */
+    keyed earlier = warp_scan(lane < warp ? warp_totals[lane] : keyed{-1, 0.0}, THREADS / 32);
+    prefix.row = __shfl_sync(FULL, earlier.row, warp - 1);
+    prefix.sum = __shfl_sync(FULL, earlier.sum, warp - 1);
     v = combine(prefix, v);
+  }
   int row = __shfl_up_sync(FULL, v.row, 1);
   double sum = __shfl_up_sync(FULL, v.sum, 1);
   *exclusive = lane > 0 ? keyed{row, sum} : prefix;
@@ -62,10 +84,10 @@ __device__ __forceinline__ void store(T *y, int64_t row, double alpha, double su
 
 /* Where every tile starts: tile t covers [starts[t], starts[t + 1]). */
 __global__ void tile_starts(const int64_t *off, int64_t rows, int64_t nnz, int64_t tiles,
-                            csri_merge_coord *starts) {
+                            int64_t tile_items, csri_merge_coord *starts) {
   int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   if (t <= tiles)
-    starts[t] = csri_merge_tile_start(t, TILE, off, rows, nnz);
+    starts[t] = csri_merge_tile_start(t, tile_items, off, rows, nnz);
 }
 
 /* One tile per block. The block first stages the tile's row ends (counted from its first
@@ -79,10 +101,12 @@ __global__ void tile_starts(const int64_t *off, int64_t rows, int64_t nnz, int64
  * leaves its sum in the tile's carry. Within the tile everything is 32-bit, counted from the
  * tile's start. */
 template <typename T, bool PATTERN>
-__global__ void __launch_bounds__(THREADS)
+__global__ void __launch_bounds__(THREADS, shape<T>::min_blocks)
     merge_kernel(int64_t rows, const int64_t *off, const int32_t *col, const T *val, const T *x,
                  double alpha, double beta, T *y, const csri_merge_coord *starts,
                  int64_t *carry_row, double *carry_sum, double *head_sum) {
+  constexpr int ITEMS = shape<T>::items;
+  constexpr int64_t TILE = shape<T>::tile;
   __shared__ int ends[TILE + 1];    /* the tile's rows' ends, and the open row's at its end */
   __shared__ double products[TILE]; /* a_k x_{c_k} of the tile's nonzeros */
   __shared__ keyed warp_totals[THREADS / 32];
@@ -90,17 +114,37 @@ __global__ void __launch_bounds__(THREADS)
   const csri_merge_coord start = starts[t], end = starts[t + 1];
   const int tile_rows = (int)(end.row - start.row), nonzeros = (int)(end.nz - start.nz);
   const int staged = tile_rows < rows - start.row ? tile_rows + 1 : tile_rows;
-  for (int i = threadIdx.x; i < staged; i += THREADS)
+  const int tid = threadIdx.x;
+  /* Every load of the tile is issued before any is used, so that a thread has its whole share in
+   * flight at once: the first round of row ends, the columns and values, then the gathers of x.
+   * Each load is only predicated on being inside the tile (no branch separates them), and its
+   * address is the thread's first plus a constant. A tile starts before the last row's end, so
+   * it stages at least one row end. */
+  const int64_t end_first = __ldcs(off + start.row + 1 + min(tid, staged - 1));
+  const int32_t *my_col = col + start.nz + tid;
+  const T *my_val = PATTERN ? NULL : val + start.nz + tid;
+  int cols[ITEMS];
+  T vals[ITEMS], xs[ITEMS];
+#pragma unroll
+  for (int k = 0; k < ITEMS; k++)
+    if (k * THREADS + tid < nonzeros) {
+      cols[k] = __ldcs(my_col + k * THREADS);
+      if (!PATTERN)
+        vals[k] = __ldcs(my_val + k * THREADS);
+    }
+#pragma unroll
+  for (int k = 0; k < ITEMS; k++)
+    if (k * THREADS + tid < nonzeros)
+      xs[k] = __ldg(x + cols[k]);
+  if (tid < staged)
+    ends[tid] = csri_tile_end(end_first, start.nz, nonzeros);
+  for (int i = tid + THREADS; i < staged; i += THREADS) /* tiles of more than THREADS rows */
     ends[i] = csri_tile_end(__ldcs(off + start.row + 1 + i), start.nz, nonzeros);
-  const int32_t *tile_col = col + start.nz;
-  const T *tile_val = PATTERN ? NULL : val + start.nz;
 #pragma unroll
   for (int k = 0; k < ITEMS; k++) {
-    int i = k * THREADS + (int)threadIdx.x;
-    if (i < nonzeros) {
-      double xv = (double)__ldg(x + __ldcs(tile_col + i));
-      products[i] = PATTERN ? xv : (double)__ldcs(tile_val + i) * xv;
-    }
+    const int i = k * THREADS + tid;
+    if (i < nonzeros)
+      products[i] = PATTERN ? (double)xs[k] : (double)vals[k] * (double)xs[k];
   }
   __syncthreads();
   const int length = tile_rows + nonzeros, first = (int)threadIdx.x * ITEMS;
@@ -221,8 +265,8 @@ template <typename T, bool PATTERN>
 csr_status run(csr_context *ctx, double alpha, const csr_matrix *A, const T *x, double beta, T *y,
                const scratch &s, int64_t tiles) {
   cudaStream_t stream = csri_stream(ctx);
-  tile_starts<<<(unsigned)((tiles + 1 + 255) / 256), 256, 0, stream>>>(A->row_offsets, A->rows,
-                                                                       A->nnz, tiles, s.starts);
+  tile_starts<<<(unsigned)((tiles + 1 + 255) / 256), 256, 0, stream>>>(
+      A->row_offsets, A->rows, A->nnz, tiles, shape<T>::tile, s.starts);
   CSRI_TRY(CSRI_CUDA_CHECK(ctx, "SpMV tile starts"));
   merge_kernel<T, PATTERN><<<(unsigned)tiles, THREADS, 0, stream>>>(
       A->rows, A->row_offsets, A->col_indices, (const T *)A->values, x, alpha, beta, y, s.starts,
@@ -236,29 +280,29 @@ csr_status run(csr_context *ctx, double alpha, const csr_matrix *A, const T *x, 
   return CSRI_CUDA_CHECK(ctx, "segmented SpMV fix-up");
 }
 
-} // namespace
-
-csr_status csri_cuda_spmv_merge(csr_context *ctx, double alpha, const csr_matrix *A,
-                                const csr_vector *x, double beta, csr_vector *y) {
-  int64_t tiles = csri_merge_tiles(A->rows, A->nnz, TILE);
+/* One value type's call: its tiles, the scratch, the kernels. */
+template <typename T>
+csr_status run_typed(csr_context *ctx, double alpha, const csr_matrix *A, const csr_vector *x,
+                     double beta, csr_vector *y) {
+  int64_t tiles = csri_merge_tiles(A->rows, A->nnz, shape<T>::tile);
   if (tiles == 0)
     return CSR_SUCCESS;
   void *base = NULL;
   scratch s = {};
   CSRI_TRY(csri_device_scratch(ctx, layout(NULL, tiles, &s), &base));
   layout((char *)base, tiles, &s);
-  csr_status status;
-  if (y->value_type == CSR_F64)
-    status = A->value_type == CSR_PATTERN
-                 ? run<double, true>(ctx, alpha, A, (const double *)x->data, beta,
-                                     (double *)y->data, s, tiles)
-                 : run<double, false>(ctx, alpha, A, (const double *)x->data, beta,
-                                      (double *)y->data, s, tiles);
-  else
-    status = A->value_type == CSR_PATTERN ? run<float, true>(ctx, alpha, A, (const float *)x->data,
-                                                             beta, (float *)y->data, s, tiles)
-                                          : run<float, false>(ctx, alpha, A, (const float *)x->data,
-                                                              beta, (float *)y->data, s, tiles);
+  csr_status status =
+      A->value_type == CSR_PATTERN
+          ? run<T, true>(ctx, alpha, A, (const T *)x->data, beta, (T *)y->data, s, tiles)
+          : run<T, false>(ctx, alpha, A, (const T *)x->data, beta, (T *)y->data, s, tiles);
   csri_device_scratch_done(ctx, base);
   return status;
+}
+
+} // namespace
+
+csr_status csri_cuda_spmv_merge(csr_context *ctx, double alpha, const csr_matrix *A,
+                                const csr_vector *x, double beta, csr_vector *y) {
+  return y->value_type == CSR_F64 ? run_typed<double>(ctx, alpha, A, x, beta, y)
+                                  : run_typed<float>(ctx, alpha, A, x, beta, y);
 }

@@ -51,12 +51,22 @@
 #define CSRI_SPMV_THREADS 256
 #include "kernels/spmv_tuning.h"
 /* The segmented (merge-path) SpMV: threads per block and path items (nonzeros and row ends) per
- * thread; a tile is their product. */
+ * thread, f64 values and (_F32) f32; a tile is their product. */
 #ifndef CSRI_SPMV_MERGE_THREADS
 #define CSRI_SPMV_MERGE_THREADS 256
 #endif
 #ifndef CSRI_SPMV_MERGE_ITEMS
 #define CSRI_SPMV_MERGE_ITEMS 7
+#endif
+#ifndef CSRI_SPMV_MERGE_ITEMS_F32
+#define CSRI_SPMV_MERGE_ITEMS_F32 9
+#endif
+/* Its blocks per SM that the compiler must fit (the register budget). */
+#ifndef CSRI_SPMV_MERGE_MIN_BLOCKS
+#define CSRI_SPMV_MERGE_MIN_BLOCKS 5
+#endif
+#ifndef CSRI_SPMV_MERGE_MIN_BLOCKS_F32
+#define CSRI_SPMV_MERGE_MIN_BLOCKS_F32 6
 #endif
 /* CG's fused step: blocks per SM the compiler must fit (register budget); 1 leaves it free
  * (48 registers, 5 blocks of 256 threads per SM on sm_90). Forcing 6 (40 registers) or 8 (32)

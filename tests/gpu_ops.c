@@ -121,7 +121,7 @@ static void spmv_segmented(csr_context *ctx, csr_context *ref, csrt_rng *rng) {
   int quick = getenv("CSR_GPU_QUICK") != NULL;
   enum { CASES = 5 };
   const char *names[CASES] = {"one row holds half the entries", "a row of 2^24 + 5 entries",
-                              "rows around a tile (1792 items)", "every other row empty",
+                              "rows around a tile (1792 and 2304 items)", "every other row empty",
                               "64 columns, 2^18 rows"};
   for (int c = 0; c < CASES; c++) {
     int64_t rows = 0, cols = 0;
@@ -137,8 +137,10 @@ static void spmv_segmented(csr_context *ctx, csr_context *ref, csrt_rng *rng) {
       rows = 3000;
       cols = 4000;
       len = malloc((size_t)rows * sizeof *len);
-      for (int64_t i = 0; i < rows; i++) /* a tile is 256 x 7 items, a row end being one of them */
-        len[i] = i % 5 == 0 ? 1791 + (int64_t)csrt_below(rng, 3) : (int64_t)csrt_below(rng, 8);
+      /* a tile is 256 x 7 items in f64 and 256 x 9 in f32, a row end being one of them */
+      for (int64_t i = 0; i < rows; i++)
+        len[i] = i % 5 ? (int64_t)csrt_below(rng, 8)
+                       : (i % 10 ? 1791 : 2303) + (int64_t)csrt_below(rng, 3);
     } else if (c == 3) {
       rows = quick ? 4000 : 300001;
       cols = rows;

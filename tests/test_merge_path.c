@@ -215,10 +215,11 @@ static void check_kernel(const matrix *m, const csri_merge_coord *path, int thre
   free(out);
 }
 
-/* The tile shapes tried: tiny ones put every row across many tiles and threads; the last is the
- * CUDA kernel's (CSRI_SPMV_MERGE_THREADS x CSRI_SPMV_MERGE_ITEMS), the one before it its former. */
-static const int shapes[][2] = {{1, 1}, {1, 3},  {2, 1},   {3, 2},
-                                {4, 7}, {32, 5}, {128, 7}, {256, 7}};
+/* The tile shapes tried: tiny ones put every row across many tiles and threads; the last two are
+ * the CUDA kernel's (CSRI_SPMV_MERGE_THREADS x CSRI_SPMV_MERGE_ITEMS for f64, _ITEMS_F32 for
+ * f32). */
+static const int shapes[][2] = {{1, 1},  {1, 3},   {2, 1},   {3, 2},  {4, 7},
+                                {32, 5}, {128, 7}, {256, 7}, {256, 9}};
 
 static void check_all(const int64_t *lengths, int64_t rows, const char *name, csrt_rng *rng) {
   matrix m = make(lengths, rows, rng);
