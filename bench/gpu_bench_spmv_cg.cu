@@ -12,7 +12,10 @@
  *         more times after a first call: same_bits_100=1 when each gives the first's y bit for bit.
  *         A kernel that would take more than 50 ms a call (a row too long for one thread or one
  *         warp: estimated from the longest row, then checked on the first call) is skipped and
- *         named in the extra field of the case's other rows.
+ *         named in the extra field of the case's other rows. The extra field also names AUTO's
+ *         kernel (auto_kernel, auto_lanes) and what AUTO's first call on the matrix adds, the row
+ *         statistics and the choice (analysis_ms, median of 5, host clock around csr_spmv_choose
+ *         after csr_context_forget_matrix).
  *   CG:   time per iteration of csr_solve (CG and Jacobi-PCG, fp64) = (T(K2) - T(K1)) / (K2 - K1),
  *         setup and final residual cancelling, over one SpMV of ours (libcsr's goal: <= 1.6).
  * usage: gpu_bench_spmv_cg [--csv FILE] [--reps N] [--quick] [--only-cg] [--matrices DIR]
@@ -329,6 +332,18 @@ static double bench_spmv(csr_context *ctx, const char *name, device_matrix &d, i
   CUDA_OK(cudaMalloc(&first, y_bytes + 8));
   CUDA_OK(cudaMalloc(&y_ref, y_bytes + 8));
   auto call = [&] { CSR_OK(ctx, csr_spmv(ctx, 1.0, A, d.x, 0.0, d.y)); };
+  /* What AUTO's first call on a matrix adds: the row statistics and the choice, recomputed after
+   * the context forgets the matrix; median of 5. */
+  csr_spmv_choice choice;
+  std::vector<double> analysis;
+  CSR_OK(ctx, csr_context_set_kernel(ctx, CSR_KERNEL_AUTO));
+  for (int r = 0; r < 5; r++) {
+    csr_context_forget_matrix(ctx, A);
+    CSR_OK(ctx, csr_spmv_choose(ctx, A, &choice));
+    analysis.push_back(choice.analysis_seconds * 1e3);
+  }
+  std::sort(analysis.begin(), analysis.end());
+  const double analysis_ms = analysis[2];
   for (int k = 0; k < 4; k++) {
     ours[k] = NAN;
     if (!(g_kernels >> k & 1))
@@ -361,16 +376,20 @@ static double bench_spmv(csr_context *ctx, const char *name, device_matrix &d, i
   double best = fmin(theirs[0], theirs[1]);
   auto percent = [&](double ms) { return floor_bytes / (ms * 1e-3) * 1e-9 / g_copy_gbps * 100; };
   printf("%s %s: rows %lld nnz %lld longest row %lld | cuSPARSE ALG1 %.3f ALG2 %.3f ms (%.0f%% of "
-         "floor) | max rel diff of ours (%s) from ALG1 %.1e ALG2 %.1e\n",
+         "floor) | max rel diff of ours (%s) from ALG1 %.1e ALG2 %.1e | AUTO: %s, first call adds "
+         "%.3f ms\n",
          name, values, (long long)A->rows, (long long)A->nnz, (long long)longest, theirs[0],
          theirs[1], percent(best), reference >= 0 ? kernel_names[reference] : "none", diff[0],
-         diff[1]);
+         diff[1], csr_spmv_kernel_name(choice.kernel), analysis_ms);
   std::string common = "values=" + std::string(values) + ";rows=" + std::to_string(A->rows) +
                        ";nnz=" + std::to_string(A->nnz) + ";longest_row=" + std::to_string(longest);
   char buf[160];
   snprintf(buf, sizeof buf,
            ";alg1_ms=%.4f;alg2_ms=%.4f;max_rel_diff_alg1=%.1e;max_rel_diff_alg2=%.1e", theirs[0],
            theirs[1], diff[0], diff[1]);
+  common += buf;
+  snprintf(buf, sizeof buf, ";auto_kernel=%s;auto_lanes=%d;analysis_ms=%.4f",
+           csr_spmv_kernel_name(choice.kernel), choice.lanes, analysis_ms);
   common += buf;
   if (reference >= 0)
     common += ";diff_of=" + std::string(kernel_names[reference]);
