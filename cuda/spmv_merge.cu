@@ -77,6 +77,13 @@ __device__ __forceinline__ keyed block_scan(keyed v, keyed *exclusive,
   return v;
 }
 
+/* p, hidden from the compiler's arithmetic: loads at p + constant then address from p itself,
+ * instead of each recomputing (base + offset + constant) in 64 bits. */
+template <typename P> __device__ __forceinline__ P *opaque(P *p) {
+  asm("" : "+l"(p));
+  return p;
+}
+
 template <typename T>
 __device__ __forceinline__ void store(T *y, int64_t row, double alpha, double sum, double beta) {
   y[row] = (T)(beta == 0.0 ? alpha * sum : alpha * sum + beta * (double)y[row]);
@@ -121,8 +128,8 @@ __global__ void __launch_bounds__(THREADS, shape<T>::min_blocks)
    * address is the thread's first plus a constant. A tile starts before the last row's end, so
    * it stages at least one row end. */
   const int64_t end_first = __ldcs(off + start.row + 1 + min(tid, staged - 1));
-  const int32_t *my_col = col + start.nz + tid;
-  const T *my_val = PATTERN ? NULL : val + start.nz + tid;
+  const int32_t *my_col = opaque(col + start.nz + tid);
+  const T *my_val = PATTERN ? NULL : opaque(val + start.nz + tid);
   int cols[ITEMS];
   T vals[ITEMS], xs[ITEMS];
 #pragma unroll
