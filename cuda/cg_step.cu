@@ -31,17 +31,9 @@ __global__ void __launch_bounds__(CSRI_REDUCE_THREADS, CSRI_CG_STEP_MIN_BLOCKS)
     if (lane == 0 && row < rows) {
       T rn, zn, pn, qn = (T)sum;
       pt.at(row, rn, zn, pn);
-      r_next[row] = rn;
-      p_next[row] = pn;
+      pt.store(row, rn, pn, x, r_next, p_next);
       q_next[row] = qn;
-      if (pt.alpha != 0.0)
-        x[row] = (T)((double)x[row] + pt.alpha * (double)pt.p[row]);
-      double r_ = rn, z_ = zn, p_ = pn, q_ = qn;
-      s.v[0] += r_ * r_;
-      s.v[1] += r_ * z_;
-      s.v[2] += p_ * q_;
-      s.v[3] += z_ * q_;
-      s.v[4] += JACOBI ? (double)pt.d[row] * q_ * q_ : q_ * q_;
+      csri_cg_add_sums<T, JACOBI>(s, rn, zn, pn, qn, pt.d, row);
     }
   }
   csri_grid_combine<csri_add, CSRI_CG_SUMS, CSRI_REDUCE_THREADS>(s, space);

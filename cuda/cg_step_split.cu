@@ -15,27 +15,19 @@ __global__ void __launch_bounds__(CSRI_VECTOR_THREADS)
   CSRI_GRID_STRIDE(j, n) {
     T rn, zn, pn;
     pt.at(j, rn, zn, pn);
-    r_next[j] = rn;
-    p_next[j] = pn;
-    if (pt.alpha != 0.0)
-      x[j] = (T)((double)x[j] + pt.alpha * (double)pt.p[j]);
+    pt.store(j, rn, pn, x, r_next, p_next);
   }
 }
 
-/* r'.r', r'.z', p'.q', z'.q', q'.D q' (z' = d .* r' rounded as the update rounds it). */
+/* The five sums over r', z', p', q' (z' recomputed as the update rounds it). */
 template <typename T, bool JACOBI>
 __global__ void __launch_bounds__(CSRI_REDUCE_THREADS)
     sums_kernel(int64_t n, const T *r, const T *p, const T *q, const T *d,
                 csri_reduce_space<CSRI_CG_SUMS> space) {
   csri_sums<CSRI_CG_SUMS> s = {{0.0, 0.0, 0.0, 0.0, 0.0}};
   CSRI_GRID_STRIDE(j, n) {
-    T rn = r[j], zn = JACOBI ? (T)__dmul_rn((double)d[j], (double)rn) : rn;
-    double r_ = rn, z_ = zn, p_ = p[j], q_ = q[j];
-    s.v[0] += r_ * r_;
-    s.v[1] += r_ * z_;
-    s.v[2] += p_ * q_;
-    s.v[3] += z_ * q_;
-    s.v[4] += JACOBI ? (double)d[j] * q_ * q_ : q_ * q_;
+    T rn = r[j];
+    csri_cg_add_sums<T, JACOBI>(s, rn, cg_point<T, JACOBI>::z_of(d, j, rn), p[j], q[j], d, j);
   }
   csri_grid_combine<csri_add, CSRI_CG_SUMS, CSRI_REDUCE_THREADS>(s, space);
 }
