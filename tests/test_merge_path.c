@@ -106,15 +106,13 @@ static tile_out run_tile(const matrix *m, const csri_merge_coord *path, int64_t 
   for (int i = 0; i <= rows_in && start.row + i < m->rows; i++)
     ends[i] = csri_tile_end(m->off[start.row + 1 + i], start.nz, nonzeros);
   for (int j = 0; j < threads; j++) {
-    csri_merge_coord c = csri_merge_thread_start(j, items, start, end, m->off + start.row + 1);
-    /* The same point as the whole path's search on the tile's diagonal, and as the tile's own
-     * 32-bit search. */
+    /* The tile's own 32-bit search finds the whole path's point on the tile's diagonal. */
     int64_t d = (int64_t)j * items < length ? (int64_t)j * items : length;
     csri_merge_coord g = path[start.row + start.nz + d];
-    *bad += c.row != g.row || c.nz != g.nz;
     csri_tile_coord tc = csri_merge_tile_search(j * items, ends, rows_in, nonzeros);
     *bad += start.row + tc.row != g.row || start.nz + tc.nz != g.nz;
-    int64_t mine = length - d < items ? length - d : items; /* the thread's items */
+    csri_merge_coord c = {start.row + tc.row, start.nz + tc.nz}; /* the same point, whole matrix */
+    int64_t mine = length - d < items ? length - d : items;      /* the thread's items */
     double sum = 0.0, first_sum = 0.0;
     int64_t first_row = -1, start_row = c.row;
     for (int64_t k = 0; k < mine; k++) {

@@ -53,20 +53,6 @@ CSRI_HD csri_merge_coord csri_merge_tile_start(int64_t t, int64_t tile_items,
   return csri_merge_path_search(d < total ? d : total, row_offsets + 1, 0, rows, nnz);
 }
 
-/* Within a tile from `start` to `end`, where thread `thread` of `items` items per thread starts:
- * the search on the tile's own row ends, ends[i] = row_offsets[start.row + 1 + i], counted from
- * the tile's first nonzero. Threads past the tile's length start at its end. */
-CSRI_HD csri_merge_coord csri_merge_thread_start(int thread, int items, csri_merge_coord start,
-                                                 csri_merge_coord end, const int64_t *ends) {
-  int64_t rows = end.row - start.row, nnz = end.nz - start.nz;
-  int64_t d = (int64_t)thread * items;
-  d = d < rows + nnz ? d : rows + nnz;
-  csri_merge_coord c = csri_merge_path_search(d, ends, start.nz, rows, nnz);
-  c.row += start.row;
-  c.nz += start.nz;
-  return c;
-}
-
 /* A point of one tile's path, counted from the tile's start: the kernel walks a tile in 32-bit
  * arithmetic (a tile holds far fewer than 2^31 items), half the instructions of 64-bit. */
 typedef struct csri_tile_coord {
@@ -81,8 +67,9 @@ CSRI_HD int csri_tile_end(int64_t row_end, int64_t base, int nnz) {
   return e < nnz ? (int)e : nnz;
 }
 
-/* csri_merge_thread_start within a tile of `rows` row ends (tile_ends[0 .. rows), made by
- * csri_tile_end) and `nnz` nonzeros: the point on the tile's diagonal d, from the tile's start. */
+/* Where a thread of a tile starts: the point on the tile's diagonal d (clamped to the tile's
+ * length), from the tile's start, by csri_merge_path_search's rule on the tile's `rows` row ends
+ * (tile_ends[0 .. rows), made by csri_tile_end) and `nnz` nonzeros. */
 CSRI_HD csri_tile_coord csri_merge_tile_search(int d, const int *tile_ends, int rows, int nnz) {
   d = d < rows + nnz ? d : rows + nnz;
   int lo = d > nnz ? d - nnz : 0, hi = d < rows ? d : rows;
