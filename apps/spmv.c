@@ -18,7 +18,8 @@ static const char *prog = "spmv";
 
 static void usage(void) {
   printf(
-      "Usage: spmv FILE [--backend auto|ref|omp|cuda] [--kernel auto|scalar|vector|segmented]\n"
+      "Usage: spmv FILE [--backend auto|ref|omp|cuda]\n"
+      "            [--kernel auto|scalar|vector|segmented|stream]\n"
       "            [--precision f64|f32] [--iters N] [--threads T] [--x XFILE] [--validate]\n"
       "            [--json] [--copy-mib M] [--verbose]\n"
       "\n"
@@ -31,8 +32,9 @@ static void usage(void) {
       "                  copied there, each timed call synchronised; exits 3 without a device)\n"
       "  --kernel K      the GPU's SpMV kernel (with --backend cuda): auto (default: chosen\n"
       "                  from the row-length statistics, printed with the reason), scalar (a\n"
-      "                  thread per row), vector (a group of lanes per row) or segmented (the\n"
-      "                  nonzeros split evenly over the threads)\n"
+      "                  thread per row), vector (a group of lanes per row), segmented (the\n"
+      "                  nonzeros split evenly over the threads) or stream (whole rows packed\n"
+      "                  into tiles staged in shared memory)\n"
       "  --precision P   f64 (default) or f32 values and vectors (pattern matrices store none)\n"
       "  --iters N       timed iterations, default 50, after %d untimed warm-up calls\n"
       "  --threads T     OpenMP threads for the omp backend and the copy (default: OpenMP's)\n"
@@ -75,7 +77,7 @@ typedef struct options {
 
 static int parse_kernel(const char *v, csr_spmv_kernel *kernel) {
   const csr_spmv_kernel all[] = {CSR_KERNEL_AUTO, CSR_KERNEL_SCALAR, CSR_KERNEL_VECTOR,
-                                 CSR_KERNEL_SEGMENTED};
+                                 CSR_KERNEL_SEGMENTED, CSR_KERNEL_STREAM};
   for (size_t k = 0; k < sizeof all / sizeof *all; k++)
     if (strcmp(v, csr_spmv_kernel_name(all[k])) == 0) {
       *kernel = all[k];
@@ -125,8 +127,8 @@ static int parse(int argc, char **argv, options *o, int *exit_now) {
       if (m < 0)
         return APP_USAGE;
       if (parse_kernel(v, &o->kernel) != 0)
-        return app_usage_error(prog, "--kernel must be auto, scalar, vector or segmented, not '%s'",
-                               v);
+        return app_usage_error(
+            prog, "--kernel must be auto, scalar, vector, segmented or stream, not '%s'", v);
     } else if ((m = app_option(prog, argc, argv, &i, "--precision", &v)) != 0) {
       if (m < 0)
         return APP_USAGE;

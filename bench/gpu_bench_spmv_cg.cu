@@ -19,7 +19,8 @@
  *   CG:   time per iteration of csr_solve (CG and Jacobi-PCG, fp64) = (T(K2) - T(K1)) / (K2 - K1),
  *         setup and final residual cancelling, over one SpMV of ours (libcsr's goal: <= 1.6).
  * usage: gpu_bench_spmv_cg [--csv FILE] [--reps N] [--quick] [--only-cg] [--matrices DIR]
- *          [--kernels auto,scalar,vector,segmented] [--precision f64|f32|both] [--cases TEXT]
+ *          [--kernels auto,scalar,vector,segmented,stream] [--precision f64|f32|both] [--cases
+ * TEXT]
  *          [--limit-ms MS]
  *   --quick: smaller matrices (real ones replicated to 2M nonzeros); --only-cg: the Poisson
  *   matrices that CG runs on, nothing else; --matrices: default ../shared/matrices, else
@@ -79,10 +80,11 @@ static unsigned long long *g_count = NULL; /* device counter of the bitwise comp
 
 /* A kernel of ours whose call would take longer than this is skipped (see kernel_estimate_ms). */
 static double kernel_limit_ms = 50.0;
-static const csr_spmv_kernel kernels[4] = {CSR_KERNEL_AUTO, CSR_KERNEL_SCALAR, CSR_KERNEL_VECTOR,
-                                           CSR_KERNEL_SEGMENTED};
-static const char *kernel_names[4] = {"auto", "scalar", "vector", "segmented"};
-static int g_kernels = 15; /* bit k: kernels[k] is timed */
+#define KERNELS 5
+static const csr_spmv_kernel kernels[KERNELS] = {
+    CSR_KERNEL_AUTO, CSR_KERNEL_SCALAR, CSR_KERNEL_VECTOR, CSR_KERNEL_SEGMENTED, CSR_KERNEL_STREAM};
+static const char *kernel_names[KERNELS] = {"auto", "scalar", "vector", "segmented", "stream"};
+static int g_kernels = (1 << KERNELS) - 1; /* bit k: kernels[k] is timed */
 
 /* --- timing ----------------------------------------------------------------------------------- */
 
@@ -325,9 +327,9 @@ static double bench_spmv(csr_context *ctx, const char *name, device_matrix &d, i
   size_t y_bytes = (size_t)A->rows * sizeof(T);
   double floor_bytes =
       (4.0 + sizeof(T)) * A->nnz + 8.0 * (A->rows + 1) + (double)sizeof(T) * (A->cols + A->rows);
-  double ours[4];
-  int same[4] = {0, 0, 0, 0}, reference = -1; /* reference: the kernel compared with cuSPARSE */
-  std::string skipped[4];
+  double ours[KERNELS];
+  int same[KERNELS] = {0}, reference = -1; /* reference: the kernel compared with cuSPARSE */
+  std::string skipped[KERNELS];
   void *first = NULL, *y_ref = NULL;
   CUDA_OK(cudaMalloc(&first, y_bytes + 8));
   CUDA_OK(cudaMalloc(&y_ref, y_bytes + 8));
@@ -344,7 +346,7 @@ static double bench_spmv(csr_context *ctx, const char *name, device_matrix &d, i
   }
   std::sort(analysis.begin(), analysis.end());
   const double analysis_ms = analysis[2];
-  for (int k = 0; k < 4; k++) {
+  for (int k = 0; k < KERNELS; k++) {
     ours[k] = NAN;
     if (!(g_kernels >> k & 1))
       continue;
@@ -393,10 +395,10 @@ static double bench_spmv(csr_context *ctx, const char *name, device_matrix &d, i
   common += buf;
   if (reference >= 0)
     common += ";diff_of=" + std::string(kernel_names[reference]);
-  for (int k = 0; k < 4; k++)
+  for (int k = 0; k < KERNELS; k++)
     if (!skipped[k].empty())
       common += ";" + std::string(kernel_names[k]) + "_skipped=" + skipped[k];
-  for (int k = 0; k < 4; k++) {
+  for (int k = 0; k < KERNELS; k++) {
     std::string variant = kernel_names[k] + std::string(suffix);
     if (!skipped[k].empty())
       printf("  %-28s %-14s skipped: %s (limit %.0f ms)\n", name, variant.c_str(),
@@ -541,9 +543,9 @@ static int parse_kernels(const char *list) {
   std::string s = std::string(list) + ",";
   for (size_t at = 0, end; (end = s.find(',', at)) != std::string::npos; at = end + 1) {
     int k = 0;
-    while (k < 4 && s.compare(at, end - at, kernel_names[k]) != 0)
+    while (k < KERNELS && s.compare(at, end - at, kernel_names[k]) != 0)
       k++;
-    if (k == 4)
+    if (k == KERNELS)
       return -1;
     bits |= 1 << k;
   }
@@ -577,7 +579,8 @@ int main(int argc, char **argv) {
       fprintf(stderr, "ignored: %s (options: the head of bench/gpu_bench_spmv_cg.cu)\n", argv[i]);
   }
   if (g_kernels < 0 || precisions == 0) {
-    fprintf(stderr, "--kernels takes auto,scalar,vector,segmented; --precision f64, f32 or both\n");
+    fprintf(stderr,
+            "--kernels takes auto,scalar,vector,segmented,stream; --precision f64, f32 or both\n");
     return 2;
   }
   if (matrices == NULL) { /* beside the repository, or inside it */

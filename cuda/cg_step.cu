@@ -157,7 +157,8 @@ extern "C" csr_status csri_cuda_cg_step(csr_context *ctx, const csr_matrix *A, d
                                         double beta, const csri_cg_vectors *v, double *sums) {
   csri_spmv_pick pick;
   CSRI_TRY(csri_spmv_pick_for(ctx, A, &pick));
-  if (pick.kernel == CSR_KERNEL_SEGMENTED) /* no fused form: three passes, cuda/cg_step_split.cu */
+  if (pick.kernel == CSR_KERNEL_SEGMENTED || pick.kernel == CSR_KERNEL_STREAM)
+    /* no fused form: three passes, cuda/cg_step_split.cu */
     return csri_cuda_cg_step_split(ctx, A, alpha, beta, v, sums);
   int lanes = pick.lanes;
   /* One grid for every type and variant at this lane count: the F64 Jacobi kernel's (the one

@@ -3,6 +3,7 @@
  * the nonzeros cut evenly over the threads (segmented, cuda/spmv_merge.cu). */
 #include "spmv_merge.cuh"
 #include "spmv_rows.cuh"
+#include "spmv_stream.cuh"
 
 namespace {
 
@@ -64,6 +65,8 @@ extern "C" csr_status csri_cuda_spmv(csr_context *ctx, double alpha, const csr_m
   CSRI_TRY(csri_spmv_pick_for(ctx, A, &pick));
   if (pick.kernel == CSR_KERNEL_SEGMENTED)
     return csri_cuda_spmv_merge(ctx, alpha, A, x, beta, y);
+  if (pick.kernel == CSR_KERNEL_STREAM)
+    return csri_cuda_spmv_stream(ctx, alpha, A, x, beta, y);
   return y->value_type == CSR_F64 ? spmv_typed<double>(ctx, pick.lanes, alpha, A, x, beta, y)
                                   : spmv_typed<float>(ctx, pick.lanes, alpha, A, x, beta, y);
 }

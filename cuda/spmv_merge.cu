@@ -7,6 +7,7 @@
 #include "common.cuh"
 #include "kernels/merge_path.h"
 #include "spmv_merge.cuh"
+#include "spmv_tile.cuh"
 
 namespace {
 
@@ -77,18 +78,6 @@ __device__ __forceinline__ keyed block_scan(keyed v, keyed *exclusive,
   return v;
 }
 
-/* p, hidden from the compiler's arithmetic: loads at p + constant then address from p itself,
- * instead of each recomputing (base + offset + constant) in 64 bits. */
-template <typename P> __device__ __forceinline__ P *opaque(P *p) {
-  asm("" : "+l"(p));
-  return p;
-}
-
-template <typename T>
-__device__ __forceinline__ void store(T *y, int64_t row, double alpha, double sum, double beta) {
-  y[row] = (T)(beta == 0.0 ? alpha * sum : alpha * sum + beta * (double)y[row]);
-}
-
 /* Where every tile starts: tile t covers [starts[t], starts[t + 1]). */
 __global__ void tile_starts(const int64_t *off, int64_t rows, int64_t nnz, int64_t tiles,
                             int64_t tile_items, csri_merge_coord *starts) {
@@ -98,9 +87,8 @@ __global__ void tile_starts(const int64_t *off, int64_t rows, int64_t nnz, int64
 }
 
 /* One tile per block. The block first stages the tile's row ends (counted from its first
- * nonzero, 32-bit: csri_tile_end) and products a_k x_{c_k} in shared memory, thread i taking
- * entries i, i + THREADS, ...: coalesced loads, and the gathers of x in flight together (a thread
- * walking its own consecutive entries reads strided lines, at half the copy bandwidth). A thread
+ * nonzero, 32-bit: csri_tile_end) and products a_k x_{c_k} in shared memory
+ * (cuda/spmv_tile.cuh). A thread
  * then walks its items: a nonzero adds its product to the open row's sum, a row end closes the
  * row. The first row a thread closes also takes the earlier threads' carries of that row (the
  * block scan); the tile's first closed row, when it began in an earlier tile, is left to the
@@ -122,37 +110,16 @@ __global__ void __launch_bounds__(THREADS, shape<T>::min_blocks)
   const int tile_rows = (int)(end.row - start.row), nonzeros = (int)(end.nz - start.nz);
   const int staged = tile_rows < rows - start.row ? tile_rows + 1 : tile_rows;
   const int tid = threadIdx.x;
-  /* Every load of the tile is issued before any is used, so that a thread has its whole share in
-   * flight at once: the first round of row ends, the columns and values, then the gathers of x.
-   * Each load is only predicated on being inside the tile (no branch separates them), and its
-   * address is the thread's first plus a constant. A tile starts before the last row's end, so
-   * it stages at least one row end. */
+  /* The row ends' first round, then the products' loads, all in flight before any is used. A
+   * tile starts before the last row's end, so it stages at least one row end. */
   const int64_t end_first = __ldcs(off + start.row + 1 + min(tid, staged - 1));
-  const int32_t *my_col = opaque(col + start.nz + tid);
-  const T *my_val = PATTERN ? NULL : opaque(val + start.nz + tid);
-  int cols[ITEMS];
-  T vals[ITEMS], xs[ITEMS];
-#pragma unroll
-  for (int k = 0; k < ITEMS; k++)
-    if (k * THREADS + tid < nonzeros) {
-      cols[k] = __ldcs(my_col + k * THREADS);
-      if (!PATTERN)
-        vals[k] = __ldcs(my_val + k * THREADS);
-    }
-#pragma unroll
-  for (int k = 0; k < ITEMS; k++)
-    if (k * THREADS + tid < nonzeros)
-      xs[k] = __ldg(x + cols[k]);
+  csri_tile_products<T, PATTERN, ITEMS, THREADS> staging;
+  staging.load(col, val, x, start.nz, nonzeros);
   if (tid < staged)
     ends[tid] = csri_tile_end(end_first, start.nz, nonzeros);
   for (int i = tid + THREADS; i < staged; i += THREADS) /* tiles of more than THREADS rows */
     ends[i] = csri_tile_end(__ldcs(off + start.row + 1 + i), start.nz, nonzeros);
-#pragma unroll
-  for (int k = 0; k < ITEMS; k++) {
-    const int i = k * THREADS + tid;
-    if (i < nonzeros)
-      products[i] = PATTERN ? (double)xs[k] : (double)vals[k] * (double)xs[k];
-  }
+  staging.store(products, nonzeros);
   __syncthreads();
   const int length = tile_rows + nonzeros, first = (int)threadIdx.x * ITEMS;
   csri_tile_coord c = csri_merge_tile_search(first, ends, tile_rows, nonzeros);
@@ -172,7 +139,7 @@ __global__ void __launch_bounds__(THREADS, shape<T>::min_blocks)
         first_row = c.row;
         first_sum = sum;
       } else {
-        store(y, start.row + c.row, alpha, sum, beta);
+        csri_store_y(y, start.row + c.row, alpha, sum, beta);
       }
       sum = 0.0;
       c.row++;
@@ -185,7 +152,7 @@ __global__ void __launch_bounds__(THREADS, shape<T>::min_blocks)
     if (t > 0 && first_row == 0)
       head_sum[t] = total;
     else
-      store(y, start.row + first_row, alpha, total, beta);
+      csri_store_y(y, start.row + first_row, alpha, total, beta);
   }
   if (threadIdx.x == THREADS - 1) {
     carry_row[t] = start.row + inclusive.row;
@@ -239,7 +206,7 @@ __global__ void fix_up(int64_t tiles, const csri_merge_coord *starts, const int6
   for (int d = 16; d > 0; d /= 2)
     sum += __shfl_down_sync(FULL, sum, d);
   if (lane == 0)
-    store(y, r, alpha, sum + head_sum[t], beta);
+    csri_store_y(y, r, alpha, sum + head_sum[t], beta);
 }
 
 /* The scratch of one call: tile starts, then the tiles' carries and heads. */

@@ -68,6 +68,14 @@
 #ifndef CSRI_SPMV_MERGE_MIN_BLOCKS_F32
 #define CSRI_SPMV_MERGE_MIN_BLOCKS_F32 6
 #endif
+/* The stream (row-tile) SpMV's shape is in src/kernels/spmv_tuning.h (the choice reads it); here
+ * the blocks per SM that the compiler must fit, f64 and (_F32) f32. */
+#ifndef CSRI_SPMV_STREAM_MIN_BLOCKS
+#define CSRI_SPMV_STREAM_MIN_BLOCKS 6
+#endif
+#ifndef CSRI_SPMV_STREAM_MIN_BLOCKS_F32
+#define CSRI_SPMV_STREAM_MIN_BLOCKS_F32 6
+#endif
 /* CG's fused step: blocks per SM the compiler must fit (register budget); 1 leaves it free
  * (48 registers, 5 blocks of 256 threads per SM on sm_90). Forcing 6 (40 registers) or 8 (32)
  * spills and made a CG iteration 1.2x and 2.5x slower on an H100 (docs/benchmarks.md). */

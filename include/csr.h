@@ -77,9 +77,10 @@ typedef enum csr_backend {
 /** SpMV kernel choice (meaningful for the CUDA backend; CPU backends ignore it). */
 typedef enum csr_spmv_kernel {
   CSR_KERNEL_AUTO = 0,
-  CSR_KERNEL_SCALAR = 1,   /**< one thread per row */
-  CSR_KERNEL_VECTOR = 2,   /**< a warp or sub-warp per row */
-  CSR_KERNEL_SEGMENTED = 3 /**< nonzeros and row ends split evenly over threads (merge path) */
+  CSR_KERNEL_SCALAR = 1,    /**< one thread per row */
+  CSR_KERNEL_VECTOR = 2,    /**< a warp or sub-warp per row */
+  CSR_KERNEL_SEGMENTED = 3, /**< nonzeros and row ends split evenly over threads (merge path) */
+  CSR_KERNEL_STREAM = 4 /**< whole rows packed into tiles staged in shared memory (CSR-stream) */
 } csr_spmv_kernel;
 
 /** Dense storage order. */
@@ -390,10 +391,10 @@ csr_status csr_row_stats_compute(csr_context *ctx, const csr_matrix *A, csr_row_
 
 /** The SpMV kernel the CUDA backend runs for a matrix, and why (csr_spmv_choose). */
 typedef struct csr_spmv_choice {
-  csr_spmv_kernel kernel;  /**< SCALAR, VECTOR or SEGMENTED (never AUTO) */
-  int lanes;               /**< lanes per row: 1 (scalar), 2 to 32 (vector), 0 (segmented) */
-  int forced;              /**< 1 when csr_context_set_kernel decided, not the statistics */
-  int cached;              /**< 1 when the statistics came from the context's cache */
+  csr_spmv_kernel kernel; /**< SCALAR, VECTOR, SEGMENTED or STREAM (never AUTO) */
+  int lanes;  /**< lanes per row: 1 (scalar), 2 to 32 (vector), 0 (segmented; stream, per tile) */
+  int forced; /**< 1 when csr_context_set_kernel decided, not the statistics */
+  int cached; /**< 1 when the statistics came from the context's cache */
   double analysis_seconds; /**< what the statistics and the choice cost when they were computed */
   csr_row_stats stats;     /**< the statistics the choice was made from */
   char reason[320];        /**< one sentence naming the figures that decided */

@@ -40,8 +40,9 @@ int main(int argc, char **argv) {
   CHECK(st.histogram[csr_row_length_bin(long_row)] == 1 && csr_row_length_bin(long_row) == 32);
 
   /* The scalar kernel is left out: one thread would sum the 2^31 entries alone. */
-  const csr_spmv_kernel kernels[3] = {CSR_KERNEL_AUTO, CSR_KERNEL_VECTOR, CSR_KERNEL_SEGMENTED};
-  const int runs = backend == CSR_BACKEND_CUDA ? 3 : 1;
+  const csr_spmv_kernel kernels[4] = {CSR_KERNEL_AUTO, CSR_KERNEL_VECTOR, CSR_KERNEL_SEGMENTED,
+                                      CSR_KERNEL_STREAM};
+  const int runs = backend == CSR_BACKEND_CUDA ? 4 : 1;
   for (int k = 0; k < runs; k++)
     for (int t = 0; t < (backend == CSR_BACKEND_CUDA ? 2 : 1); t++) {
       csr_value_type type = t == 0 ? CSR_F64 : CSR_F32;

@@ -17,9 +17,9 @@ static const double coefficients[][2] = {{1.0, 0.0}, {2.5, -0.5}, {-1.0, 1.0}, {
 /* The kernels a backend chooses from: AUTO alone on the CPU (which has one kernel per backend);
  * on the GPU also each kernel forced. */
 static const csr_spmv_kernel kernels[] = {CSR_KERNEL_AUTO, CSR_KERNEL_SCALAR, CSR_KERNEL_VECTOR,
-                                          CSR_KERNEL_SEGMENTED};
+                                          CSR_KERNEL_SEGMENTED, CSR_KERNEL_STREAM};
 static int kernel_count(void) {
-  return backend == CSR_BACKEND_CUDA ? 4 : 1;
+  return backend == CSR_BACKEND_CUDA ? (int)(sizeof kernels / sizeof *kernels) : 1;
 }
 
 static csr_vector *clone(csr_context *ctx, const csr_vector *v) {

@@ -3,11 +3,13 @@
  * matrix of 2^20 rows (thousands of blocks) with each kernel, SpMV against cuSPARSE (CSR ALG2, an
  * independent GPU implementation) where the test links it, vectors longer than one grid of the
  * element-wise kernels (grid-stride loops) and than one wave of the reductions, the segmented
- * kernel on the shapes that stress its partition (one row holding most entries, a row of more
- * than 2^24 entries, rows around its tile's length, every other row empty, a tall matrix of 64
- * columns), each repeated for the same bits. Tolerances: element-wise operations give the CPU's
+ * and stream kernels on the shapes that stress their partitions (one row holding most entries, a
+ * row of more than 2^24 entries, rows around the tiles' lengths and the longest row the stream
+ * kernel stages, every other row empty, runs of empty rows, a tall matrix of 64 columns), each
+ * repeated for the same bits. Tolerances: element-wise operations give the CPU's
  * bits; an SpMV row differs from the reference by at most 16 eps (len + 2) (|alpha| sum_j |a_ij
  * x_j| + |beta y_i|), eps of the vector type; reductions by 4 n eps of the sum of magnitudes. */
+#include "kernels/spmv_tuning.h"
 #include "testing.h"
 
 #include <float.h>
@@ -105,24 +107,30 @@ static void spmv_many_blocks(csr_context *ctx, csr_context *ref, csrt_rng *rng) 
   for (int64_t i = 0; i < rows; i++)
     len[i] = 1 + (int64_t)csrt_below(rng, 14);
   csr_matrix *A = csrt_from_row_lengths(ref, rows, rows, len, CSR_F32, CSRT_RANDOM, rng);
-  const csr_spmv_kernel kernels[4] = {CSR_KERNEL_AUTO, CSR_KERNEL_SCALAR, CSR_KERNEL_VECTOR,
-                                      CSR_KERNEL_SEGMENTED};
-  for (int k = 0; k < 4; k++)
+  const csr_spmv_kernel kernels[5] = {CSR_KERNEL_AUTO, CSR_KERNEL_SCALAR, CSR_KERNEL_VECTOR,
+                                      CSR_KERNEL_SEGMENTED, CSR_KERNEL_STREAM};
+  for (int k = 0; k < 5; k++)
     check_spmv(ctx, ref, A, CSR_F32, kernels[k], 1.0, k == 2 ? 0.5 : 0.0, 0, rng, "2^20 rows");
   csr_matrix_free(&A);
   free(len);
 }
 
-/* The segmented kernel where its partition has the most to get right: rows spanning many tiles
- * (whose sums the fix-up assembles), rows whose ends fall on tile and thread boundaries, runs of
- * empty rows, a row past 2^24 entries (beyond float's exact integers: the kernel's counters are
- * 64-bit). Each case in f64, f32 and as a pattern, with beta = 0 over NaN and beta != 0. */
-static void spmv_segmented(csr_context *ctx, csr_context *ref, csrt_rng *rng) {
+/* The tiled kernels (segmented and stream) where their partitions have the most to get right:
+ * rows spanning many tiles (whose sums the segmented fix-up assembles, and which the stream
+ * kernel cannot stage), rows whose ends fall on tile and thread boundaries, rows either side of
+ * the longest row the stream kernel stages, runs of empty rows (stream tiles of many rows), a row
+ * past 2^24 entries (beyond float's exact integers: the kernels' counters are 64-bit). Each case
+ * in f64, f32 and as a pattern, with beta = 0 over NaN and beta != 0. */
+static void spmv_tiled(csr_context *ctx, csr_context *ref, csrt_rng *rng) {
   int quick = getenv("CSR_GPU_QUICK") != NULL;
-  enum { CASES = 5 };
-  const char *names[CASES] = {"one row holds half the entries", "a row of 2^24 + 5 entries",
-                              "rows around a tile (1792 and 2304 items)", "every other row empty",
-                              "64 columns, 2^18 rows"};
+  enum { CASES = 7 };
+  const char *names[CASES] = {"one row holds half the entries",
+                              "a row of 2^24 + 5 entries",
+                              "rows around a tile (1792 and 2304 items)",
+                              "every other row empty",
+                              "64 columns, 2^18 rows",
+                              "rows around the staged limit (256)",
+                              "runs of 5000 empty rows"};
   for (int c = 0; c < CASES; c++) {
     int64_t rows = 0, cols = 0;
     int64_t *len = NULL;
@@ -147,12 +155,25 @@ static void spmv_segmented(csr_context *ctx, csr_context *ref, csrt_rng *rng) {
       len = malloc((size_t)rows * sizeof *len);
       for (int64_t i = 0; i < rows; i++)
         len[i] = i % 2 ? 0 : 1 + (int64_t)csrt_below(rng, 20);
-    } else {
+    } else if (c == 4) {
       rows = quick ? 4096 : (int64_t)1 << 18;
       cols = 64;
       len = malloc((size_t)rows * sizeof *len);
       for (int64_t i = 0; i < rows; i++)
         len[i] = 1 + (int64_t)csrt_below(rng, 64);
+    } else if (c == 5) {
+      rows = quick ? 3000 : 60000;
+      cols = 5000;
+      len = malloc((size_t)rows * sizeof *len);
+      for (int64_t i = 0; i < rows; i++) /* the last ones past the limit: an unstaged tile */
+        len[i] = i % 7 ? (int64_t)csrt_below(rng, 40)
+                       : CSRI_SPMV_STREAM_LONGEST - 3 + (int64_t)csrt_below(rng, 5);
+    } else {
+      rows = quick ? 30000 : 400000;
+      cols = rows;
+      len = malloc((size_t)rows * sizeof *len);
+      for (int64_t i = 0; i < rows; i++)
+        len[i] = (i / 5000) % 2 ? 0 : (int64_t)csrt_below(rng, 30);
     }
     const csr_value_type types[3][2] = {
         {CSR_F64, CSR_F64}, {CSR_F32, CSR_F32}, {CSR_PATTERN, CSR_F64}};
@@ -160,8 +181,10 @@ static void spmv_segmented(csr_context *ctx, csr_context *ref, csrt_rng *rng) {
       if (c == 1 && t > 0)
         break; /* the 2^24 row once: its reference sum is slow on the host */
       csr_matrix *A = csrt_from_row_lengths(ref, rows, cols, len, types[t][0], CSRT_RANDOM, rng);
-      check_spmv(ctx, ref, A, types[t][1], CSR_KERNEL_SEGMENTED, 1.0, 0.0, 1, rng, names[c]);
-      check_spmv(ctx, ref, A, types[t][1], CSR_KERNEL_SEGMENTED, -0.75, 1.5, 0, rng, names[c]);
+      for (csr_spmv_kernel k = CSR_KERNEL_SEGMENTED; k <= CSR_KERNEL_STREAM; k++) {
+        check_spmv(ctx, ref, A, types[t][1], k, 1.0, 0.0, 1, rng, names[c]);
+        check_spmv(ctx, ref, A, types[t][1], k, -0.75, 1.5, 0, rng, names[c]);
+      }
       csr_matrix_free(&A);
     }
     free(len);
@@ -385,7 +408,7 @@ int main(void) {
   csr_context *ctx = csrt_context(CSR_BACKEND_AUTO), *ref = csrt_context(CSR_BACKEND_REF);
   CHECK_OK(ctx, csr_context_set_debug_sync(ctx, 1));
   spmv_many_blocks(ctx, ref, &rng);
-  spmv_segmented(ctx, ref, &rng);
+  spmv_tiled(ctx, ref, &rng);
 #ifdef CSR_TEST_HAVE_CUSPARSE
   /* racecheck reports cuSPARSE's own shared-memory hazards (csrmv_v3_kernel): run_gpu.sh sets
    * CSR_GPU_SKIP_CUSPARSE for it, so that what it reports is ours. */

@@ -33,18 +33,22 @@ static csri_spmv_pick pick_of(int groups, const int64_t *count, const int64_t *l
   return csri_spmv_choose(&s, CSRI_SPMV_RESIDENT_LANES);
 }
 
-/* Uniform rows: scalar up to a mean of CSRI_SPMV_SCALAR_MEAN; longer rows the vector kernel only
- * when they fill its groups of lanes (at least CSRI_SPMV_VECTOR_FILL of every pass), else the
- * segmented kernel. */
+/* Uniform rows: scalar up to a mean of CSRI_SPMV_SCALAR_MEAN; then stream while the rows fit its
+ * tiles (CSRI_SPMV_STREAM_LONGEST); longer rows the vector kernel only when they fill its groups
+ * of lanes (at least CSRI_SPMV_VECTOR_FILL of every pass), else the segmented kernel. */
 static void test_regular(void) {
   const int64_t rows[] = {1000000};
-  for (int64_t len = 1; len <= 200; len++) {
+  for (int64_t len = 1; len <= 700; len++) {
     csri_spmv_pick p = pick_of(1, rows, &len);
     int lanes = len <= 16 ? 16 : 32;
     double passes = (double)((len + lanes - 1) / lanes);
     if (len <= (int64_t)CSRI_SPMV_SCALAR_MEAN) {
       CHECKF(p.kernel == CSR_KERNEL_SCALAR && p.lanes == 1 && p.why == CSRI_WHY_SHORT_ROWS,
              "length %lld: kernel %d lanes %d", (long long)len, (int)p.kernel, p.lanes);
+    } else if (len <= CSRI_SPMV_STREAM_LONGEST) {
+      CHECKF(p.kernel == CSR_KERNEL_STREAM && p.lanes == 0 && p.why == CSRI_WHY_ROWS_FIT,
+             "length %lld: kernel %d why %d", (long long)len, (int)p.kernel, (int)p.why);
+      CHECK(p.stream_steps < 2.1 * p.stream_share); /* (len + 1) / (4 lanes) < 2 + 1/128 */
     } else if ((double)len >= CSRI_SPMV_VECTOR_FILL * lanes * passes) {
       CHECKF(p.kernel == CSR_KERNEL_VECTOR && p.lanes == lanes && p.why == CSRI_WHY_FULL_GROUPS,
              "length %lld: kernel %d lanes %d", (long long)len, (int)p.kernel, p.lanes);
@@ -54,27 +58,73 @@ static void test_regular(void) {
     }
     CHECK(p.regular_share == 1.0 && p.spread_squared == 0.0);
   }
-  /* By hand: 16, 31, 32, 62, 64 fill their groups; 9, 15, 27, 33, 100 do not. */
-  const int64_t full[] = {16, 31, 32, 62, 64, 128}, idle[] = {9, 15, 27, 33, 100};
-  for (int k = 0; k < 6; k++)
+  /* By hand, past the stream tiles: 288, 310, 320, 512 fill their groups of 32; 257, 300, 330
+   * do not. */
+  const int64_t full[] = {288, 310, 320, 512}, idle[] = {257, 300, 330};
+  for (int k = 0; k < 4; k++)
     CHECK(pick_of(1, rows, &full[k]).kernel == CSR_KERNEL_VECTOR);
-  for (int k = 0; k < 5; k++)
+  for (int k = 0; k < 3; k++)
     CHECK(pick_of(1, rows, &idle[k]).kernel == CSR_KERNEL_SEGMENTED);
-  /* Lengths 20 to 27 (a 27-point stencil with its boundary rows): segmented. */
+  /* Lengths 20 to 27 (a 27-point stencil with its boundary rows): stream. */
   const int64_t count[] = {1000, 20000, 3000000}, len[] = {20, 24, 27};
   csri_spmv_pick p = pick_of(3, count, len);
-  CHECK(p.kernel == CSR_KERNEL_SEGMENTED && p.why == CSRI_WHY_IDLE_LANES);
-  /* Rows of 16 on average but of lengths 8 to 24: full on average, yet lanes idle. */
+  CHECK(p.kernel == CSR_KERNEL_STREAM && p.why == CSRI_WHY_ROWS_FIT);
+  /* Rows of 16 on average but of lengths 8 to 24: the vector kernel's lanes would idle; stream. */
   const int64_t tall_count[] = {1000000, 1000000, 1000000}, tall_len[] = {8, 16, 24};
   p = pick_of(3, tall_count, tall_len);
   CHECK(p.group_fill == 1.0 &&
         p.spread_squared > CSRI_SPMV_VECTOR_SPREAD * CSRI_SPMV_VECTOR_SPREAD);
+  CHECK(p.kernel == CSR_KERNEL_STREAM);
+  /* The same past the stream tiles (lengths 264 to 392 around 328): segmented. */
+  const int64_t long_len[] = {264, 328, 392};
+  p = pick_of(3, tall_count, long_len);
   CHECK(p.kernel == CSR_KERNEL_SEGMENTED && p.why == CSRI_WHY_IDLE_LANES);
-  /* The spread either side of CSRI_SPMV_VECTOR_SPREAD: 32s with a few 31s and 33s. */
+  /* The spread either side of CSRI_SPMV_VECTOR_SPREAD: 320s with a few 319s and 321s, then with
+   * more of them. */
   int64_t near_count[3] = {0, 1000000, 0};
-  const int64_t near_len[3] = {31, 32, 33};
-  near_count[0] = near_count[2] = 1000; /* sd = sqrt(2000 / 1002000) ~ 0.045, 0.14% of 32 */
+  const int64_t near_len[3] = {300, 320, 340};
+  near_count[0] = near_count[2] = 1000; /* sd = 20 sqrt(2000 / 1002000) ~ 0.9, 0.3% of 320 */
   CHECK(pick_of(3, near_count, near_len).kernel == CSR_KERNEL_VECTOR);
+  near_count[0] = near_count[2] = 10000; /* sd ~ 2.8, 0.9% */
+  CHECK(pick_of(3, near_count, near_len).kernel == CSR_KERNEL_VECTOR);
+  near_count[0] = near_count[2] = 200000; /* sd ~ 11.5, 3.6% */
+  CHECK(pick_of(3, near_count, near_len).kernel == CSR_KERNEL_VECTOR);
+  near_count[0] = near_count[2] = 600000; /* sd ~ 14.8, 4.6% */
+  CHECK(pick_of(3, near_count, near_len).kernel == CSR_KERNEL_VECTOR);
+  near_count[0] = near_count[2] = 2000000; /* sd ~ 17.9, 5.6% */
+  CHECK(pick_of(3, near_count, near_len).kernel == CSR_KERNEL_SEGMENTED);
+}
+
+/* The stream kernel's rule either side of its thresholds: the longest row's length
+ * (CSRI_SPMV_STREAM_LONGEST) and its steps against a lane's share of a tile
+ * (CSRI_SPMV_STREAM_STEPS_FACTOR), on rows of 12 with one longer row. */
+static void test_stream(void) {
+  int64_t count[2] = {1000000, 1}, len[2] = {12, 12};
+  csri_spmv_pick base = pick_of(2, count, len);
+  CHECK(base.kernel == CSR_KERNEL_STREAM);
+  /* lanes per row in a typical tile, from the steps of a row of 12 */
+  double lanes = 12.0 / base.stream_steps;
+  CHECK(lanes >= 1.0 && lanes <= 32.0);
+  int64_t at = (int64_t)(CSRI_SPMV_STREAM_STEPS_FACTOR * base.stream_share * lanes);
+  CHECK(at < CSRI_SPMV_STREAM_LONGEST); /* the steps decide here, not the length */
+  len[1] = at;
+  csri_spmv_pick p = pick_of(2, count, len);
+  CHECKF(p.kernel == CSR_KERNEL_STREAM, "longest %lld: kernel %d (steps %.2f share %.2f)",
+         (long long)at, (int)p.kernel, p.stream_steps, p.stream_share);
+  len[1] = at + (int64_t)lanes + 1;
+  p = pick_of(2, count, len);
+  CHECKF(p.kernel == CSR_KERNEL_SEGMENTED, "longest %lld: kernel %d why %d", (long long)len[1],
+         (int)p.kernel, (int)p.why);
+  /* Rows of 100 (more lanes per row): the length decides, either side of the limit. */
+  len[0] = 100;
+  len[1] = CSRI_SPMV_STREAM_LONGEST;
+  CHECK(pick_of(2, count, len).kernel == CSR_KERNEL_STREAM);
+  len[1] = CSRI_SPMV_STREAM_LONGEST + 1;
+  CHECK(pick_of(2, count, len).kernel != CSR_KERNEL_STREAM);
+  /* Empty rows do not keep rows out of the tiles: every other row empty. */
+  const int64_t odd_count[2] = {1000000, 1000000}, odd_len[2] = {0, 16};
+  p = pick_of(2, odd_count, odd_len);
+  CHECK(p.kernel == CSR_KERNEL_STREAM && p.why == CSRI_WHY_ROWS_FIT);
 }
 
 /* The regular share either side of CSRI_SPMV_REGULAR_SHARE: rows of 8 (bin 4, the typical one)
@@ -113,13 +163,16 @@ static void test_empty_rows(void) {
   count[0] = at;
   csri_spmv_pick p = pick_of(2, count, len);
   CHECK(p.kernel == CSR_KERNEL_SCALAR && p.nonempty_mean == 4.0);
-  count[0] = at + 2;
+  count[0] = at + 2; /* too many empty rows for scalar; the rows fit stream tiles */
   p = pick_of(2, count, len);
+  CHECK(p.kernel == CSR_KERNEL_STREAM && p.why == CSRI_WHY_ROWS_FIT);
+  /* Rows too long for the stream tiles: segmented, for the empty rows. */
+  const int64_t long_len[2] = {0, 300};
+  p = pick_of(2, count, long_len);
   CHECK(p.kernel == CSR_KERNEL_SEGMENTED && p.why == CSRI_WHY_EMPTY_ROWS);
-  /* Every other row empty. */
-  count[0] = count[1];
-  p = pick_of(2, count, len);
-  CHECK(p.kernel == CSR_KERNEL_SEGMENTED && p.why == CSRI_WHY_EMPTY_ROWS);
+  count[0] = at;
+  p = pick_of(2, count, long_len);
+  CHECK(p.why != CSRI_WHY_EMPTY_ROWS);
   /* All rows empty, and no rows: nothing to balance. */
   count[1] = 0;
   p = pick_of(2, count, len);
@@ -176,6 +229,7 @@ static void test_forced(void) {
   CHECK(csri_spmv_forced(&s, CSR_KERNEL_VECTOR).lanes == 32);
   CHECK(csri_spmv_forced(&s, CSR_KERNEL_SEGMENTED).lanes == 0);
   CHECK(csri_spmv_forced(&s, CSR_KERNEL_SEGMENTED).why == CSRI_WHY_FORCED);
+  CHECK(csri_spmv_forced(&s, CSR_KERNEL_STREAM).lanes == 0);
 }
 
 /* csr_spmv_choose on host matrices: the cache and the words. */
@@ -211,7 +265,8 @@ static void test_choose(csrt_rng *rng) {
     len[i] = 32;
   B = csrt_from_row_lengths(ctx, 64, 64, len, CSR_F64, CSRT_RANDOM, rng);
   CHECK_OK(ctx, csr_spmv_choose(ctx, B, &c2));
-  CHECK(!c2.cached && c2.kernel == CSR_KERNEL_VECTOR && c2.lanes == 64 / 2);
+  CHECK(!c2.cached && c2.kernel == CSR_KERNEL_STREAM && c2.lanes == 0);
+  CHECK(strstr(c2.reason, "stream") != NULL && strstr(c2.reason, "fits") != NULL);
   /* Eight more matrices push A out (the least recently used). */
   csr_matrix *more[8];
   for (int k = 0; k < 8; k++) {
@@ -249,6 +304,7 @@ static void test_choose(csrt_rng *rng) {
   CHECK_STATUS(ctx, csr_spmv_choose(ctx, &bad, &c2), CSR_ERR_INVALID_MATRIX);
   free(off);
   CHECK(strcmp(csr_spmv_kernel_name(CSR_KERNEL_SEGMENTED), "segmented") == 0);
+  CHECK(strcmp(csr_spmv_kernel_name(CSR_KERNEL_STREAM), "stream") == 0);
   CHECK(strcmp(csr_spmv_kernel_name(CSR_KERNEL_AUTO), "auto") == 0);
   CHECK(strcmp(csr_spmv_kernel_name((csr_spmv_kernel)9), "unknown") == 0);
   csr_matrix_free(&A);
@@ -262,6 +318,7 @@ int main(void) {
   test_uneven();
   test_empty_rows();
   test_longest_row();
+  test_stream();
   test_forced();
   test_choose(&rng);
   return csrt_finish("test_spmv_choice");

@@ -90,7 +90,7 @@ void *csr_context_stream(const csr_context *ctx) {
 
 csr_status csr_context_set_kernel(csr_context *ctx, csr_spmv_kernel kernel) {
   CSRI_CHECK_NULL(ctx, ctx);
-  if (kernel < CSR_KERNEL_AUTO || kernel > CSR_KERNEL_SEGMENTED)
+  if (kernel < CSR_KERNEL_AUTO || kernel > CSR_KERNEL_STREAM)
     return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "unknown SpMV kernel %d", (int)kernel);
   ctx->kernel = kernel;
   return CSR_SUCCESS;

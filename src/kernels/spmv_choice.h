@@ -4,14 +4,20 @@
  * The row kernels (scalar: a thread per row; vector: a group of lanes per row) read each row in
  * one pass and need no second kernel, so they win when the rows are alike; when they are not,
  * lanes idle while a few groups finish long rows, and one very long row runs on a single group.
- * The segmented kernel costs the same per nonzero whatever the lengths. So: segmented unless the
- * statistics show rows regular enough for a row kernel, and then the group size from the mean
- * length of the non-empty rows. Thresholds: src/kernels/spmv_tuning.h. */
+ * The segmented kernel costs the same per nonzero whatever the lengths. The stream kernel sits
+ * between them: it stages tiles of whole rows with coalesced loads, like the segmented kernel,
+ * and sums each row in shared memory with no carries between threads, so it wins whenever every
+ * row fits a tile and no row holds its tile up for long. So: scalar for regular short rows;
+ * stream when the rows fit its tiles; otherwise the vector kernel for regular rows that fill its
+ * groups, and segmented for the rest. Thresholds: src/kernels/spmv_tuning.h. */
 #ifndef CSR_KERNELS_SPMV_CHOICE_H
 #define CSR_KERNELS_SPMV_CHOICE_H
 
 #include "csr.h"
+#include "kernels/row_tiles.h"
 #include "kernels/spmv_tuning.h"
+
+#include <string.h>
 
 /* What decided (csri_spmv_pick.why); src/ops/spmv_choice.c words each one. */
 typedef enum csri_spmv_why {
@@ -22,12 +28,13 @@ typedef enum csri_spmv_why {
   CSRI_WHY_LONGEST_ROW, /* rows regular, but the longest would hold up its group */
   CSRI_WHY_SHORT_ROWS,  /* regular short rows: scalar */
   CSRI_WHY_FULL_GROUPS, /* regular longer rows of one length that fills its groups: vector */
-  CSRI_WHY_IDLE_LANES   /* regular longer rows that would leave lanes idle: segmented */
+  CSRI_WHY_IDLE_LANES,  /* regular longer rows that would leave lanes idle: segmented */
+  CSRI_WHY_ROWS_FIT     /* every row fits a stream tile, none holds its tile up: stream */
 } csri_spmv_why;
 
 typedef struct csri_spmv_pick {
-  csr_spmv_kernel kernel; /* SCALAR, VECTOR or SEGMENTED */
-  int lanes;              /* per row: 1 (scalar), 2..32 (vector), 0 (segmented) */
+  csr_spmv_kernel kernel; /* SCALAR, VECTOR, SEGMENTED or STREAM */
+  int lanes;              /* per row: 1 (scalar), 2..32 (vector), 0 (segmented, stream) */
   csri_spmv_why why;
   /* The figures the choice read, for the reason it gives: */
   int typical_bin;       /* the log2 bin holding the median nonzero */
@@ -37,6 +44,8 @@ typedef struct csri_spmv_pick {
   double lane_share;     /* nnz / lanes resident on the GPU */
   double group_fill;     /* mean / (lanes x passes) of the vector kernel's groups */
   double spread_squared; /* (standard deviation of the row lengths / mean)^2 */
+  double stream_steps;   /* the longest row's steps on its lanes in a stream tile of typical rows */
+  double stream_share;   /* a lane's even share of such a tile's nonzeros */
 } csri_spmv_pick;
 
 /* Nonzeros in log2 bin b, estimated as its rows times the bin's middle length (0.75 * 2^b; bin 0
@@ -60,9 +69,25 @@ static inline double csri_longest_steps_allowed(double lane_share) {
   return steps > CSRI_SPMV_LONGEST_STEPS_MIN ? steps : CSRI_SPMV_LONGEST_STEPS_MIN;
 }
 
+/* A stream tile of typical rows (mean: nnz / rows, empty rows counted, since each row takes one
+ * item of the tile's window): the longest row's steps on the lanes that such a tile gives a row
+ * (csri_row_tile_lanes), and a lane's even share of the tile's nonzeros. The window is f64's, the
+ * smaller: the figures are estimates, and the choice must not depend on the value type. */
+static inline void csri_stream_estimate(const csr_row_stats *s, double *steps, double *share) {
+  const double window =
+      (double)(CSRI_SPMV_STREAM_THREADS * CSRI_SPMV_STREAM_ITEMS - CSRI_SPMV_STREAM_LONGEST);
+  double tile_rows = window / (s->mean + 1.0);
+  int lanes = csri_row_tile_lanes(tile_rows < 1.0 ? 1 : (int)tile_rows, CSRI_SPMV_STREAM_THREADS);
+  *steps = (double)s->longest / (double)lanes;
+  *share = window * s->mean / (s->mean + 1.0) / (double)CSRI_SPMV_STREAM_THREADS;
+}
+
 /* The pick for a forced kernel (lanes for VECTOR from the mean, as a row kernel's rule). */
 static inline csri_spmv_pick csri_spmv_forced(const csr_row_stats *s, csr_spmv_kernel kernel) {
-  csri_spmv_pick p = {kernel, 0, CSRI_WHY_FORCED, 0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+  csri_spmv_pick p;
+  memset(&p, 0, sizeof p);
+  p.kernel = kernel;
+  p.why = CSRI_WHY_FORCED;
   p.lanes = kernel == CSR_KERNEL_SCALAR   ? 1
             : kernel == CSR_KERNEL_VECTOR ? csri_vector_lanes(s->mean)
                                           : 0;
@@ -72,7 +97,10 @@ static inline csri_spmv_pick csri_spmv_forced(const csr_row_stats *s, csr_spmv_k
 /* The kernel for a matrix with statistics s on a GPU holding `resident_lanes` threads at once
  * (CSRI_SPMV_RESIDENT_LANES; the tests vary it). */
 static inline csri_spmv_pick csri_spmv_choose(const csr_row_stats *s, double resident_lanes) {
-  csri_spmv_pick p = {CSR_KERNEL_SEGMENTED, 0, CSRI_WHY_NO_WORK, 0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+  csri_spmv_pick p;
+  memset(&p, 0, sizeof p);
+  p.kernel = CSR_KERNEL_SEGMENTED;
+  p.why = CSRI_WHY_NO_WORK;
   int64_t nonempty = s->rows - s->empty_rows;
   if (s->rows == 0 || s->nnz == 0 || nonempty <= 0) {
     p.kernel = CSR_KERNEL_SCALAR; /* nothing to balance; csr_spmv only scales y */
@@ -103,16 +131,24 @@ static inline csri_spmv_pick csri_spmv_choose(const csr_row_stats *s, double res
   passes += passes * (double)lanes < p.nonempty_mean ? 1.0 : 0.0;
   p.group_fill = p.nonempty_mean / ((double)lanes * passes);
   p.spread_squared = s->variance / (s->mean * s->mean);
-  if ((double)s->empty_rows > CSRI_SPMV_EMPTY_SHARE * (double)s->rows) {
-    p.why = CSRI_WHY_EMPTY_ROWS;
-  } else if (p.regular_share < CSRI_SPMV_REGULAR_SHARE) {
-    p.why = CSRI_WHY_UNEVEN;
-  } else if (p.longest_steps > csri_longest_steps_allowed(p.lane_share)) {
-    p.why = CSRI_WHY_LONGEST_ROW;
-  } else if (lanes == 1) {
+  csri_stream_estimate(s, &p.stream_steps, &p.stream_share);
+  const int many_empty = (double)s->empty_rows > CSRI_SPMV_EMPTY_SHARE * (double)s->rows;
+  const int uneven = p.regular_share < CSRI_SPMV_REGULAR_SHARE;
+  const int long_row = p.longest_steps > csri_longest_steps_allowed(p.lane_share);
+  if (!many_empty && !uneven && !long_row && lanes == 1) {
     p.kernel = CSR_KERNEL_SCALAR;
     p.lanes = 1;
     p.why = CSRI_WHY_SHORT_ROWS;
+  } else if (s->longest <= CSRI_SPMV_STREAM_LONGEST &&
+             p.stream_steps <= CSRI_SPMV_STREAM_STEPS_FACTOR * p.stream_share) {
+    p.kernel = CSR_KERNEL_STREAM;
+    p.why = CSRI_WHY_ROWS_FIT;
+  } else if (many_empty) {
+    p.why = CSRI_WHY_EMPTY_ROWS;
+  } else if (uneven) {
+    p.why = CSRI_WHY_UNEVEN;
+  } else if (long_row) {
+    p.why = CSRI_WHY_LONGEST_ROW;
   } else if (p.group_fill >= CSRI_SPMV_VECTOR_FILL &&
              p.spread_squared <= CSRI_SPMV_VECTOR_SPREAD * CSRI_SPMV_VECTOR_SPREAD) {
     p.kernel = CSR_KERNEL_VECTOR;

@@ -34,5 +34,25 @@
  * pass, and the segmented kernel, which stages each tile's nonzeros with coalesced loads, wins. */
 #define CSRI_SPMV_VECTOR_FILL 0.95
 #define CSRI_SPMV_VECTOR_SPREAD 0.05
+/* The stream kernel stages a tile of whole rows in shared memory: THREADS threads x ITEMS
+ * nonzeros each (f64; _F32 for f32), the tiles placed so that rows of up to STREAM_LONGEST
+ * entries always fit. Measured on an H100 (docs/algorithms.md): smaller tiles in more blocks per
+ * SM beat larger ones in f64, 5 items against 7; in f32, 6 to 10 items were within noise. */
+#ifndef CSRI_SPMV_STREAM_THREADS
+#define CSRI_SPMV_STREAM_THREADS 256
+#endif
+#ifndef CSRI_SPMV_STREAM_ITEMS
+#define CSRI_SPMV_STREAM_ITEMS 5
+#endif
+#ifndef CSRI_SPMV_STREAM_ITEMS_F32
+#define CSRI_SPMV_STREAM_ITEMS_F32 6
+#endif
+#ifndef CSRI_SPMV_STREAM_LONGEST
+#define CSRI_SPMV_STREAM_LONGEST 256
+#endif
+/* The stream kernel is chosen when every row fits its tile and the rows are alike enough: in a
+ * tile of typical rows the longest row takes its group of lanes at most this many times the steps
+ * of a lane's even share of the tile (the other lanes of the block wait for it). */
+#define CSRI_SPMV_STREAM_STEPS_FACTOR 8.0
 
 #endif

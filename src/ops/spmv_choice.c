@@ -15,6 +15,7 @@ const char *csr_spmv_kernel_name(csr_spmv_kernel kernel) {
   case CSR_KERNEL_SCALAR: return "scalar";
   case CSR_KERNEL_VECTOR: return "vector";
   case CSR_KERNEL_SEGMENTED: return "segmented";
+  case CSR_KERNEL_STREAM: return "stream";
   default: return "unknown";
   }
 }
@@ -144,6 +145,14 @@ static void describe(const csri_spmv_pick *p, const csr_row_stats *s, char *out,
              share, low, high, p->nonempty_mean, 100.0 * p->group_fill,
              100.0 * sqrt(p->spread_squared), 100.0 * CSRI_SPMV_VECTOR_FILL,
              100.0 * CSRI_SPMV_VECTOR_SPREAD);
+    break;
+  case CSRI_WHY_ROWS_FIT:
+    snprintf(out, size,
+             "every row fits a stream tile (longest %lld entries, tiles stage rows of up to %d) "
+             "and the longest would take its lanes %.1f steps, at most %g times a lane's share "
+             "of %.1f: stream, which stages whole rows in shared memory and sums each there",
+             (long long)s->longest, CSRI_SPMV_STREAM_LONGEST, p->stream_steps,
+             CSRI_SPMV_STREAM_STEPS_FACTOR, p->stream_share);
     break;
   default: snprintf(out, size, "forced by the context (csr_context_set_kernel)"); break;
   }

@@ -1,0 +1,166 @@
+/* y = alpha*A*x + beta*y with whole rows packed into tiles (CSR-stream, src/kernels/row_tiles.h):
+ * a block stages its tile's products a_k x_{c_k} in shared memory with coalesced loads, all in
+ * flight at once, then a group of lanes sums each row there, in double. No row crosses a tile, so
+ * there is no carry between threads or blocks: one kernel, no scan, no fix-up, and the summation
+ * order is fixed by the matrix's shape (the same bits on every call). */
+#include "common.cuh"
+#include "kernels/row_tiles.h"
+#include "spmv_stream.cuh"
+#include "spmv_tile.cuh"
+
+namespace {
+
+constexpr int THREADS = CSRI_SPMV_STREAM_THREADS;
+constexpr unsigned FULL = 0xffffffffu;
+
+/* The tile shape of each value type (cuda/tuning.cuh): staged nonzeros per thread, the blocks per
+ * SM that the register budget must fit, and the window of path items that places the tiles
+ * (the staging capacity less the longest row it must hold, CSRI_SPMV_STREAM_LONGEST). */
+template <typename T, int ITEMS, int MIN_BLOCKS> struct shape_of {
+  static constexpr int items = ITEMS, min_blocks = MIN_BLOCKS;
+  static constexpr int capacity = THREADS * ITEMS;
+  static constexpr int window = capacity - CSRI_SPMV_STREAM_LONGEST;
+};
+template <typename T> struct shape;
+template <>
+struct shape<double> : shape_of<double, CSRI_SPMV_STREAM_ITEMS, CSRI_SPMV_STREAM_MIN_BLOCKS> {};
+template <>
+struct shape<float> : shape_of<float, CSRI_SPMV_STREAM_ITEMS_F32, CSRI_SPMV_STREAM_MIN_BLOCKS_F32> {
+};
+
+/* The tile's first row and its first nonzero. */
+struct tile_start {
+  int64_t row, nz;
+};
+
+/* Where every tile starts: tile t holds rows [starts[t].row, starts[t + 1].row). */
+__global__ void tile_starts(const int64_t *off, int64_t rows, int64_t tiles, int64_t window,
+                            tile_start *starts) {
+  int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (t <= tiles) {
+    int64_t r = csri_row_tile_start(t, window, off, rows);
+    starts[t] = tile_start{r, off[r]};
+  }
+}
+
+/* Sum of v over the block, in a fixed order (lanes by a shuffle tree, then the warps in order);
+ * the result in thread 0. Ends with a barrier, so `warp_sums` can be reused at once. */
+__device__ __forceinline__ double block_sum(double v, double (&warp_sums)[THREADS / 32]) {
+#pragma unroll
+  for (int d = 16; d > 0; d /= 2)
+    v += __shfl_down_sync(FULL, v, d);
+  if ((threadIdx.x & 31) == 0)
+    warp_sums[threadIdx.x >> 5] = v;
+  __syncthreads();
+  double total = 0.0;
+  if (threadIdx.x == 0)
+    for (int w = 0; w < THREADS / 32; w++)
+      total += warp_sums[w];
+  __syncthreads();
+  return total;
+}
+
+/* A tile that holds a row longer than the staging allows (only when the kernel is forced on
+ * such a matrix): the whole block sums each of its rows in turn, straight from global memory. */
+template <typename T, bool PATTERN>
+__device__ __noinline__ void
+unstaged_tile(tile_start start, int tile_rows, const int64_t *off, const int32_t *col, const T *val,
+              const T *x, double alpha, double beta, T *y, double (&warp_sums)[THREADS / 32]) {
+  for (int r = 0; r < tile_rows; r++) {
+    const int64_t row = start.row + r, end = off[row + 1];
+    double sum = 0.0;
+    for (int64_t k = off[row] + threadIdx.x; k < end; k += THREADS)
+      sum += PATTERN ? (double)__ldg(x + col[k]) : (double)val[k] * (double)__ldg(x + col[k]);
+    sum = block_sum(sum, warp_sums);
+    if (threadIdx.x == 0)
+      csri_store_y(y, row, alpha, sum, beta);
+  }
+}
+
+/* One tile per block. Staging: thread i loads entries i, i + THREADS, ... (coalesced), every load
+ * of the tile issued before any is used (the rows' starts, the columns and values, then the
+ * gathers of x), each predicated on being inside the tile; the products go to shared memory in
+ * double, the rows' starts as 32-bit offsets from the tile's first nonzero. Summing: groups of
+ * `lanes` lanes (csri_row_tile_lanes), one row each, lane j adding the row's products j,
+ * j + lanes, ..., then a shuffle tree over the group. */
+template <typename T, bool PATTERN>
+__global__ void __launch_bounds__(THREADS, shape<T>::min_blocks)
+    stream_kernel(const int64_t *off, const int32_t *col, const T *val, const T *x, double alpha,
+                  double beta, T *y, const tile_start *starts) {
+  constexpr int ITEMS = shape<T>::items;
+  __shared__ double products[shape<T>::capacity];
+  __shared__ int row_starts[shape<T>::window + 1]; /* a tile holds at most window rows */
+  __shared__ double warp_sums[THREADS / 32];
+  const tile_start start = starts[blockIdx.x], end = starts[blockIdx.x + 1];
+  const int tile_rows = (int)(end.row - start.row);
+  if (end.nz - start.nz > shape<T>::capacity) { /* the same for the whole block */
+    unstaged_tile<T, PATTERN>(start, tile_rows, off, col, val, x, alpha, beta, y, warp_sums);
+    return;
+  }
+  const int nonzeros = (int)(end.nz - start.nz), tid = threadIdx.x;
+  /* The rows' starts' first round, then the products' loads (cuda/spmv_tile.cuh), all in flight
+   * before any is used. */
+  const int64_t start_first = __ldcs(off + start.row + min(tid, tile_rows));
+  csri_tile_products<T, PATTERN, ITEMS, THREADS> staging;
+  staging.load(col, val, x, start.nz, nonzeros);
+  if (tid <= tile_rows)
+    row_starts[tid] = (int)(start_first - start.nz);
+  for (int i = tid + THREADS; i <= tile_rows; i += THREADS) /* tiles of more than THREADS rows */
+    row_starts[i] = (int)(__ldcs(off + start.row + i) - start.nz);
+  staging.store(products, nonzeros);
+  __syncthreads();
+  const int lanes = csri_row_tile_lanes(tile_rows, THREADS), groups = THREADS / lanes;
+  const int lane = tid & (lanes - 1), group = tid / lanes;
+  /* The same number of rounds for every thread, so that each shuffle has its whole warp. */
+  for (int first = 0; first < tile_rows; first += groups) {
+    const int r = first + group;
+    double sum = 0.0;
+    if (r < tile_rows) {
+      const int row_end = row_starts[r + 1];
+      for (int k = row_starts[r] + lane; k < row_end; k += lanes)
+        sum += products[k];
+    }
+    for (int d = lanes / 2; d > 0; d /= 2)
+      sum += __shfl_down_sync(FULL, sum, d, lanes);
+    if (lane == 0 && r < tile_rows)
+      csri_store_y(y, start.row + r, alpha, sum, beta);
+  }
+}
+
+template <typename T, bool PATTERN>
+csr_status run(csr_context *ctx, double alpha, const csr_matrix *A, const T *x, double beta, T *y,
+               tile_start *starts, int64_t tiles) {
+  cudaStream_t stream = csri_stream(ctx);
+  tile_starts<<<(unsigned)((tiles + 1 + 255) / 256), 256, 0, stream>>>(
+      A->row_offsets, A->rows, tiles, shape<T>::window, starts);
+  CSRI_TRY(CSRI_CUDA_CHECK(ctx, "SpMV row tile starts"));
+  stream_kernel<T, PATTERN><<<(unsigned)tiles, THREADS, 0, stream>>>(
+      A->row_offsets, A->col_indices, (const T *)A->values, x, alpha, beta, y, starts);
+  return CSRI_CUDA_CHECK(ctx, "stream SpMV kernel");
+}
+
+/* One value type's call: its tiles, their starts in the context's scratch, the kernels. */
+template <typename T>
+csr_status run_typed(csr_context *ctx, double alpha, const csr_matrix *A, const csr_vector *x,
+                     double beta, csr_vector *y) {
+  int64_t tiles = csri_row_tiles(A->rows, A->nnz, shape<T>::window);
+  if (tiles == 0)
+    return CSR_SUCCESS;
+  void *base = NULL;
+  CSRI_TRY(csri_device_scratch(ctx, (size_t)(tiles + 1) * sizeof(tile_start), &base));
+  tile_start *starts = (tile_start *)base;
+  csr_status status =
+      A->value_type == CSR_PATTERN
+          ? run<T, true>(ctx, alpha, A, (const T *)x->data, beta, (T *)y->data, starts, tiles)
+          : run<T, false>(ctx, alpha, A, (const T *)x->data, beta, (T *)y->data, starts, tiles);
+  csri_device_scratch_done(ctx, base);
+  return status;
+}
+
+} // namespace
+
+csr_status csri_cuda_spmv_stream(csr_context *ctx, double alpha, const csr_matrix *A,
+                                 const csr_vector *x, double beta, csr_vector *y) {
+  return y->value_type == CSR_F64 ? run_typed<double>(ctx, alpha, A, x, beta, y)
+                                  : run_typed<float>(ctx, alpha, A, x, beta, y);
+}

@@ -1,0 +1,77 @@
+/* What the two tiled SpMV kernels share (segmented, cuda/spmv_merge.cu; stream,
+ * cuda/spmv_stream.cu): staging a tile's products a_k x_{c_k} in shared memory, and storing a
+ * row's result. A block of THREADS threads stages up to THREADS x ITEMS nonzeros, thread i taking
+ * entries i, i + THREADS, ...: coalesced loads, and the gathers of x in flight together (a thread
+ * walking its own consecutive entries reads strided lines, at half the copy bandwidth). */
+#ifndef CSR_CUDA_SPMV_TILE_CUH
+#define CSR_CUDA_SPMV_TILE_CUH
+
+#include "common.cuh"
+
+/* p, hidden from the compiler's arithmetic: loads at p + constant then address from p itself,
+ * instead of each recomputing (base + offset + constant) in 64 bits. */
+template <typename P> __device__ __forceinline__ P *csri_opaque(P *p) {
+  asm("" : "+l"(p));
+  return p;
+}
+
+/* v, tied to w's arrival: what is computed from v waits for w, so the compiler cannot widen v to
+ * double as soon as it is loaded (in f32 that doubles its registers while the gathers are in
+ * flight, and spills). */
+__device__ __forceinline__ float csri_after(float v, float w) {
+  asm("" : "+f"(v) : "f"(w));
+  return v;
+}
+__device__ __forceinline__ double csri_after(double v, double) {
+  return v;
+}
+
+/* y_row = alpha * sum + beta * y_row; beta == 0 overwrites (a NaN in the old y does not
+ * survive), as on the CPU. */
+template <typename T>
+__device__ __forceinline__ void csri_store_y(T *y, int64_t row, double alpha, double sum,
+                                             double beta) {
+  y[row] = (T)(beta == 0.0 ? alpha * sum : alpha * sum + beta * (double)y[row]);
+}
+
+/* One thread's share of a tile's products, in registers between the loads and the store to
+ * shared memory, so that the caller can issue its own loads (the rows' ends) in between. */
+template <typename T, bool PATTERN, int ITEMS, int THREADS> struct csri_tile_products {
+  int cols[ITEMS];
+  T vals[ITEMS], xs[ITEMS];
+
+  /* Every load of the thread's share issued before any is used: the columns and values of
+   * entries first + tid + k THREADS (k < ITEMS, inside the tile's `nonzeros`), then the gathers
+   * of x. Each load is only predicated on being inside the tile (no branch separates them), and
+   * addressed from the thread's first entry plus a constant. */
+  __device__ __forceinline__ void load(const int32_t *col, const T *val, const T *x, int64_t first,
+                                       int nonzeros) {
+    const int tid = threadIdx.x;
+    const int32_t *my_col = csri_opaque(col + first + tid);
+    const T *my_val = PATTERN ? NULL : csri_opaque(val + first + tid);
+#pragma unroll
+    for (int k = 0; k < ITEMS; k++)
+      if (k * THREADS + tid < nonzeros) {
+        cols[k] = __ldcs(my_col + k * THREADS);
+        if (!PATTERN)
+          vals[k] = __ldcs(my_val + k * THREADS);
+      }
+#pragma unroll
+    for (int k = 0; k < ITEMS; k++)
+      if (k * THREADS + tid < nonzeros)
+        xs[k] = __ldg(x + cols[k]);
+  }
+
+  /* products[i] = a_i x_{c_i} in double (exact from f32 operands) for the thread's entries. */
+  __device__ __forceinline__ void store(double *products, int nonzeros) const {
+    const int tid = threadIdx.x;
+#pragma unroll
+    for (int k = 0; k < ITEMS; k++) {
+      const int i = k * THREADS + tid;
+      if (i < nonzeros)
+        products[i] = PATTERN ? (double)xs[k] : (double)csri_after(vals[k], xs[k]) * (double)xs[k];
+    }
+  }
+};
+
+#endif
