@@ -13,20 +13,19 @@ namespace {
 constexpr int THREADS = CSRI_SPMV_STREAM_THREADS;
 constexpr unsigned FULL = 0xffffffffu;
 
-/* The tile shape of each value type (cuda/tuning.cuh): staged nonzeros per thread, the blocks per
- * SM that the register budget must fit, and the window of path items that places the tiles
- * (the staging capacity less the longest row it must hold, CSRI_SPMV_STREAM_LONGEST). */
-template <typename T, int ITEMS, int MIN_BLOCKS> struct shape_of {
+/* The tile shape of each value type (src/kernels/spmv_tuning.h, cuda/tuning.cuh): staged
+ * nonzeros per thread, the blocks per SM that the register budget must fit, and the window of
+ * path items that places the tiles (the staging capacity less the longest row it must hold,
+ * CSRI_SPMV_STREAM_LONGEST). */
+template <int ITEMS, int MIN_BLOCKS> struct shape_of {
   static constexpr int items = ITEMS, min_blocks = MIN_BLOCKS;
   static constexpr int capacity = THREADS * ITEMS;
   static constexpr int window = capacity - CSRI_SPMV_STREAM_LONGEST;
 };
 template <typename T> struct shape;
+template <> struct shape<double> : shape_of<CSRI_SPMV_STREAM_ITEMS, CSRI_SPMV_STREAM_MIN_BLOCKS> {};
 template <>
-struct shape<double> : shape_of<double, CSRI_SPMV_STREAM_ITEMS, CSRI_SPMV_STREAM_MIN_BLOCKS> {};
-template <>
-struct shape<float> : shape_of<float, CSRI_SPMV_STREAM_ITEMS_F32, CSRI_SPMV_STREAM_MIN_BLOCKS_F32> {
-};
+struct shape<float> : shape_of<CSRI_SPMV_STREAM_ITEMS_F32, CSRI_SPMV_STREAM_MIN_BLOCKS_F32> {};
 
 /* The tile's first row and its first nonzero. */
 struct tile_start {
