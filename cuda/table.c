@@ -1,6 +1,6 @@
 /* The CUDA backend's table: the operations it runs on device operands, and device memory. A NULL
- * entry (the converters, PageRank's passes, the copy, which the front end makes a transfer) answers
- * device operands with CSR_ERR_UNSUPPORTED (src/core/dispatch.c). */
+ * entry (the other converters, PageRank's passes, the copy, which the front end makes a transfer)
+ * answers device operands with CSR_ERR_UNSUPPORTED (src/core/dispatch.c). */
 #include "entries.h"
 
 const csri_backend csri_cuda_backend = {
@@ -12,6 +12,7 @@ const csri_backend csri_cuda_backend = {
     .vector.reduce = csri_cuda_reduce,
     .sparse.spmv = csri_cuda_spmv,
     .sparse.row_stats = csri_cuda_row_stats,
+    .convert.from_coo = csri_cuda_from_coo,
     .solve.cg_step = csri_cuda_cg_step,
     .solve.jacobi = csri_cuda_jacobi,
     .primitive.scan_bytes = csri_cuda_scan_bytes,

@@ -279,7 +279,7 @@ csr_status csr_vector_clone(csr_context *ctx, const csr_vector *src, csr_vector 
                             csr_location location);
 
 /* ---------------------------------------------------------------------------------------------
- * Converters (host: ref and omp backends)
+ * Converters (host: ref and omp backends; COO -> CSR also on the device)
  * ------------------------------------------------------------------------------------------- */
 
 /** Options of COO -> CSR. */
@@ -287,11 +287,12 @@ enum {
   CSR_CONVERT_DROP_ZEROS = 1u /**< drop entries whose (summed) value is exactly zero */
 };
 
-/* Every converter runs on the host (ref or omp backend). A context that asks for CUDA gets the
- * work done on the CPU and CSR_INFO_DECLINED (> 0: the result is valid); device operands are
- * CSR_ERR_UNSUPPORTED until the GPU converters exist (in a build without the CUDA backend, as for
- * every call: CSR_ERR_NOT_COMPILED, or CSR_ERR_LOCATION_MISMATCH with a context set to ref or
- * omp). Inputs are checked as they are used: row
+/* Every converter runs on the host (ref or omp backend); csr_from_coo also on the device (cuda
+ * backend: T there, A made there). With host operands, a context that asks for CUDA gets the
+ * work done on the CPU and CSR_INFO_DECLINED (> 0: the result is valid); device operands of the
+ * other converters are CSR_ERR_UNSUPPORTED until their GPU versions exist (in a build without the
+ * CUDA backend, as for every call: CSR_ERR_NOT_COMPILED, or CSR_ERR_LOCATION_MISMATCH with a
+ * context set to ref or omp). Inputs are checked as they are used: row
  * offsets that do not start at 0, decrease or miss nnz give CSR_ERR_INVALID_MATRIX; an index out
  * of range gives CSR_ERR_INDEX_OUT_OF_BOUNDS. Results are bitwise identical on both backends. */
 

@@ -204,29 +204,40 @@ static void check_from_coo(const csr_coo *T) {
   }
 }
 
+static csr_coo *ordered(const csr_coo *T);
+
+/* to_coo against the reference, then from_coo on A's triples (in A's order; back to A itself
+ * when A is sorted and duplicate-free), on them scrambled with extra duplicates and zeros, and on
+ * those ordered again (ordered input with repeats). Each half runs where the backend has it. */
 static void check_coo(const csr_matrix *A, csrt_rng *rng) {
-  if (!CSRT_IMPLEMENTS(backend, convert.to_coo))
-    return;
   csr_coo *R = NULL, *B = NULL;
   EXPECT_STATUS(ref, csr_to_coo(ref, A, &R), CSR_SUCCESS);
-  EXPECT_STATUS(ctx, to_coo(A, &B), CSR_SUCCESS);
-  size_t vs = A->value_type == CSR_F64 ? 8 : A->value_type == CSR_F32 ? 4 : 0, n = (size_t)A->nnz;
-  EXPECT(R && B && B->nnz == A->nnz && B->flags == A->flags && B->rows == A->rows);
-  EXPECT(R && B && !memcmp(R->row_indices, B->row_indices, n * 4));
-  EXPECT(R && B && !memcmp(R->col_indices, B->col_indices, n * 4));
-  EXPECT(R && B && (vs == 0 || !memcmp(R->values, B->values, n * vs)));
-  check_from_coo(B); /* the round trip, in A's order */
-  if (B && (A->flags & CSR_FLAG_SORTED) && (A->flags & CSR_FLAG_NO_DUPLICATES)) {
+  if (CSRT_IMPLEMENTS(backend, convert.to_coo)) {
+    EXPECT_STATUS(ctx, to_coo(A, &B), CSR_SUCCESS);
+    size_t vs = A->value_type == CSR_F64 ? 8 : A->value_type == CSR_F32 ? 4 : 0, n = (size_t)A->nnz;
+    EXPECT(R && B && B->nnz == A->nnz && B->flags == A->flags && B->rows == A->rows);
+    EXPECT(R && B && !memcmp(R->row_indices, B->row_indices, n * 4));
+    EXPECT(R && B && !memcmp(R->col_indices, B->col_indices, n * 4));
+    EXPECT(R && B && (vs == 0 || !memcmp(R->values, B->values, n * vs)));
+    csr_coo_free(&B);
+  }
+  if (R == NULL || !CSRT_IMPLEMENTS(backend, convert.from_coo)) {
+    csr_coo_free(&R);
+    return;
+  }
+  check_from_coo(R); /* the round trip, in A's order */
+  if ((A->flags & CSR_FLAG_SORTED) && (A->flags & CSR_FLAG_NO_DUPLICATES)) {
     csr_matrix *C = NULL; /* sorted and duplicate-free: to_coo -> from_coo gives A back */
-    EXPECT_STATUS(ctx, from_coo(B, 0, &C), CSR_SUCCESS);
+    EXPECT_STATUS(ctx, from_coo(R, 0, &C), CSR_SUCCESS);
     SAME(A, C);
     csr_matrix_free(&C);
   }
-  csr_coo *S = scrambled(A, rng);
+  csr_coo *S = scrambled(A, rng), *O = ordered(S);
   check_from_coo(S);
+  check_from_coo(O);
   csr_coo_free(&S);
+  csr_coo_free(&O);
   csr_coo_free(&R);
-  csr_coo_free(&B);
 }
 
 static void check_dense(const csr_matrix *A) {
@@ -356,6 +367,98 @@ static void check_large(csrt_rng *rng, csr_value_type type) {
   csr_matrix_free(&A);
   csr_matrix_free(&AT);
   csr_coo_free(&T);
+}
+
+/* T's triples stably ordered by (row, column): ordered input with its repeats in input order. */
+static const csr_coo *order_key_coo; /* for the comparison below (qsort takes no context) */
+static int by_row_column_then_position(const void *a, const void *b) {
+  int64_t i = *(const int64_t *)a, j = *(const int64_t *)b;
+  const csr_coo *T = order_key_coo;
+  if (T->row_indices[i] != T->row_indices[j])
+    return T->row_indices[i] < T->row_indices[j] ? -1 : 1;
+  if (T->col_indices[i] != T->col_indices[j])
+    return T->col_indices[i] < T->col_indices[j] ? -1 : 1;
+  return i < j ? -1 : i > j;
+}
+static csr_coo *ordered(const csr_coo *T) {
+  csr_coo *O = NULL;
+  int64_t *perm = malloc((size_t)(T->nnz > 0 ? T->nnz : 1) * sizeof *perm);
+  csr_coo_create(ref, &O, T->rows, T->cols, T->nnz, T->value_type, CSR_HOST);
+  for (int64_t k = 0; k < T->nnz; k++)
+    perm[k] = k;
+  order_key_coo = T;
+  qsort(perm, (size_t)T->nnz, sizeof *perm, by_row_column_then_position);
+  for (int64_t k = 0; k < T->nnz; k++) {
+    O->row_indices[k] = T->row_indices[perm[k]];
+    O->col_indices[k] = T->col_indices[perm[k]];
+    if (T->value_type != CSR_PATTERN)
+      set_value(O->values, T->value_type, k, csrt_value(T->values, T->value_type, perm[k]));
+  }
+  free(perm);
+  return O;
+}
+
+/* Triples that all lie in one row (of a 70000 x 1500000 matrix: keys wider than 32 bits), or one
+ * column, or on one (row, column), unsorted with repeats and then ordered: the longest rows and
+ * runs (one thread sums a run, in order). */
+static void check_lines(csrt_rng *rng, csr_value_type type) {
+  const int64_t n = 5000, wide = 1500000;
+  for (int line = 0; line < 3; line++) {
+    csr_coo *T = NULL;
+    csr_coo_create(ref, &T,
+                   line == 0   ? 70000
+                   : line == 1 ? wide
+                               : 3,
+                   line == 0 ? wide : 3, n, type, CSR_HOST);
+    for (int64_t k = 0; k < n; k++) {
+      int32_t spread = (int32_t)csrt_below(rng, line == 2 ? 1 : 900);
+      T->row_indices[k] = line == 0 ? 69999 : line == 1 ? spread * 1601 : 2;
+      T->col_indices[k] = line == 0 ? spread * 1601 : 1;
+      set_value(T->values, type, k, csrt_below(rng, 8) == 0 ? 0.0 : csrt_uniform(rng, -1, 1));
+    }
+    snprintf(where, sizeof where, "%s: COO on one %s, type %d", csr_backend_name(backend),
+             line == 0   ? "row"
+             : line == 1 ? "column"
+                         : "entry",
+             (int)type);
+    check_from_coo(T);
+    csr_coo *O = ordered(T);
+    check_from_coo(O);
+    csr_coo_free(&O);
+    csr_coo_free(&T);
+  }
+}
+
+/* Triples outside the matrix: the first one (in input order) is named, as the reference names it,
+ * wherever in the input it lies (several warps and blocks apart). */
+static void check_bad_triples(csrt_rng *rng) {
+  if (!CSRT_IMPLEMENTS(backend, convert.from_coo))
+    return;
+  const int64_t n = 20000, rows = 500, cols = 300;
+  const int64_t bad_at[4] = {33, 4097, 7000, 19999};
+  for (int first = 0; first < 4; first++) {
+    csr_coo *T = NULL;
+    csr_coo_create(ref, &T, rows, cols, n, CSR_F64, CSR_HOST);
+    for (int64_t k = 0; k < n; k++) {
+      T->row_indices[k] = (int32_t)csrt_below(rng, rows);
+      T->col_indices[k] = (int32_t)csrt_below(rng, cols);
+      ((double *)T->values)[k] = csrt_uniform(rng, -1, 1);
+    }
+    for (int b = first; b < 4; b++) { /* bad_at[first] is the earliest of those placed */
+      int64_t k = bad_at[b];
+      if (b % 3 == 0)
+        T->row_indices[k] = b % 2 ? -1 : (int32_t)rows;
+      else
+        T->col_indices[k] = b % 2 ? (int32_t)cols : -5;
+    }
+    snprintf(where, sizeof where, "%s: triple %lld outside the matrix", csr_backend_name(backend),
+             (long long)bad_at[first]);
+    csr_matrix *R = NULL, *B = NULL;
+    EXPECT_STATUS(ref, csr_from_coo(ref, T, 0, &R), CSR_ERR_INDEX_OUT_OF_BOUNDS);
+    EXPECT_STATUS(ctx, from_coo(T, 0, &B), CSR_ERR_INDEX_OUT_OF_BOUNDS);
+    EXPECT(B == NULL && !strcmp(csr_context_last_error(ref), csr_context_last_error(ctx)));
+    csr_coo_free(&T);
+  }
 }
 
 /* Sets out to a non-NULL sentinel, runs call, expects status want and out NULL again. */
@@ -511,6 +614,9 @@ int main(int argc, char **argv) {
     for (int t = 0; t < 3; t++)
       check_large(&rng, types[t]);
   }
+  for (int t = 0; t < 3; t++)
+    check_lines(&rng, types[t]);
+  check_bad_triples(&rng);
   check_invalid();
   csr_context_free(&ref);
   csr_context_free(&ctx);

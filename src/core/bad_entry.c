@@ -8,10 +8,14 @@ csr_status csri_column_error(csr_context *ctx, const csr_matrix *A, int64_t k) {
 }
 
 csr_status csri_coo_index_error(csr_context *ctx, const csr_coo *T, int64_t k) {
+  return csri_coo_index_error_at(ctx, T, k, T->row_indices[k], T->col_indices[k]);
+}
+
+csr_status csri_coo_index_error_at(csr_context *ctx, const csr_coo *T, int64_t k, int32_t row,
+                                   int32_t col) {
   return CSRI_FAIL(ctx, CSR_ERR_INDEX_OUT_OF_BOUNDS,
                    "triple %lld at (%d, %d) lies outside the %lld x %lld matrix", (long long)k,
-                   (int)T->row_indices[k], (int)T->col_indices[k], (long long)T->rows,
-                   (long long)T->cols);
+                   (int)row, (int)col, (long long)T->rows, (long long)T->cols);
 }
 
 csr_status csri_offsets_error(csr_context *ctx) {

@@ -157,6 +157,9 @@ int csri_host_threads(const csr_context *ctx);
 csr_status csri_column_error(csr_context *ctx, const csr_matrix *A, int64_t k);
 /* CSR_ERR_INDEX_OUT_OF_BOUNDS: triple k of host COO T lies outside the matrix. */
 csr_status csri_coo_index_error(csr_context *ctx, const csr_coo *T, int64_t k);
+/* The same for a triple whose row and column the caller has read (from the device). */
+csr_status csri_coo_index_error_at(csr_context *ctx, const csr_coo *T, int64_t k, int32_t row,
+                                   int32_t col);
 /* CSR_ERR_INVALID_MATRIX: row offsets that decrease (a negative row length). */
 csr_status csri_offsets_error(csr_context *ctx);
 
