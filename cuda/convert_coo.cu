@@ -26,31 +26,36 @@ struct coo_check {
   unsigned repeats;             /* some triple has the (row, column) of the one before it */
 };
 
+/* Each thread gathers its own findings over its triples, then each warp makes one atomic per
+ * finding: one counter hit by every warp serialises them (a shuffled input finds triples out of
+ * order in every warp). */
 __global__ void check_kernel(const int32_t *row, const int32_t *col, int64_t n, int64_t rows,
                              int64_t cols, coo_check *found) {
   const unsigned FULL = 0xffffffffu;
-  const int lane = threadIdx.x & 31;
-  /* Whole warps loop together (the ballots need them): a warp's triples are consecutive. */
-  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
-  for (int64_t base = (int64_t)blockIdx.x * blockDim.x + threadIdx.x - lane; base < n;
-       base += stride) {
-    const int64_t k = base + lane;
-    bool bad = false, back = false, same = false;
-    if (k < n) {
-      const int32_t r = row[k], c = col[k];
-      bad = r < 0 || r >= rows || c < 0 || c >= cols;
-      if (k > 0) {
-        const int32_t pr = row[k - 1], pc = col[k - 1];
-        back = r < pr || (r == pr && c < pc);
-        same = r == pr && c == pc;
-      }
+  unsigned long long first_bad = ~0ull; /* a thread meets its triples in increasing order */
+  bool back = false, same = false;
+  CSRI_GRID_STRIDE(k, n) {
+    const int32_t r = row[k], c = col[k];
+    if ((r < 0 || r >= rows || c < 0 || c >= cols) && first_bad == ~0ull)
+      first_bad = (unsigned long long)k;
+    if (k > 0) {
+      const int32_t pr = row[k - 1], pc = col[k - 1];
+      back |= r < pr || (r == pr && c < pc);
+      same |= r == pr && c == pc;
     }
-    const unsigned bad_lanes = __ballot_sync(FULL, bad);
-    if (bad_lanes != 0 && lane == __ffs(bad_lanes) - 1) /* the warp's first bad triple */
-      atomicMin(&found->first_bad, (unsigned long long)k);
-    if (__any_sync(FULL, back) && lane == 0)
+  }
+  for (int d = 16; d > 0; d /= 2) {
+    const unsigned long long other = __shfl_xor_sync(FULL, first_bad, d);
+    first_bad = other < first_bad ? other : first_bad;
+  }
+  back = __any_sync(FULL, back);
+  same = __any_sync(FULL, same);
+  if ((threadIdx.x & 31) == 0) {
+    if (first_bad != ~0ull)
+      atomicMin(&found->first_bad, first_bad);
+    if (back)
       atomicOr(&found->out_of_order, 1u);
-    if (__any_sync(FULL, same) && lane == 0)
+    if (same)
       atomicOr(&found->repeats, 1u);
   }
 }
@@ -95,55 +100,48 @@ template <typename K, typename S> struct sorted_keys {
   }
 };
 
+/* Adds each warp's count of kept runs to *kept, once per warp (see check_kernel). */
+__device__ __forceinline__ void add_kept(unsigned long long count, unsigned long long *kept) {
+  for (int d = 16; d > 0; d /= 2)
+    count += __shfl_xor_sync(0xffffffffu, count, d);
+  if ((threadIdx.x & 31) == 0 && count > 0)
+    atomicAdd(kept, count);
+}
+
 /* keep[k] = 1 when triple k starts a run of equal (row, column) whose sum survives; its sum, in
- * V's own arithmetic left to right in input order, goes to sums[k]; *kept counts the runs kept.
- * V is void for a pattern: every run is kept. */
+ * V's own arithmetic left to right in input order, goes to sums[k]; *kept counts the runs kept. */
 template <typename Order, typename V>
 __global__ void runs_kernel(Order order, const V *values, int64_t n, bool drop_zeros,
                             int32_t *rows_out, int32_t *cols_out, V *sums, uint8_t *keep,
                             unsigned long long *kept) {
-  const unsigned FULL = 0xffffffffu;
-  const int lane = threadIdx.x & 31;
-  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
-  for (int64_t base = (int64_t)blockIdx.x * blockDim.x + threadIdx.x - lane; base < n;
-       base += stride) {
-    const int64_t k = base + lane;
+  unsigned long long count = 0;
+  CSRI_GRID_STRIDE(k, n) {
     bool keeps = false;
-    if (k < n) {
-      order.split(k, rows_out, cols_out);
-      if (k == 0 || !order.same_as_previous(k)) {
-        V sum = values[order.position(k)];
-        for (int64_t q = k + 1; q < n && order.same_as_previous(q); q++)
-          sum += values[order.position(q)];
-        sums[k] = sum;
-        keeps = !(drop_zeros && sum == (V)0);
-      }
-      keep[k] = keeps;
+    order.split(k, rows_out, cols_out);
+    if (k == 0 || !order.same_as_previous(k)) {
+      V sum = values[order.position(k)];
+      for (int64_t q = k + 1; q < n && order.same_as_previous(q); q++)
+        sum += values[order.position(q)];
+      sums[k] = sum;
+      keeps = !(drop_zeros && sum == (V)0);
     }
-    const unsigned kept_lanes = __ballot_sync(FULL, keeps);
-    if (lane == 0 && kept_lanes != 0)
-      atomicAdd(kept, (unsigned long long)__popc(kept_lanes));
+    keep[k] = keeps;
+    count += keeps;
   }
+  add_kept(count, kept);
 }
+/* The same for a pattern: every run is kept. */
 template <typename Order>
 __global__ void pattern_runs_kernel(Order order, int64_t n, int32_t *rows_out, int32_t *cols_out,
                                     uint8_t *keep, unsigned long long *kept) {
-  const unsigned FULL = 0xffffffffu;
-  const int lane = threadIdx.x & 31;
-  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
-  for (int64_t base = (int64_t)blockIdx.x * blockDim.x + threadIdx.x - lane; base < n;
-       base += stride) {
-    const int64_t k = base + lane;
-    bool keeps = false;
-    if (k < n) {
-      order.split(k, rows_out, cols_out);
-      keeps = k == 0 || !order.same_as_previous(k);
-      keep[k] = keeps;
-    }
-    const unsigned kept_lanes = __ballot_sync(FULL, keeps);
-    if (lane == 0 && kept_lanes != 0)
-      atomicAdd(kept, (unsigned long long)__popc(kept_lanes));
+  unsigned long long count = 0;
+  CSRI_GRID_STRIDE(k, n) {
+    order.split(k, rows_out, cols_out);
+    const bool keeps = k == 0 || !order.same_as_previous(k);
+    keep[k] = keeps;
+    count += keeps;
   }
+  add_kept(count, kept);
 }
 
 /* Device arrays of one conversion, freed together whatever happens. */

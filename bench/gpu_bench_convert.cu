@@ -1,0 +1,315 @@
+/* COO to CSR on the device, fp64 values, ours (csr_from_coo) against two routes in the same run on
+ * the same triples:
+ *  - cuSPARSE's: cusparseXcoosortByRow (rows and columns copied first: it sorts in place), the
+ *    values gathered through its permutation (cusparseGather), cusparseXcoo2csr (32-bit offsets;
+ *    duplicates are left as they are);
+ *  - a CUB pipeline: DeviceRadixSort::SortPairs of (row << column bits | column) keys over the bits
+ *    that vary with the values, DeviceReduce::ReduceByKey summing duplicates, the rows' histogram
+ *    (DeviceHistogram::HistogramEven, one bin per row) and DeviceScan::ExclusiveSum for the
+ * offsets. Every route allocates its outputs and temporaries inside the timing (cudaMalloc /
+ * cudaFree), as a call to csr_from_coo does. Inputs: 2^26 random triples over 2^22 x 2^22 (--small:
+ * 2^22 over 2^18), shuffled, and the same triples sorted by (row, column) (sorted once with CUB,
+ * outside the timing). Median of --reps after a warm-up. Ours is checked against CUB's result
+ * (offsets and columns exact, values to 1e-12: CUB's sums may add duplicates in another order).
+ * Floor: a copy of the bytes the conversion must move (read rows, columns and values, write
+ * columns, values and offsets) at the device-to-device copy bandwidth measured in the same run.
+ *   usage: gpu_bench_convert [--reps N] [--small] [--csv FILE] */
+#include "csr.h"
+
+#include <cub/cub.cuh>
+#include <cusparse.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <vector>
+
+#define CHECK_CUDA(call)                                                                           \
+  do {                                                                                             \
+    cudaError_t e_ = (call);                                                                       \
+    if (e_ != cudaSuccess) {                                                                       \
+      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_));       \
+      exit(3);                                                                                     \
+    }                                                                                              \
+  } while (0)
+#define CHECK_SPARSE(call)                                                                         \
+  do {                                                                                             \
+    cusparseStatus_t s_ = (call);                                                                  \
+    if (s_ != CUSPARSE_STATUS_SUCCESS) {                                                           \
+      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cusparseGetErrorString(s_));   \
+      exit(3);                                                                                     \
+    }                                                                                              \
+  } while (0)
+
+static int reps = 20;
+static double copy_gbs = 0;
+
+template <typename T> static T *dev(size_t count) {
+  void *p = nullptr;
+  CHECK_CUDA(cudaMalloc(&p, count * sizeof(T) > 0 ? count * sizeof(T) : 1));
+  return (T *)p;
+}
+
+/* Median of `reps` timings of f() after one warm-up, in ms. */
+template <typename F> static double time_ms(F f) {
+  cudaEvent_t a, b;
+  CHECK_CUDA(cudaEventCreate(&a));
+  CHECK_CUDA(cudaEventCreate(&b));
+  f();
+  CHECK_CUDA(cudaDeviceSynchronize());
+  std::vector<float> t;
+  for (int r = 0; r < reps; r++) {
+    CHECK_CUDA(cudaEventRecord(a));
+    f();
+    CHECK_CUDA(cudaEventRecord(b));
+    CHECK_CUDA(cudaEventSynchronize(b));
+    float ms;
+    CHECK_CUDA(cudaEventElapsedTime(&ms, a, b));
+    t.push_back(ms);
+  }
+  CHECK_CUDA(cudaEventDestroy(a));
+  CHECK_CUDA(cudaEventDestroy(b));
+  std::sort(t.begin(), t.end());
+  return t.size() % 2 ? t[t.size() / 2] : 0.5 * (t[t.size() / 2 - 1] + t[t.size() / 2]);
+}
+
+__device__ __forceinline__ uint64_t mix(uint64_t x) { /* splitmix64 finaliser */
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+/* Random triples over a 2^bits square, values in [0.5, 1.5). */
+__global__ void fill_triples(int32_t *row, int32_t *col, double *val, int64_t n, int bits,
+                             uint64_t seed) {
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
+       i += (int64_t)gridDim.x * blockDim.x) {
+    uint64_t h = mix(seed ^ (uint64_t)i);
+    uint32_t mask = (1u << bits) - 1;
+    row[i] = (int32_t)(h & mask);
+    col[i] = (int32_t)((h >> 24) & mask);
+    val[i] = 0.5 + (double)(h >> 44) * 0x1p-20;
+  }
+}
+
+__global__ void make_keys(const int32_t *row, const int32_t *col, int64_t n, int col_bits,
+                          uint64_t *keys) {
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
+       i += (int64_t)gridDim.x * blockDim.x)
+    keys[i] = (uint64_t)row[i] << col_bits | (uint32_t)col[i];
+}
+__global__ void split_keys(const uint64_t *keys, const int *count, int col_bits, int32_t *row,
+                           int32_t *col) {
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < *count;
+       i += (int64_t)gridDim.x * blockDim.x) {
+    row[i] = (int32_t)(keys[i] >> col_bits);
+    col[i] = (int32_t)(keys[i] & ((1ull << col_bits) - 1));
+  }
+}
+
+__global__ void identity(int32_t *p, int n) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    p[i] = i;
+}
+
+struct triples {
+  int64_t n, rows, cols;
+  int32_t *row, *col;
+  double *val;
+};
+
+/* The CUB pipeline; returns nnz, and copies the result's offsets, columns and values to the host
+ * arrays when given. */
+static int cub_route(const triples &t, int bits, int *offsets_out, int32_t *cols_out,
+                     double *vals_out) {
+  const int64_t n = t.n;
+  uint64_t *keys = dev<uint64_t>(n), *keys_sorted = dev<uint64_t>(n), *unique = dev<uint64_t>(n);
+  double *vals_sorted = dev<double>(n), *sums = dev<double>(n);
+  int32_t *rows = dev<int32_t>(n), *cols = dev<int32_t>(n);
+  int *runs = dev<int>(1), *counts = dev<int>(t.rows + 1), *offsets = dev<int>(t.rows + 1);
+  make_keys<<<1024, 256>>>(t.row, t.col, n, bits, keys);
+  size_t sort_bytes = 0, reduce_bytes = 0, hist_bytes = 0, scan_bytes = 0;
+  cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, keys, keys_sorted, t.val, vals_sorted, n, 0,
+                                  2 * bits);
+  cub::DeviceReduce::ReduceByKey(nullptr, reduce_bytes, keys_sorted, unique, vals_sorted, sums,
+                                 runs, cuda::std::plus<double>(), n);
+  cub::DeviceHistogram::HistogramEven(nullptr, hist_bytes, rows, counts, (int)t.rows + 1, 0,
+                                      (int)t.rows, n);
+  cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, counts, offsets, t.rows + 1);
+  size_t bytes = std::max(std::max(sort_bytes, reduce_bytes), std::max(hist_bytes, scan_bytes));
+  void *temp = dev<char>(bytes);
+  cub::DeviceRadixSort::SortPairs(temp, sort_bytes, keys, keys_sorted, t.val, vals_sorted, n, 0,
+                                  2 * bits);
+  cub::DeviceReduce::ReduceByKey(temp, reduce_bytes, keys_sorted, unique, vals_sorted, sums, runs,
+                                 cuda::std::plus<double>(), n);
+  split_keys<<<1024, 256>>>(unique, runs, bits, rows, cols);
+  int nnz = 0;
+  CHECK_CUDA(cudaMemcpy(&nnz, runs, sizeof nnz, cudaMemcpyDeviceToHost));
+  cub::DeviceHistogram::HistogramEven(temp, hist_bytes, rows, counts, (int)t.rows + 1, 0,
+                                      (int)t.rows, nnz);
+  cub::DeviceScan::ExclusiveSum(temp, scan_bytes, counts, offsets, t.rows + 1);
+  if (offsets_out) {
+    CHECK_CUDA(
+        cudaMemcpy(offsets_out, offsets, (t.rows + 1) * sizeof(int), cudaMemcpyDeviceToHost));
+    CHECK_CUDA(cudaMemcpy(cols_out, cols, nnz * sizeof(int32_t), cudaMemcpyDeviceToHost));
+    CHECK_CUDA(cudaMemcpy(vals_out, sums, nnz * sizeof(double), cudaMemcpyDeviceToHost));
+  }
+  for (void *p :
+       {(void *)keys, (void *)keys_sorted, (void *)unique, (void *)vals_sorted, (void *)sums,
+        (void *)rows, (void *)cols, (void *)runs, (void *)counts, (void *)offsets, temp})
+    CHECK_CUDA(cudaFree(p));
+  return nnz;
+}
+
+/* cuSPARSE's route: sort by row in place (on copies), gather the values, offsets. */
+static void cusparse_route(cusparseHandle_t h, const triples &t) {
+  const int n = (int)t.n, m = (int)t.rows;
+  int32_t *row = dev<int32_t>(n), *col = dev<int32_t>(n), *perm = dev<int32_t>(n);
+  int *offsets = dev<int>(m + 1);
+  double *val = dev<double>(n);
+  CHECK_CUDA(cudaMemcpyAsync(row, t.row, n * sizeof(int32_t), cudaMemcpyDeviceToDevice));
+  CHECK_CUDA(cudaMemcpyAsync(col, t.col, n * sizeof(int32_t), cudaMemcpyDeviceToDevice));
+  size_t bytes = 0;
+  CHECK_SPARSE(cusparseXcoosort_bufferSizeExt(h, m, (int)t.cols, n, row, col, &bytes));
+  void *buffer = dev<char>(bytes);
+  identity<<<1024, 256>>>(perm, n); /* cusparseCreateIdentityPermutation, deprecated */
+  CHECK_SPARSE(cusparseXcoosortByRow(h, m, (int)t.cols, n, row, col, perm, buffer));
+  cusparseSpVecDescr_t gathered;
+  cusparseDnVecDescr_t source;
+  CHECK_SPARSE(cusparseCreateSpVec(&gathered, n, n, perm, val, CUSPARSE_INDEX_32I,
+                                   CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
+  CHECK_SPARSE(cusparseCreateDnVec(&source, n, t.val, CUDA_R_64F));
+  CHECK_SPARSE(cusparseGather(h, source, gathered));
+  CHECK_SPARSE(cusparseXcoo2csr(h, row, n, m, offsets, CUSPARSE_INDEX_BASE_ZERO));
+  CHECK_SPARSE(cusparseDestroySpVec(gathered));
+  CHECK_SPARSE(cusparseDestroyDnVec(source));
+  for (void *p : {(void *)row, (void *)col, (void *)perm, (void *)offsets, (void *)val, buffer})
+    CHECK_CUDA(cudaFree(p));
+}
+
+static void bench_copy() {
+  size_t bytes = (size_t)1 << 30;
+  void *a = dev<char>(bytes), *b = dev<char>(bytes);
+  CHECK_CUDA(cudaMemset(a, 1, bytes));
+  double ms = time_ms([&] { CHECK_CUDA(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice)); });
+  copy_gbs = 2.0 * bytes / (ms * 1e-3) / 1e9;
+  printf("copy: %.0f GB/s (1 GiB device to device, read + write)\n", copy_gbs);
+  CHECK_CUDA(cudaFree(a));
+  CHECK_CUDA(cudaFree(b));
+}
+
+static void run_case(const char *name, csr_context *ctx, cusparseHandle_t h, const triples &t,
+                     int bits, FILE *csv, const char *device, const char *date) {
+  csr_coo T;
+  memset(&T, 0, sizeof T);
+  T.rows = t.rows, T.cols = t.cols, T.nnz = t.n;
+  T.row_indices = t.row, T.col_indices = t.col, T.values = t.val;
+  T.value_type = CSR_F64, T.location = CSR_DEVICE;
+  csr_matrix *A = NULL;
+  auto ours = [&] {
+    csr_matrix_free(&A);
+    if (csr_from_coo(ctx, &T, 0, &A) < 0) {
+      fprintf(stderr, "csr_from_coo: %s\n", csr_context_last_error(ctx));
+      exit(3);
+    }
+  };
+  double ours_ms = time_ms(ours);
+  double cub_ms = time_ms([&] { cub_route(t, bits, nullptr, nullptr, nullptr); });
+  double sparse_ms = time_ms([&] { cusparse_route(h, t); });
+  /* ours against CUB's result */
+  std::vector<int> offsets(t.rows + 1);
+  std::vector<int32_t> cols(t.n);
+  std::vector<double> vals(t.n);
+  int nnz = cub_route(t, bits, offsets.data(), cols.data(), vals.data());
+  csr_matrix *H = NULL;
+  bool match = csr_matrix_copy(ctx, A, &H, CSR_HOST) >= 0 && H->nnz == nnz;
+  for (int64_t r = 0; match && r <= t.rows; r++)
+    match = H->row_offsets[r] == offsets[r];
+  for (int64_t k = 0; match && k < nnz; k++)
+    match = H->col_indices[k] == cols[k] &&
+            fabs(((double *)H->values)[k] - vals[k]) <= 1e-12 * fabs(vals[k]);
+  double bytes = (double)t.n * (4 + 4 + 8) + (double)nnz * (4 + 8) + (double)(t.rows + 1) * 8;
+  double floor_ms = bytes / (copy_gbs * 1e9) * 1e3;
+  printf("%-24s n=%lld rows=%lld nnz=%d | ours %8.3f ms | CUB %8.3f ms (CUB / ours %.2f) | "
+         "cuSPARSE %8.3f ms (cuSPARSE / ours %.2f) | %3.0f%% of floor | %s\n",
+         name, (long long)t.n, (long long)t.rows, nnz, ours_ms, cub_ms, cub_ms / ours_ms, sparse_ms,
+         sparse_ms / ours_ms, 100 * floor_ms / ours_ms, match ? "match" : "MISMATCH");
+  if (csv)
+    fprintf(csv,
+            "gpu_convert,%s,coo_to_csr_f64,%.6g,CUB pipeline,%.6g,%.4f,1.0,%.0f,%.1f,%.1f,%.4f,,"
+            "cusparse_ms=%.4f;cusparse_ratio=%.4f;n=%lld;rows=%lld;nnz=%d;match=%d,%s,%s,"
+            "bash bench/run_gpu.sh bench\n",
+            name, ours_ms * 1e-3, cub_ms * 1e-3, cub_ms / ours_ms, bytes,
+            bytes / (ours_ms * 1e-3) / 1e9, copy_gbs, floor_ms / ours_ms, sparse_ms,
+            sparse_ms / ours_ms, (long long)t.n, (long long)t.rows, nnz, match ? 1 : 0, device,
+            date);
+  csr_matrix_free(&H);
+  csr_matrix_free(&A);
+}
+
+int main(int argc, char **argv) {
+  FILE *csv = nullptr;
+  bool small = false;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--reps") && i + 1 < argc)
+      reps = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--small"))
+      small = true;
+    else if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
+      csv = fopen(argv[++i], "w");
+      if (csv)
+        fprintf(csv, "benchmark,case,variant,ours_seconds,anchor_name,anchor_seconds,ratio,"
+                     "target_ratio,bytes,ours_gbs,floor_gbs,fraction_of_floor,"
+                     "anchor_fraction_of_floor,extra,device,date_utc,command\n");
+    } else {
+      fprintf(stderr, "usage: %s [--reps N] [--small] [--csv FILE]\n", argv[0]);
+      return 2;
+    }
+  }
+  cudaDeviceProp prop;
+  CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
+  char device[300], date[32];
+  snprintf(device, sizeof device, "%s %d SMs", prop.name, prop.multiProcessorCount);
+  time_t now = time(NULL);
+  strftime(date, sizeof date, "%Y-%m-%dT%H:%MZ", gmtime(&now));
+  bench_copy();
+  csr_context *ctx = NULL;
+  if (csr_context_create(&ctx) < 0 || csr_context_set_backend(ctx, CSR_BACKEND_CUDA) < 0)
+    return 3;
+  cusparseHandle_t h;
+  CHECK_SPARSE(cusparseCreate(&h));
+  const int bits = small ? 18 : 22;
+  triples t = {(int64_t)1 << (small ? 22 : 26),
+               (int64_t)1 << bits,
+               (int64_t)1 << bits,
+               nullptr,
+               nullptr,
+               nullptr};
+  t.row = dev<int32_t>(t.n), t.col = dev<int32_t>(t.n), t.val = dev<double>(t.n);
+  fill_triples<<<1024, 256>>>(t.row, t.col, t.val, t.n, bits, 12345);
+  CHECK_CUDA(cudaDeviceSynchronize());
+  run_case("shuffled", ctx, h, t, bits, csv, device, date);
+  /* The same triples in (row, column) order. */
+  uint64_t *keys = dev<uint64_t>(t.n), *sorted = dev<uint64_t>(t.n);
+  double *vals = dev<double>(t.n);
+  make_keys<<<1024, 256>>>(t.row, t.col, t.n, bits, keys);
+  size_t bytes = 0;
+  cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys, sorted, t.val, vals, t.n, 0, 2 * bits);
+  void *temp = dev<char>(bytes);
+  cub::DeviceRadixSort::SortPairs(temp, bytes, keys, sorted, t.val, vals, t.n, 0, 2 * bits);
+  int count = (int)t.n, *count_dev = dev<int>(1);
+  CHECK_CUDA(cudaMemcpy(count_dev, &count, sizeof count, cudaMemcpyHostToDevice));
+  split_keys<<<1024, 256>>>(sorted, count_dev, bits, t.row, t.col);
+  CHECK_CUDA(cudaMemcpy(t.val, vals, t.n * sizeof(double), cudaMemcpyDeviceToDevice));
+  CHECK_CUDA(cudaDeviceSynchronize());
+  run_case("sorted", ctx, h, t, bits, csv, device, date);
+  if (csv)
+    fclose(csv);
+  cusparseDestroy(h);
+  csr_context_free(&ctx);
+  return 0;
+}
