@@ -16,6 +16,8 @@
  *   usage: gpu_bench_convert [--reps N] [--small] [--csv FILE] */
 #include "csr.h"
 
+#include "gpu_bench_common.cuh"
+
 #include <cub/cub.cuh>
 #include <cusparse.h>
 
@@ -53,34 +55,8 @@ template <typename T> static T *dev(size_t count) {
   return (T *)p;
 }
 
-/* Median of `reps` timings of f() after one warm-up, in ms. */
 template <typename F> static double time_ms(F f) {
-  cudaEvent_t a, b;
-  CHECK_CUDA(cudaEventCreate(&a));
-  CHECK_CUDA(cudaEventCreate(&b));
-  f();
-  CHECK_CUDA(cudaDeviceSynchronize());
-  std::vector<float> t;
-  for (int r = 0; r < reps; r++) {
-    CHECK_CUDA(cudaEventRecord(a));
-    f();
-    CHECK_CUDA(cudaEventRecord(b));
-    CHECK_CUDA(cudaEventSynchronize(b));
-    float ms;
-    CHECK_CUDA(cudaEventElapsedTime(&ms, a, b));
-    t.push_back(ms);
-  }
-  CHECK_CUDA(cudaEventDestroy(a));
-  CHECK_CUDA(cudaEventDestroy(b));
-  std::sort(t.begin(), t.end());
-  return t.size() % 2 ? t[t.size() / 2] : 0.5 * (t[t.size() / 2 - 1] + t[t.size() / 2]);
-}
-
-__device__ __forceinline__ uint64_t mix(uint64_t x) { /* splitmix64 finaliser */
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
+  return bench_median_ms(reps, f);
 }
 
 /* Random triples over a 2^bits square, values in [0.5, 1.5). */

@@ -9,6 +9,8 @@
  * hash of the index), never all zero, and larger than the L2 cache. */
 #include "csr_primitives.h"
 
+#include "gpu_bench_common.cuh"
+
 #include <cub/cub.cuh>
 
 #include <algorithm>
@@ -37,13 +39,6 @@
 static int reps = 20;
 static FILE *csv = nullptr;
 static double copy_gbs = 0;
-
-__device__ __forceinline__ uint64_t mix(uint64_t x) { /* splitmix64 finaliser */
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
 
 __global__ void fill_u32(uint32_t *a, int64_t n, uint64_t seed, uint32_t mask, uint32_t add) {
   for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
@@ -76,27 +71,8 @@ __global__ void fill_coo(uint64_t *keys, double *values, int64_t n, uint64_t see
 
 static const int GRID = 1024, BLOCK = 256;
 
-/* Median of `reps` timings of f() after one warm-up, in ms. */
 template <typename F> static double time_ms(F f) {
-  cudaEvent_t a, b;
-  CHECK_CUDA(cudaEventCreate(&a));
-  CHECK_CUDA(cudaEventCreate(&b));
-  f();
-  CHECK_CUDA(cudaDeviceSynchronize());
-  std::vector<float> t;
-  for (int r = 0; r < reps; r++) {
-    CHECK_CUDA(cudaEventRecord(a));
-    f();
-    CHECK_CUDA(cudaEventRecord(b));
-    CHECK_CUDA(cudaEventSynchronize(b));
-    float ms;
-    CHECK_CUDA(cudaEventElapsedTime(&ms, a, b));
-    t.push_back(ms);
-  }
-  CHECK_CUDA(cudaEventDestroy(a));
-  CHECK_CUDA(cudaEventDestroy(b));
-  std::sort(t.begin(), t.end());
-  return t.size() % 2 ? t[t.size() / 2] : 0.5 * (t[t.size() / 2 - 1] + t[t.size() / 2]);
+  return bench_median_ms(reps, f);
 }
 
 static bool same(const void *a, const void *b, size_t bytes) {
