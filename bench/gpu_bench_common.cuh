@@ -1,5 +1,6 @@
-/* What the GPU benchmarks share: the median of timed repetitions, and the hash that fills their
- * data with random, never constant, values. */
+/* What the GPU benchmarks share: a CUDA error check, the median of timed repetitions, the copy
+ * bandwidth that their floors are fractions of, and the hash that fills their data with random,
+ * never constant, values. */
 #ifndef CSR_BENCH_GPU_BENCH_COMMON_CUH
 #define CSR_BENCH_GPU_BENCH_COMMON_CUH
 
@@ -12,7 +13,7 @@
 #include <vector>
 
 /* Exits with 3 when a CUDA call fails. */
-#define BENCH_CHECK_CUDA(call)                                                                     \
+#define CHECK_CUDA(call)                                                                           \
   do {                                                                                             \
     cudaError_t e_ = (call);                                                                       \
     if (e_ != cudaSuccess) {                                                                       \
@@ -24,24 +25,39 @@
 /* Median of `reps` timings of f() (CUDA events on the default stream) after one warm-up, in ms. */
 template <typename F> static double bench_median_ms(int reps, F f) {
   cudaEvent_t a, b;
-  BENCH_CHECK_CUDA(cudaEventCreate(&a));
-  BENCH_CHECK_CUDA(cudaEventCreate(&b));
+  CHECK_CUDA(cudaEventCreate(&a));
+  CHECK_CUDA(cudaEventCreate(&b));
   f();
-  BENCH_CHECK_CUDA(cudaDeviceSynchronize());
+  CHECK_CUDA(cudaDeviceSynchronize());
   std::vector<float> t;
   for (int r = 0; r < reps; r++) {
-    BENCH_CHECK_CUDA(cudaEventRecord(a));
+    CHECK_CUDA(cudaEventRecord(a));
     f();
-    BENCH_CHECK_CUDA(cudaEventRecord(b));
-    BENCH_CHECK_CUDA(cudaEventSynchronize(b));
+    CHECK_CUDA(cudaEventRecord(b));
+    CHECK_CUDA(cudaEventSynchronize(b));
     float ms;
-    BENCH_CHECK_CUDA(cudaEventElapsedTime(&ms, a, b));
+    CHECK_CUDA(cudaEventElapsedTime(&ms, a, b));
     t.push_back(ms);
   }
-  BENCH_CHECK_CUDA(cudaEventDestroy(a));
-  BENCH_CHECK_CUDA(cudaEventDestroy(b));
+  CHECK_CUDA(cudaEventDestroy(a));
+  CHECK_CUDA(cudaEventDestroy(b));
   std::sort(t.begin(), t.end());
   return t.size() % 2 ? t[t.size() / 2] : 0.5 * (t[t.size() / 2 - 1] + t[t.size() / 2]);
+}
+
+/* Device-to-device copy bandwidth (read + write bytes over time) of 1 GiB, median of `reps`;
+ * *ms: one copy's time. */
+static double bench_copy_gbs(int reps, double *ms) {
+  const size_t bytes = (size_t)1 << 30;
+  void *a = NULL, *b = NULL;
+  CHECK_CUDA(cudaMalloc(&a, bytes));
+  CHECK_CUDA(cudaMalloc(&b, bytes));
+  CHECK_CUDA(cudaMemset(a, 1, bytes));
+  *ms = bench_median_ms(
+      reps, [&] { CHECK_CUDA(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice)); });
+  CHECK_CUDA(cudaFree(a));
+  CHECK_CUDA(cudaFree(b));
+  return 2.0 * bytes / (*ms * 1e-3) / 1e9;
 }
 
 /* splitmix64's finaliser: a well-mixed 64-bit hash of x. */

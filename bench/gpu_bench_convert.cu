@@ -29,14 +29,6 @@
 #include <ctime>
 #include <vector>
 
-#define CHECK_CUDA(call)                                                                           \
-  do {                                                                                             \
-    cudaError_t e_ = (call);                                                                       \
-    if (e_ != cudaSuccess) {                                                                       \
-      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_));       \
-      exit(3);                                                                                     \
-    }                                                                                              \
-  } while (0)
 #define CHECK_SPARSE(call)                                                                         \
   do {                                                                                             \
     cusparseStatus_t s_ = (call);                                                                  \
@@ -167,17 +159,6 @@ static void cusparse_route(cusparseHandle_t h, const triples &t) {
     CHECK_CUDA(cudaFree(p));
 }
 
-static void bench_copy() {
-  size_t bytes = (size_t)1 << 30;
-  void *a = dev<char>(bytes), *b = dev<char>(bytes);
-  CHECK_CUDA(cudaMemset(a, 1, bytes));
-  double ms = time_ms([&] { CHECK_CUDA(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice)); });
-  copy_gbs = 2.0 * bytes / (ms * 1e-3) / 1e9;
-  printf("copy: %.0f GB/s (1 GiB device to device, read + write)\n", copy_gbs);
-  CHECK_CUDA(cudaFree(a));
-  CHECK_CUDA(cudaFree(b));
-}
-
 static void run_case(const char *name, csr_context *ctx, cusparseHandle_t h, const triples &t,
                      int bits, FILE *csv, const char *device, const char *date) {
   csr_coo T;
@@ -252,7 +233,9 @@ int main(int argc, char **argv) {
   snprintf(device, sizeof device, "%s %d SMs", prop.name, prop.multiProcessorCount);
   time_t now = time(NULL);
   strftime(date, sizeof date, "%Y-%m-%dT%H:%MZ", gmtime(&now));
-  bench_copy();
+  double copy_ms = 0;
+  copy_gbs = bench_copy_gbs(reps, &copy_ms);
+  printf("copy: %.0f GB/s (1 GiB device to device, read + write)\n", copy_gbs);
   csr_context *ctx = NULL;
   if (csr_context_create(&ctx) < 0 || csr_context_set_backend(ctx, CSR_BACKEND_CUDA) < 0)
     return 3;

@@ -19,14 +19,6 @@
 #include <cstring>
 #include <vector>
 
-#define CHECK_CUDA(call)                                                                           \
-  do {                                                                                             \
-    cudaError_t e_ = (call);                                                                       \
-    if (e_ != cudaSuccess) {                                                                       \
-      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_));       \
-      exit(3);                                                                                     \
-    }                                                                                              \
-  } while (0)
 #define CHECK_CSR(ctx, call)                                                                       \
   do {                                                                                             \
     csr_status s_ = (call);                                                                        \
@@ -101,16 +93,11 @@ static void *dev(size_t bytes) {
 }
 
 static void bench_copy() {
-  size_t bytes = (size_t)1 << 30;
-  void *a = dev(bytes), *b = dev(bytes);
-  CHECK_CUDA(cudaMemset(a, 1, bytes));
-  double ms = time_ms([&] { CHECK_CUDA(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice)); });
-  copy_gbs = 2.0 * bytes / (ms * 1e-3) / 1e9;
+  double ms = 0;
+  copy_gbs = bench_copy_gbs(reps, &ms);
   printf("copy: %.0f GB/s (1 GiB device to device, read + write)\n", copy_gbs);
   if (csv)
-    fprintf(csv, "copy,%zu,%.4f,,,%.1f,%.1f,1,1\n", bytes, ms, copy_gbs, copy_gbs);
-  cudaFree(a);
-  cudaFree(b);
+    fprintf(csv, "copy,%zu,%.4f,,,%.1f,%.1f,1,1\n", (size_t)1 << 30, ms, copy_gbs, copy_gbs);
 }
 
 static void bench_scan(csr_context *ctx, int64_t n) {

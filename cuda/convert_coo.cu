@@ -14,23 +14,26 @@
  * Ordered, repeat-free input without zeros to drop is copied as it is: the check, two copies, the
  * histogram and the scan. */
 #include "common.cuh"
+#include "kernels/bins.h"
 
 #include <string.h>
+#include <type_traits>
 
 namespace {
 
-/* What the checking pass finds. */
-struct coo_check {
+/* What the device passes find: the checking pass the first three, the runs pass the last. */
+struct coo_counts {
   unsigned long long first_bad; /* the first triple outside the matrix; n when none */
   unsigned out_of_order;        /* some triple precedes the one before it */
   unsigned repeats;             /* some triple has the (row, column) of the one before it */
+  unsigned long long kept;      /* runs kept */
 };
 
 /* Each thread gathers its own findings over its triples, then each warp makes one atomic per
  * finding: one counter hit by every warp serialises them (a shuffled input finds triples out of
  * order in every warp). */
 __global__ void check_kernel(const int32_t *row, const int32_t *col, int64_t n, int64_t rows,
-                             int64_t cols, coo_check *found) {
+                             int64_t cols, coo_counts *found) {
   const unsigned FULL = 0xffffffffu;
   unsigned long long first_bad = ~0ull; /* a thread meets its triples in increasing order */
   bool back = false, same = false;
@@ -58,14 +61,6 @@ __global__ void check_kernel(const int32_t *row, const int32_t *col, int64_t n, 
     if (same)
       atomicOr(&found->repeats, 1u);
   }
-}
-
-/* Bits to tell apart the values 0 .. count - 1 (0 when count <= 1). */
-int bits_for(int64_t count) {
-  int b = 0;
-  while (b < 63 && ((int64_t)1 << b) < count)
-    b++;
-  return b;
 }
 
 template <typename K, typename S>
@@ -100,54 +95,37 @@ template <typename K, typename S> struct sorted_keys {
   }
 };
 
-/* Adds each warp's count of kept runs to *kept, once per warp (see check_kernel). */
-__device__ __forceinline__ void add_kept(unsigned long long count, unsigned long long *kept) {
-  for (int d = 16; d > 0; d /= 2)
-    count += __shfl_xor_sync(0xffffffffu, count, d);
-  if ((threadIdx.x & 31) == 0 && count > 0)
-    atomicAdd(kept, count);
-}
-
 /* keep[k] = 1 when triple k starts a run of equal (row, column) whose sum survives; its sum, in
- * V's own arithmetic left to right in input order, goes to sums[k]; *kept counts the runs kept. */
+ * V's own arithmetic left to right in input order, goes to sums[k]; *kept counts the runs kept
+ * (one atomic per warp, see check_kernel). V is void for a pattern: every run is kept. */
 template <typename Order, typename V>
 __global__ void runs_kernel(Order order, const V *values, int64_t n, bool drop_zeros,
                             int32_t *rows_out, int32_t *cols_out, V *sums, uint8_t *keep,
                             unsigned long long *kept) {
   unsigned long long count = 0;
   CSRI_GRID_STRIDE(k, n) {
-    bool keeps = false;
     order.split(k, rows_out, cols_out);
-    if (k == 0 || !order.same_as_previous(k)) {
-      V sum = values[order.position(k)];
-      for (int64_t q = k + 1; q < n && order.same_as_previous(q); q++)
-        sum += values[order.position(q)];
-      sums[k] = sum;
-      keeps = !(drop_zeros && sum == (V)0);
-    }
+    bool keeps = k == 0 || !order.same_as_previous(k);
+    if constexpr (!std::is_void<V>::value)
+      if (keeps) {
+        V sum = values[order.position(k)];
+        for (int64_t q = k + 1; q < n && order.same_as_previous(q); q++)
+          sum += values[order.position(q)];
+        sums[k] = sum;
+        keeps = !(drop_zeros && sum == (V)0);
+      }
     keep[k] = keeps;
     count += keeps;
   }
-  add_kept(count, kept);
-}
-/* The same for a pattern: every run is kept. */
-template <typename Order>
-__global__ void pattern_runs_kernel(Order order, int64_t n, int32_t *rows_out, int32_t *cols_out,
-                                    uint8_t *keep, unsigned long long *kept) {
-  unsigned long long count = 0;
-  CSRI_GRID_STRIDE(k, n) {
-    order.split(k, rows_out, cols_out);
-    const bool keeps = k == 0 || !order.same_as_previous(k);
-    keep[k] = keeps;
-    count += keeps;
-  }
-  add_kept(count, kept);
+  count = csri_warp_inclusive<csri_sum_op<unsigned long long>>(count); /* lane 31: the warp's */
+  if ((threadIdx.x & 31) == 31 && count > 0)
+    atomicAdd(kept, count);
 }
 
 /* Device arrays of one conversion, freed together whatever happens. */
 struct scratch {
   csr_context *ctx;
-  void *p[12]; /* the most a conversion takes: the check, the sort's 3, 2 split, 5 runs, 1 */
+  void *p[10]; /* the most a conversion takes: the counts, the sort's 3, 2 split, 4 assembly */
   int count;
   csr_status take(void **out, int64_t items, size_t size) {
     csr_status s = csri_array_alloc(ctx, out, items, size, CSR_DEVICE, 0);
@@ -161,19 +139,15 @@ struct scratch {
   }
 };
 
-csr_data_type data_type_of(csr_value_type t) {
-  return t == CSR_F64 ? CSR_DATA_F64 : CSR_DATA_F32;
-}
-
 /* The runs of an ordered view: the keep flags and sums, and how many are kept. */
 template <typename Order>
 csr_status find_runs(csr_context *ctx, Order order, const csr_coo *T, bool drop_zeros,
                      int32_t *rows_out, int32_t *cols_out, void *sums, uint8_t *keep,
-                     unsigned long long *kept_device, int64_t *kept) {
+                     coo_counts *counts, int64_t *kept) {
   cudaStream_t stream = csri_stream(ctx);
   const int64_t n = T->nnz;
-  CSRI_CUDA_TRY(ctx, cudaMemsetAsync(kept_device, 0, sizeof *kept_device, stream));
   const int blocks = csri_vector_blocks(n);
+  unsigned long long *kept_device = &counts->kept;
   if (T->value_type == CSR_F64)
     runs_kernel<<<blocks, CSRI_VECTOR_THREADS, 0, stream>>>(order, (const double *)T->values, n,
                                                             drop_zeros, rows_out, cols_out,
@@ -183,30 +157,39 @@ csr_status find_runs(csr_context *ctx, Order order, const csr_coo *T, bool drop_
                                                             drop_zeros, rows_out, cols_out,
                                                             (float *)sums, keep, kept_device);
   else
-    pattern_runs_kernel<<<blocks, CSRI_VECTOR_THREADS, 0, stream>>>(order, n, rows_out, cols_out,
-                                                                    keep, kept_device);
+    runs_kernel<Order, void><<<blocks, CSRI_VECTOR_THREADS, 0, stream>>>(
+        order, NULL, n, false, rows_out, cols_out, NULL, keep, kept_device);
   CSRI_TRY(CSRI_CUDA_CHECK(ctx, "COO runs kernel"));
   unsigned long long host_kept = 0;
-  CSRI_CUDA_TRY(ctx, cudaMemcpyAsync(&host_kept, kept_device, sizeof host_kept,
-                                     cudaMemcpyDeviceToHost, stream));
-  CSRI_CUDA_TRY(ctx, cudaStreamSynchronize(stream));
+  CSRI_TRY(csri_cuda_memcpy(ctx, &host_kept, kept_device, sizeof host_kept, 1));
   *kept = (int64_t)host_kept;
   return CSR_SUCCESS;
 }
 
-/* The row offsets of A from the rows of its entries (in order): row lengths by histogram, one bin
- * per row, in windows of at most CSRI_MAX_BINS rows, then an inclusive scan. */
-csr_status row_offsets_from_rows(csr_context *ctx, const int32_t *entry_rows, csr_matrix *A,
-                                 scratch &mem) {
-  const int64_t window = A->rows < CSRI_MAX_BINS ? A->rows : CSRI_MAX_BINS;
+/* The histogram's bins for A's row lengths: integer, one per row, in windows of at most
+ * CSRI_MAX_BINS rows (the first window here). */
+csri_bins row_bins(int64_t rows) {
   csri_bins bins;
   memset(&bins, 0, sizeof bins);
   bins.rule = CSR_BINS_INTEGER;
-  bins.bins = (int)window;
-  size_t bytes = csri_cuda_histogram_bytes(ctx, &bins, CSR_DATA_U64, A->nnz);
-  size_t scan_bytes = csri_cuda_scan_bytes(ctx, CSR_DATA_I64, A->rows, 0);
-  void *workspace = NULL;
-  CSRI_TRY(mem.take(&workspace, 1, bytes > scan_bytes ? bytes : scan_bytes));
+  bins.bins = (int)(rows < CSRI_MAX_BINS ? rows : CSRI_MAX_BINS);
+  return bins;
+}
+
+/* Workspace for row_offsets_from_rows. */
+size_t row_offsets_bytes(csr_context *ctx, int64_t rows, int64_t nnz) {
+  csri_bins bins = row_bins(rows);
+  size_t bytes = csri_cuda_histogram_bytes(ctx, &bins, CSR_DATA_U64, nnz);
+  size_t scan_bytes = csri_cuda_scan_bytes(ctx, CSR_DATA_I64, rows, 0);
+  return bytes > scan_bytes ? bytes : scan_bytes;
+}
+
+/* The row offsets of A from the rows of its entries (in order): row lengths by histogram, window
+ * by window, then an inclusive scan. */
+csr_status row_offsets_from_rows(csr_context *ctx, const int32_t *entry_rows, csr_matrix *A,
+                                 void *workspace) {
+  csri_bins bins = row_bins(A->rows);
+  const int window = bins.bins;
   for (int64_t first = 0; first < A->rows; first += window) {
     bins.offset = first;
     bins.bins = (int)(A->rows - first < window ? A->rows - first : window);
@@ -242,26 +225,25 @@ csr_status sort_triples(csr_context *ctx, const csr_coo *T, int col_bits, int ke
 template <typename Order>
 csr_status assemble(csr_context *ctx, const csr_coo *T, Order order, bool drop_zeros,
                     const int32_t *ordered_rows, const int32_t *ordered_cols, int32_t *rows_out,
-                    int32_t *cols_out, scratch &mem, csr_matrix **A) {
+                    int32_t *cols_out, coo_counts *counts, scratch &mem, csr_matrix **A) {
   const int64_t n = T->nnz;
   const size_t value_size = csri_value_size(T->value_type);
+  const csr_data_type value_type = T->value_type == CSR_F64 ? CSR_DATA_F64 : CSR_DATA_F32;
   void *sums = NULL, *workspace = NULL;
   uint8_t *keep = NULL;
-  unsigned long long *kept_device = NULL;
   int32_t *kept_rows = NULL;
   if (value_size > 0)
     CSRI_TRY(mem.take(&sums, n, value_size));
   CSRI_TRY(mem.take((void **)&keep, n, 1));
-  CSRI_TRY(mem.take((void **)&kept_device, 1, sizeof *kept_device));
   int64_t kept = 0;
-  CSRI_TRY(
-      find_runs(ctx, order, T, drop_zeros, rows_out, cols_out, sums, keep, kept_device, &kept));
+  CSRI_TRY(find_runs(ctx, order, T, drop_zeros, rows_out, cols_out, sums, keep, counts, &kept));
   CSRI_TRY(mem.take((void **)&kept_rows, kept, sizeof *kept_rows));
-  size_t bytes = csri_cuda_compact_bytes(ctx, CSR_DATA_I32, n);
-  if (value_size > 0) {
-    size_t value_bytes = csri_cuda_compact_bytes(ctx, data_type_of(T->value_type), n);
-    bytes = value_bytes > bytes ? value_bytes : bytes;
-  }
+  /* One workspace for the compactions, the histogram and the scan, which run one after another. */
+  size_t bytes = row_offsets_bytes(ctx, T->rows, n), need;
+  if ((need = csri_cuda_compact_bytes(ctx, CSR_DATA_I32, n)) > bytes)
+    bytes = need;
+  if (value_size > 0 && (need = csri_cuda_compact_bytes(ctx, value_type, n)) > bytes)
+    bytes = need;
   CSRI_TRY(mem.take(&workspace, 1, bytes));
   csr_matrix *out = NULL;
   CSRI_TRY(csr_matrix_create(ctx, &out, T->rows, T->cols, kept, T->value_type, CSR_DEVICE));
@@ -274,10 +256,9 @@ csr_status assemble(csr_context *ctx, const csr_coo *T, Order order, bool drop_z
   if (s >= 0)
     s = csri_cuda_compact(ctx, CSR_DATA_I32, ordered_rows, &select, kept_rows, n, &got, workspace);
   if (s >= 0 && value_size > 0)
-    s = csri_cuda_compact(ctx, data_type_of(T->value_type), sums, &select, out->values, n, &got,
-                          workspace);
+    s = csri_cuda_compact(ctx, value_type, sums, &select, out->values, n, &got, workspace);
   if (s >= 0 && kept > 0)
-    s = row_offsets_from_rows(ctx, kept_rows, out, mem);
+    s = row_offsets_from_rows(ctx, kept_rows, out, workspace);
   if (s < 0) {
     csr_matrix_free(&out);
     return s;
@@ -288,19 +269,17 @@ csr_status assemble(csr_context *ctx, const csr_coo *T, Order order, bool drop_z
 
 /* Ordered, repeat-free triples with nothing to drop: A's columns and values are T's. */
 csr_status copy_ordered(csr_context *ctx, const csr_coo *T, scratch &mem, csr_matrix **A) {
+  void *workspace = NULL;
+  CSRI_TRY(mem.take(&workspace, 1, row_offsets_bytes(ctx, T->rows, T->nnz)));
   csr_matrix *out = NULL;
   CSRI_TRY(csr_matrix_create(ctx, &out, T->rows, T->cols, T->nnz, T->value_type, CSR_DEVICE));
-  cudaStream_t stream = csri_stream(ctx);
-  cudaError_t err =
-      cudaMemcpyAsync(out->col_indices, T->col_indices, (size_t)T->nnz * sizeof(int32_t),
-                      cudaMemcpyDeviceToDevice, stream);
-  if (err == cudaSuccess && T->value_type != CSR_PATTERN)
-    err = cudaMemcpyAsync(out->values, T->values, (size_t)T->nnz * csri_value_size(T->value_type),
-                          cudaMemcpyDeviceToDevice, stream);
   csr_status s =
-      err == cudaSuccess ? CSR_SUCCESS : csri_cuda_error(ctx, err, "COO copy", __FILE__, __LINE__);
+      csri_cuda_memcpy(ctx, out->col_indices, T->col_indices, (size_t)T->nnz * sizeof(int32_t), 2);
+  if (s >= 0 && T->value_type != CSR_PATTERN)
+    s = csri_cuda_memcpy(ctx, out->values, T->values,
+                         (size_t)T->nnz * csri_value_size(T->value_type), 2);
   if (s >= 0)
-    s = row_offsets_from_rows(ctx, T->row_indices, out, mem);
+    s = row_offsets_from_rows(ctx, T->row_indices, out, workspace);
   if (s < 0) {
     csr_matrix_free(&out);
     return s;
@@ -312,13 +291,18 @@ csr_status copy_ordered(csr_context *ctx, const csr_coo *T, scratch &mem, csr_ma
 /* Orders T by keys of K bits with positions of type S, then assembles. */
 template <typename K, typename S>
 csr_status sort_and_assemble(csr_context *ctx, const csr_coo *T, bool drop_zeros, int col_bits,
-                             int key_bits, scratch &mem, csr_matrix **A) {
+                             int key_bits, coo_counts *counts, scratch &mem, csr_matrix **A) {
   sorted_keys<K, S> order;
   CSRI_TRY((sort_triples<K, S>(ctx, T, col_bits, key_bits, mem, &order)));
   int32_t *rows = NULL, *cols = NULL;
   CSRI_TRY(mem.take((void **)&rows, T->nnz, sizeof *rows));
   CSRI_TRY(mem.take((void **)&cols, T->nnz, sizeof *cols));
-  return assemble(ctx, T, order, drop_zeros, rows, cols, rows, cols, mem, A);
+  return assemble(ctx, T, order, drop_zeros, rows, cols, rows, cols, counts, mem, A);
+}
+
+/* Bits to tell apart the indices 0 .. count - 1. */
+int index_bits(int64_t count) {
+  return csri_bit_length(count > 0 ? (uint64_t)count - 1 : 0);
 }
 
 } // namespace
@@ -327,44 +311,38 @@ extern "C" csr_status csri_cuda_from_coo(csr_context *ctx, const csr_coo *T, uns
                                          csr_matrix **A) {
   const int64_t n = T->nnz;
   const bool drop_zeros = (options & CSR_CONVERT_DROP_ZEROS) != 0 && T->value_type != CSR_PATTERN;
-  cudaStream_t stream = csri_stream(ctx);
   scratch mem = {ctx, {NULL}, 0};
-  coo_check *found_device = NULL;
-  CSRI_TRY(mem.take((void **)&found_device, 1, sizeof *found_device));
-  coo_check found = {(unsigned long long)n, 0, 0};
-  CSRI_CUDA_TRY(
-      ctx, cudaMemcpyAsync(found_device, &found, sizeof found, cudaMemcpyHostToDevice, stream));
-  check_kernel<<<csri_vector_blocks(n), CSRI_VECTOR_THREADS, 0, stream>>>(
-      T->row_indices, T->col_indices, n, T->rows, T->cols, found_device);
+  coo_counts *counts_device = NULL;
+  CSRI_TRY(mem.take((void **)&counts_device, 1, sizeof *counts_device));
+  coo_counts found = {(unsigned long long)n, 0, 0, 0};
+  CSRI_TRY(csri_cuda_memcpy(ctx, counts_device, &found, sizeof found, 0));
+  check_kernel<<<csri_vector_blocks(n), CSRI_VECTOR_THREADS, 0, csri_stream(ctx)>>>(
+      T->row_indices, T->col_indices, n, T->rows, T->cols, counts_device);
   CSRI_TRY(CSRI_CUDA_CHECK(ctx, "COO check kernel"));
-  CSRI_CUDA_TRY(
-      ctx, cudaMemcpyAsync(&found, found_device, sizeof found, cudaMemcpyDeviceToHost, stream));
-  CSRI_CUDA_TRY(ctx, cudaStreamSynchronize(stream));
+  CSRI_TRY(csri_cuda_memcpy(ctx, &found, counts_device, sizeof found, 1));
   if (found.first_bad < (unsigned long long)n) {
     const int64_t k = (int64_t)found.first_bad;
-    int32_t at[2] = {0, 0};
-    CSRI_CUDA_TRY(ctx,
-                  cudaMemcpyAsync(&at[0], T->row_indices + k, 4, cudaMemcpyDeviceToHost, stream));
-    CSRI_CUDA_TRY(ctx,
-                  cudaMemcpyAsync(&at[1], T->col_indices + k, 4, cudaMemcpyDeviceToHost, stream));
-    CSRI_CUDA_TRY(ctx, cudaStreamSynchronize(stream));
-    return csri_coo_index_error_at(ctx, T, k, at[0], at[1]);
+    int32_t row = 0, col = 0;
+    CSRI_TRY(csri_cuda_memcpy(ctx, &row, T->row_indices + k, sizeof row, 1));
+    CSRI_TRY(csri_cuda_memcpy(ctx, &col, T->col_indices + k, sizeof col, 1));
+    return csri_coo_index_error_at(ctx, T, k, row, col);
   }
   if (!found.out_of_order) {
     if (!found.repeats && !drop_zeros)
       return copy_ordered(ctx, T, mem, A);
     given_order order = {T->row_indices, T->col_indices};
-    return assemble(ctx, T, order, drop_zeros, T->row_indices, T->col_indices, NULL, NULL, mem, A);
+    return assemble(ctx, T, order, drop_zeros, T->row_indices, T->col_indices, NULL, NULL,
+                    counts_device, mem, A);
   }
-  const int col_bits = bits_for(T->cols), key_bits = bits_for(T->rows) + col_bits;
+  const int col_bits = index_bits(T->cols), key_bits = index_bits(T->rows) + col_bits;
   const bool wide_positions = n > (int64_t)UINT32_MAX;
   if (key_bits <= 32)
     return wide_positions ? sort_and_assemble<uint32_t, uint64_t>(ctx, T, drop_zeros, col_bits,
-                                                                  key_bits, mem, A)
+                                                                  key_bits, counts_device, mem, A)
                           : sort_and_assemble<uint32_t, uint32_t>(ctx, T, drop_zeros, col_bits,
-                                                                  key_bits, mem, A);
-  return wide_positions
-             ? sort_and_assemble<uint64_t, uint64_t>(ctx, T, drop_zeros, col_bits, key_bits, mem, A)
-             : sort_and_assemble<uint64_t, uint32_t>(ctx, T, drop_zeros, col_bits, key_bits, mem,
-                                                     A);
+                                                                  key_bits, counts_device, mem, A);
+  return wide_positions ? sort_and_assemble<uint64_t, uint64_t>(ctx, T, drop_zeros, col_bits,
+                                                                key_bits, counts_device, mem, A)
+                        : sort_and_assemble<uint64_t, uint32_t>(ctx, T, drop_zeros, col_bits,
+                                                                key_bits, counts_device, mem, A);
 }
