@@ -13,8 +13,7 @@
  *     an inclusive scan (libcsr's scan) the row offsets.
  * Ordered, repeat-free input without zeros to drop is copied as it is: the check, two copies, the
  * histogram and the scan. */
-#include "common.cuh"
-#include "kernels/bins.h"
+#include "convert_common.cuh"
 
 #include <string.h>
 #include <type_traits>
@@ -47,15 +46,10 @@ __global__ void check_kernel(const int32_t *row, const int32_t *col, int64_t n, 
       same |= r == pr && c == pc;
     }
   }
-  for (int d = 16; d > 0; d /= 2) {
-    const unsigned long long other = __shfl_xor_sync(FULL, first_bad, d);
-    first_bad = other < first_bad ? other : first_bad;
-  }
+  csri_grid_first(first_bad, &found->first_bad);
   back = __any_sync(FULL, back);
   same = __any_sync(FULL, same);
   if ((threadIdx.x & 31) == 0) {
-    if (first_bad != ~0ull)
-      atomicMin(&found->first_bad, first_bad);
     if (back)
       atomicOr(&found->out_of_order, 1u);
     if (same)
@@ -122,23 +116,6 @@ __global__ void runs_kernel(Order order, const V *values, int64_t n, bool drop_z
     atomicAdd(kept, count);
 }
 
-/* Device arrays of one conversion, freed together whatever happens. */
-struct scratch {
-  csr_context *ctx;
-  void *p[10]; /* the most a conversion takes: the counts, the sort's 3, 2 split, 4 assembly */
-  int count;
-  csr_status take(void **out, int64_t items, size_t size) {
-    csr_status s = csri_array_alloc(ctx, out, items, size, CSR_DEVICE, 0);
-    if (s >= 0)
-      p[count++] = *out;
-    return s;
-  }
-  ~scratch() {
-    for (int i = 0; i < count; i++)
-      csri_array_free(p[i], CSR_DEVICE);
-  }
-};
-
 /* The runs of an ordered view: the keep flags and sums, and how many are kept. */
 template <typename Order>
 csr_status find_runs(csr_context *ctx, Order order, const csr_coo *T, bool drop_zeros,
@@ -166,44 +143,10 @@ csr_status find_runs(csr_context *ctx, Order order, const csr_coo *T, bool drop_
   return CSR_SUCCESS;
 }
 
-/* The histogram's bins for A's row lengths: integer, one per row, in windows of at most
- * CSRI_MAX_BINS rows (the first window here). */
-csri_bins row_bins(int64_t rows) {
-  csri_bins bins;
-  memset(&bins, 0, sizeof bins);
-  bins.rule = CSR_BINS_INTEGER;
-  bins.bins = (int)(rows < CSRI_MAX_BINS ? rows : CSRI_MAX_BINS);
-  return bins;
-}
-
-/* Workspace for row_offsets_from_rows. */
-size_t row_offsets_bytes(csr_context *ctx, int64_t rows, int64_t nnz) {
-  csri_bins bins = row_bins(rows);
-  size_t bytes = csri_cuda_histogram_bytes(ctx, &bins, CSR_DATA_U64, nnz);
-  size_t scan_bytes = csri_cuda_scan_bytes(ctx, CSR_DATA_I64, rows, 0);
-  return bytes > scan_bytes ? bytes : scan_bytes;
-}
-
-/* The row offsets of A from the rows of its entries (in order): row lengths by histogram, window
- * by window, then an inclusive scan. */
-csr_status row_offsets_from_rows(csr_context *ctx, const int32_t *entry_rows, csr_matrix *A,
-                                 void *workspace) {
-  csri_bins bins = row_bins(A->rows);
-  const int window = bins.bins;
-  for (int64_t first = 0; first < A->rows; first += window) {
-    bins.offset = first;
-    bins.bins = (int)(A->rows - first < window ? A->rows - first : window);
-    CSRI_TRY(csri_cuda_histogram(ctx, CSR_DATA_I32, entry_rows, A->nnz, &bins, CSR_DATA_U64,
-                                 A->row_offsets + 1 + first, workspace));
-  }
-  return csri_cuda_scan(ctx, CSR_DATA_I64, CSR_SCAN_INCLUSIVE, A->row_offsets + 1, NULL,
-                        A->row_offsets + 1, A->rows, workspace);
-}
-
 /* The triples in order as keys and input positions, sorted; returns the view. */
 template <typename K, typename S>
 csr_status sort_triples(csr_context *ctx, const csr_coo *T, int col_bits, int key_bits,
-                        scratch &mem, sorted_keys<K, S> *order) {
+                        csri_scratch &mem, sorted_keys<K, S> *order) {
   const int64_t n = T->nnz;
   K *keys = NULL;
   S *positions = NULL;
@@ -225,7 +168,7 @@ csr_status sort_triples(csr_context *ctx, const csr_coo *T, int col_bits, int ke
 template <typename Order>
 csr_status assemble(csr_context *ctx, const csr_coo *T, Order order, bool drop_zeros,
                     const int32_t *ordered_rows, const int32_t *ordered_cols, int32_t *rows_out,
-                    int32_t *cols_out, coo_counts *counts, scratch &mem, csr_matrix **A) {
+                    int32_t *cols_out, coo_counts *counts, csri_scratch &mem, csr_matrix **A) {
   const int64_t n = T->nnz;
   const size_t value_size = csri_value_size(T->value_type);
   const csr_data_type value_type = T->value_type == CSR_F64 ? CSR_DATA_F64 : CSR_DATA_F32;
@@ -239,7 +182,7 @@ csr_status assemble(csr_context *ctx, const csr_coo *T, Order order, bool drop_z
   CSRI_TRY(find_runs(ctx, order, T, drop_zeros, rows_out, cols_out, sums, keep, counts, &kept));
   CSRI_TRY(mem.take((void **)&kept_rows, kept, sizeof *kept_rows));
   /* One workspace for the compactions, the histogram and the scan, which run one after another. */
-  size_t bytes = row_offsets_bytes(ctx, T->rows, n), need;
+  size_t bytes = csri_cuda_offsets_from_rows_bytes(ctx, T->rows, n), need;
   if ((need = csri_cuda_compact_bytes(ctx, CSR_DATA_I32, n)) > bytes)
     bytes = need;
   if (value_size > 0 && (need = csri_cuda_compact_bytes(ctx, value_type, n)) > bytes)
@@ -258,7 +201,7 @@ csr_status assemble(csr_context *ctx, const csr_coo *T, Order order, bool drop_z
   if (s >= 0 && value_size > 0)
     s = csri_cuda_compact(ctx, value_type, sums, &select, out->values, n, &got, workspace);
   if (s >= 0 && kept > 0)
-    s = row_offsets_from_rows(ctx, kept_rows, out, workspace);
+    s = csri_cuda_offsets_from_rows(ctx, kept_rows, out, workspace);
   if (s < 0) {
     csr_matrix_free(&out);
     return s;
@@ -268,9 +211,9 @@ csr_status assemble(csr_context *ctx, const csr_coo *T, Order order, bool drop_z
 }
 
 /* Ordered, repeat-free triples with nothing to drop: A's columns and values are T's. */
-csr_status copy_ordered(csr_context *ctx, const csr_coo *T, scratch &mem, csr_matrix **A) {
+csr_status copy_ordered(csr_context *ctx, const csr_coo *T, csri_scratch &mem, csr_matrix **A) {
   void *workspace = NULL;
-  CSRI_TRY(mem.take(&workspace, 1, row_offsets_bytes(ctx, T->rows, T->nnz)));
+  CSRI_TRY(mem.take(&workspace, 1, csri_cuda_offsets_from_rows_bytes(ctx, T->rows, T->nnz)));
   csr_matrix *out = NULL;
   CSRI_TRY(csr_matrix_create(ctx, &out, T->rows, T->cols, T->nnz, T->value_type, CSR_DEVICE));
   csr_status s =
@@ -279,7 +222,7 @@ csr_status copy_ordered(csr_context *ctx, const csr_coo *T, scratch &mem, csr_ma
     s = csri_cuda_memcpy(ctx, out->values, T->values,
                          (size_t)T->nnz * csri_value_size(T->value_type), 2);
   if (s >= 0)
-    s = row_offsets_from_rows(ctx, T->row_indices, out, workspace);
+    s = csri_cuda_offsets_from_rows(ctx, T->row_indices, out, workspace);
   if (s < 0) {
     csr_matrix_free(&out);
     return s;
@@ -291,7 +234,7 @@ csr_status copy_ordered(csr_context *ctx, const csr_coo *T, scratch &mem, csr_ma
 /* Orders T by keys of K bits with positions of type S, then assembles. */
 template <typename K, typename S>
 csr_status sort_and_assemble(csr_context *ctx, const csr_coo *T, bool drop_zeros, int col_bits,
-                             int key_bits, coo_counts *counts, scratch &mem, csr_matrix **A) {
+                             int key_bits, coo_counts *counts, csri_scratch &mem, csr_matrix **A) {
   sorted_keys<K, S> order;
   CSRI_TRY((sort_triples<K, S>(ctx, T, col_bits, key_bits, mem, &order)));
   int32_t *rows = NULL, *cols = NULL;
@@ -300,18 +243,13 @@ csr_status sort_and_assemble(csr_context *ctx, const csr_coo *T, bool drop_zeros
   return assemble(ctx, T, order, drop_zeros, rows, cols, rows, cols, counts, mem, A);
 }
 
-/* Bits to tell apart the indices 0 .. count - 1. */
-int index_bits(int64_t count) {
-  return csri_bit_length(count > 0 ? (uint64_t)count - 1 : 0);
-}
-
 } // namespace
 
 extern "C" csr_status csri_cuda_from_coo(csr_context *ctx, const csr_coo *T, unsigned options,
                                          csr_matrix **A) {
   const int64_t n = T->nnz;
   const bool drop_zeros = (options & CSR_CONVERT_DROP_ZEROS) != 0 && T->value_type != CSR_PATTERN;
-  scratch mem = {ctx, {NULL}, 0};
+  csri_scratch mem(ctx);
   coo_counts *counts_device = NULL;
   CSRI_TRY(mem.take((void **)&counts_device, 1, sizeof *counts_device));
   coo_counts found = {(unsigned long long)n, 0, 0, 0};
@@ -334,7 +272,7 @@ extern "C" csr_status csri_cuda_from_coo(csr_context *ctx, const csr_coo *T, uns
     return assemble(ctx, T, order, drop_zeros, T->row_indices, T->col_indices, NULL, NULL,
                     counts_device, mem, A);
   }
-  const int col_bits = index_bits(T->cols), key_bits = index_bits(T->rows) + col_bits;
+  const int col_bits = csri_index_bits(T->cols), key_bits = csri_index_bits(T->rows) + col_bits;
   const bool wide_positions = n > (int64_t)UINT32_MAX;
   if (key_bits <= 32)
     return wide_positions ? sort_and_assemble<uint32_t, uint64_t>(ctx, T, drop_zeros, col_bits,

@@ -1,6 +1,6 @@
 /* The CUDA backend's table: the operations it runs on device operands, and device memory. A NULL
- * entry (the other converters, PageRank's passes, the copy, which the front end makes a transfer)
- * answers device operands with CSR_ERR_UNSUPPORTED (src/core/dispatch.c). */
+ * entry (PageRank's passes, the copy, which the front end makes a transfer) answers device
+ * operands with CSR_ERR_UNSUPPORTED (src/core/dispatch.c). */
 #include "entries.h"
 
 const csri_backend csri_cuda_backend = {
@@ -12,7 +12,13 @@ const csri_backend csri_cuda_backend = {
     .vector.reduce = csri_cuda_reduce,
     .sparse.spmv = csri_cuda_spmv,
     .sparse.row_stats = csri_cuda_row_stats,
+    .sparse.check_csr = csri_cuda_check_csr,
     .convert.from_coo = csri_cuda_from_coo,
+    .convert.to_coo = csri_cuda_to_coo,
+    .convert.from_dense = csri_cuda_from_dense,
+    .convert.to_dense = csri_cuda_to_dense,
+    .convert.transpose = csri_cuda_transpose,
+    .convert.symmetric_expand = csri_cuda_symmetric_expand,
     .solve.cg_step = csri_cuda_cg_step,
     .solve.jacobi = csri_cuda_jacobi,
     .primitive.scan_bytes = csri_cuda_scan_bytes,

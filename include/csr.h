@@ -226,10 +226,12 @@ void csr_matrix_free(csr_matrix **A);
  *  backend). */
 csr_status csr_matrix_copy(csr_context *ctx, const csr_matrix *src, csr_matrix **dst,
                            csr_location location);
-/** Checks the CSR invariants on a host matrix: row_offsets[0] == 0, non-decreasing,
- *  row_offsets[rows] == nnz, 0 <= col < cols, and CSR_FLAG_SORTED / NO_DUPLICATES if set.
- *  Returns CSR_ERR_INVALID_MATRIX (INDEX_OUT_OF_BOUNDS for a column out of range) with the first
- *  violation in the context's message. Device matrices are copied to the host to check. */
+/** Checks the CSR invariants: row_offsets[0] == 0, non-decreasing, row_offsets[rows] == nnz,
+ *  0 <= col < cols, and CSR_FLAG_SORTED / NO_DUPLICATES if set. Returns CSR_ERR_INVALID_MATRIX
+ *  (INDEX_OUT_OF_BOUNDS for a column out of range) with the first violation (row, entry) in the
+ *  context's message. A device matrix is checked on the device (a pass over the offsets, one over
+ *  the entries; a sort when an unsorted matrix is flagged without duplicates), with the same
+ *  message as on the host. */
 csr_status csr_matrix_validate(csr_context *ctx, const csr_matrix *A);
 /** Exact equality: same shape, type, structure and bitwise-equal values; *equal = 1 or 0.
  *  Both must be on the host. Entries are compared row by row in stored order. */
@@ -279,7 +281,7 @@ csr_status csr_vector_clone(csr_context *ctx, const csr_vector *src, csr_vector 
                             csr_location location);
 
 /* ---------------------------------------------------------------------------------------------
- * Converters (host: ref and omp backends; COO -> CSR also on the device)
+ * Converters (host: ref and omp backends; device: cuda backend)
  * ------------------------------------------------------------------------------------------- */
 
 /** Options of COO -> CSR. */
@@ -287,14 +289,15 @@ enum {
   CSR_CONVERT_DROP_ZEROS = 1u /**< drop entries whose (summed) value is exactly zero */
 };
 
-/* Every converter runs on the host (ref or omp backend); csr_from_coo also on the device (cuda
- * backend: T there, A made there). With host operands, a context that asks for CUDA gets the
- * work done on the CPU and CSR_INFO_DECLINED (> 0: the result is valid); device operands of the
- * other converters are CSR_ERR_UNSUPPORTED until their GPU versions exist (in a build without the
- * CUDA backend, as for every call: CSR_ERR_NOT_COMPILED, or CSR_ERR_LOCATION_MISMATCH with a
- * context set to ref or omp). Inputs are checked as they are used: row
- * offsets that do not start at 0, decrease or miss nnz give CSR_ERR_INVALID_MATRIX; an index out
- * of range gives CSR_ERR_INDEX_OUT_OF_BOUNDS. Results are bitwise identical on both backends. */
+/* Every converter runs where its input lives: on the host (ref or omp backend) or on the device
+ * (cuda backend: the result is made on the device). With host operands, a context that asks for
+ * CUDA gets the work done on the CPU and CSR_INFO_DECLINED (> 0: the result is valid); in a build
+ * without the CUDA backend, device operands give CSR_ERR_NOT_COMPILED (or
+ * CSR_ERR_LOCATION_MISMATCH with a context set to ref or omp), as for every call. Inputs are
+ * checked as they are used: row offsets that do not start at 0, decrease or miss nnz give
+ * CSR_ERR_INVALID_MATRIX; an index out of range gives CSR_ERR_INDEX_OUT_OF_BOUNDS naming the first
+ * bad entry, with the same message on every backend. Results are bitwise identical on every
+ * backend (csr_to_dense of a device matrix flagged CSR_FLAG_NO_DUPLICATES trusts the flag). */
 
 /** A = T as CSR: entries ordered by row then column, duplicates summed in T's order in the value
  *  type's arithmetic (pattern: merged), explicit zeros kept unless CSR_CONVERT_DROP_ZEROS.

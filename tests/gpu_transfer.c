@@ -13,7 +13,7 @@ static void round_trip_matrices(csr_context *ctx, csrt_rng *rng) {
       int eq = 0;
       CHECK_OK(ctx, csr_matrix_copy(ctx, A, &D, CSR_DEVICE));
       CHECK(D && D->location == CSR_DEVICE);
-      CHECK_OK(ctx, csr_matrix_validate(ctx, D));              /* validated through a host copy */
+      CHECK_OK(ctx, csr_matrix_validate(ctx, D));              /* validated on the device */
       CHECK_OK(ctx, csr_matrix_copy(ctx, D, &D2, CSR_DEVICE)); /* device -> device */
       CHECK_OK(ctx, csr_matrix_copy(ctx, D2, &H, CSR_HOST));
       CHECK_OK(ctx, csr_matrix_equal(ctx, A, H, &eq));
@@ -28,7 +28,7 @@ static void round_trip_matrices(csr_context *ctx, csrt_rng *rng) {
     }
 }
 
-/* An invalid matrix on the device is found by the validator (it checks a host copy). */
+/* An invalid matrix on the device is found by the validator (one pass on the device). */
 static void invalid_on_device(csr_context *ctx, csrt_rng *rng) {
   csr_matrix *A = csrt_generate(ctx, CSRT_RANDOM_SQUARE, CSR_F64, CSRT_RANDOM, rng), *D = NULL;
   A->col_indices[A->nnz / 2] = (int32_t)A->cols; /* out of range */

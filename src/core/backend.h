@@ -52,6 +52,31 @@ typedef csr_status csri_spmv_fn(csr_context *ctx, double alpha, const csr_matrix
 typedef csr_status csri_row_stats_fn(csr_context *ctx, const int64_t *row_offsets, int64_t rows,
                                      csr_row_stats *stats);
 
+/* What a pass over a CSR matrix finds; src/core/validate.c and src/ops/convert_checks.c turn it
+ * into their messages. */
+typedef struct csri_csr_findings {
+  int64_t first_offset, last_offset; /* row_offsets[0] and row_offsets[rows] */
+  int64_t decreasing_row;            /* the first i with offsets_{i+1} < offsets_i; -1: none */
+  int64_t decreasing_offsets[2];     /* offsets_i and offsets_{i+1} of that row */
+  /* Only when entries are checked and the offsets are sound: the first entry in stored order
+   * that is bad, -1 for none; why: 1 its column lies outside [0, cols), 2 it breaks the order
+   * that A's flags claim (sorted, strictly without duplicates), 3 it repeats a column earlier in
+   * its row though an unsorted A is flagged without duplicates. */
+  int64_t entry, entry_row;
+  int32_t column, previous_column; /* the entry's, and for why 2 the one before it */
+  int why;
+} csri_csr_findings;
+static inline void csri_csr_findings_init(csri_csr_findings *f) {
+  f->first_offset = f->last_offset = 0;
+  f->decreasing_row = f->entry = f->entry_row = -1;
+  f->decreasing_offsets[0] = f->decreasing_offsets[1] = 0;
+  f->column = f->previous_column = 0;
+  f->why = 0;
+}
+/* *found (-1 where nothing is found) for A's offsets, and with `entries` for its entries too. */
+typedef csr_status csri_check_csr_fn(csr_context *ctx, const csr_matrix *A, int entries,
+                                     csri_csr_findings *found);
+
 /* --- conversions (src/ops/convert_*.c, transpose.c, symmetric_expand.c) ---------------------- */
 
 /* *A = T as a sorted CSR, duplicates summed in input order, exact zeros dropped under
@@ -205,6 +230,7 @@ typedef struct csri_backend {
   struct {
     csri_spmv_fn *spmv;
     csri_row_stats_fn *row_stats;
+    csri_check_csr_fn *check_csr;
   } sparse;
   struct {
     csri_from_coo_fn *from_coo;
@@ -255,6 +281,7 @@ typedef struct csri_backend {
   csri_spmv_fn csri_##b##_spmv;                                                                    \
   csri_row_stats_fn csri_##b##_row_stats;                                                          \
   csri_from_coo_fn csri_##b##_from_coo;                                                            \
+  csri_check_csr_fn csri_##b##_check_csr;                                                          \
   csri_to_coo_fn csri_##b##_to_coo;                                                                \
   csri_from_dense_fn csri_##b##_from_dense;                                                        \
   csri_to_dense_fn csri_##b##_to_dense;                                                            \

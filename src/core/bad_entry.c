@@ -3,8 +3,18 @@
 #include "core/internal.h"
 
 csr_status csri_column_error(csr_context *ctx, const csr_matrix *A, int64_t k) {
+  return csri_column_error_at(ctx, A, k, A->col_indices[k]);
+}
+
+csr_status csri_column_error_at(csr_context *ctx, const csr_matrix *A, int64_t k, int32_t col) {
   return CSRI_FAIL(ctx, CSR_ERR_INDEX_OUT_OF_BOUNDS, "entry %lld has column %d outside [0, %lld)",
-                   (long long)k, (int)A->col_indices[k], (long long)A->cols);
+                   (long long)k, (int)col, (long long)A->cols);
+}
+
+csr_status csri_skew_diagonal_error(csr_context *ctx, int64_t k, int32_t j) {
+  return CSRI_FAIL(ctx, CSR_ERR_INVALID_MATRIX,
+                   "skew-symmetric matrix has a nonzero diagonal entry at (%d, %d) (entry %lld)",
+                   (int)j, (int)j, (long long)k);
 }
 
 csr_status csri_coo_index_error(csr_context *ctx, const csr_coo *T, int64_t k) {

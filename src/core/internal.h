@@ -155,6 +155,10 @@ int csri_host_threads(const csr_context *ctx);
 
 /* CSR_ERR_INDEX_OUT_OF_BOUNDS: entry k of host matrix A has a column outside [0, cols). */
 csr_status csri_column_error(csr_context *ctx, const csr_matrix *A, int64_t k);
+/* The same for an entry whose column the caller has read (from the device). */
+csr_status csri_column_error_at(csr_context *ctx, const csr_matrix *A, int64_t k, int32_t col);
+/* CSR_ERR_INVALID_MATRIX: entry k of a matrix given as skew-symmetric is a nonzero a_jj. */
+csr_status csri_skew_diagonal_error(csr_context *ctx, int64_t k, int32_t j);
 /* CSR_ERR_INDEX_OUT_OF_BOUNDS: triple k of host COO T lies outside the matrix. */
 csr_status csri_coo_index_error(csr_context *ctx, const csr_coo *T, int64_t k);
 /* The same for a triple whose row and column the caller has read (from the device). */

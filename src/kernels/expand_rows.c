@@ -27,9 +27,7 @@ csr_status csri_expand_error(csr_context *ctx, const csr_matrix *A, int64_t k) {
   int32_t j = A->col_indices[k];
   if (j < 0 || j >= A->cols)
     return csri_column_error(ctx, A, k);
-  return CSRI_FAIL(ctx, CSR_ERR_INVALID_MATRIX,
-                   "skew-symmetric matrix has a nonzero diagonal entry at (%d, %d) (entry %lld)",
-                   (int)j, (int)j, (long long)k);
+  return csri_skew_diagonal_error(ctx, k, j);
 }
 
 void csri_expand_keys_rows(const csr_matrix *A, int64_t r0, int64_t r1, int32_t *rkey,

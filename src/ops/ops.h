@@ -34,10 +34,10 @@ void csri_primitive_workspace_done(csr_context *ctx, csr_location location, void
 
 /* --- the converters (src/ops/convert_checks.c) ------------------------------------------------ */
 
-/* A host CSR the converters can walk (its location checked by the dispatch): valid enums and shape,
- * arrays present, row_offsets[0] == 0, non-decreasing, row_offsets[rows] == nnz. Columns are
- * checked by the backends that index with them. */
-csr_status csri_convert_check_csr(csr_context *ctx, const csr_matrix *A);
+/* A CSR the converters can walk (its location checked by the dispatch, which chose b): valid
+ * enums and shape, arrays present, row_offsets[0] == 0, non-decreasing, row_offsets[rows] == nnz;
+ * b checks the offsets of a device A. Columns are checked by the backends that index with them. */
+csr_status csri_convert_check_csr(csr_context *ctx, const csri_backend *b, const csr_matrix *A);
 /* The backend for converter `entry` (a member of csri_backend, as an offset) on A, then A's
  * csri_convert_check_csr: CSR_SUCCESS or CSR_INFO_DECLINED with *b set, or an error. */
 csr_status csri_convert_dispatch(csr_context *ctx, const csr_matrix *A, size_t entry,
