@@ -1,23 +1,93 @@
-/* Device memory for the CUDA backend: allocate, zero, free, copy between host and device. */
+/* Device memory for the CUDA backend: allocate, zero, free, copy between host and device.
+ *
+ * Allocations come from a memory pool of libcsr's own on each device (cudaMemPoolCreate), which
+ * keeps what is freed for the next allocation instead of handing it back to the driver: building
+ * a matrix takes and returns gigabytes of temporaries, and cudaMalloc and cudaFree of that much
+ * cost more than the kernels that use it. The pool keeps at most a quarter of the device's memory
+ * between calls (the rest goes back at the next synchronisation), and gives back everything it
+ * keeps when an allocation fails, before trying once more. A free waits for the device, as
+ * cudaFree does, so memory is never reused while a kernel on any stream may still read it. */
 #include "common.cuh"
+
+#include <mutex>
+
+namespace {
+
+const int MOST_DEVICES = 64;
+cudaMemPool_t pools[MOST_DEVICES];
+std::once_flag pool_made[MOST_DEVICES];
+
+/* The pool of the current device, made on first use (NULL when it cannot be). */
+cudaMemPool_t device_pool(void) {
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= MOST_DEVICES) {
+    cudaGetLastError();
+    return NULL;
+  }
+  std::call_once(pool_made[device], [device] {
+    cudaMemPoolProps props = {};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = device;
+    cudaMemPool_t pool = NULL;
+    size_t free_bytes = 0, total_bytes = 0;
+    if (cudaMemPoolCreate(&pool, &props) != cudaSuccess ||
+        cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess) {
+      cudaGetLastError();
+      return;
+    }
+    uint64_t keep = total_bytes / 4;
+    cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+    pools[device] = pool;
+  });
+  return pools[device];
+}
+
+/* From the pool, ready for any stream when it returns; cudaMalloc where there is no pool. */
+cudaError_t allocate(void **p, size_t bytes, cudaStream_t stream) {
+  cudaMemPool_t pool = device_pool();
+  if (pool == NULL)
+    return cudaMalloc(p, bytes);
+  cudaError_t err = cudaMallocFromPoolAsync(p, bytes, pool, stream);
+  if (err == cudaSuccess)
+    err = cudaStreamSynchronize(stream);
+  return err;
+}
+
+} // namespace
 
 extern "C" csr_status csri_cuda_malloc(csr_context *ctx, void **p, size_t bytes) {
   *p = NULL;
   if (csri_cuda_device_count() == 0)
     return csri_error(ctx, CSR_ERR_DEVICE, __FILE__, __LINE__,
                       "device allocation of %zu bytes: no CUDA device is present", bytes);
-  cudaError_t err = cudaMalloc(p, bytes);
+  cudaStream_t stream = csri_stream(ctx);
+  cudaError_t err = allocate(p, bytes, stream);
+  if (err == cudaErrorMemoryAllocation) { /* what the pool keeps may be what is missing */
+    cudaGetLastError();
+    cudaMemPool_t pool = device_pool();
+    if (pool != NULL && cudaDeviceSynchronize() == cudaSuccess &&
+        cudaMemPoolTrimTo(pool, 0) == cudaSuccess)
+      err = allocate(p, bytes, stream);
+  }
   if (err != cudaSuccess) {
     cudaGetLastError(); /* clear the sticky-free error state for later calls */
     *p = NULL;
-    return csri_cuda_error(ctx, err, "cudaMalloc", __FILE__, __LINE__);
+    return csri_cuda_error(ctx, err, "device allocation", __FILE__, __LINE__);
   }
   return CSR_SUCCESS;
 }
 
 extern "C" void csri_cuda_free(void *p) {
-  if (p != NULL)
-    cudaFree(p);
+  if (p == NULL)
+    return;
+  /* Whatever stream last used p has finished with it (cudaFree's guarantee), so the pool may hand
+   * it to the next allocation on any stream. */
+  cudaError_t err = device_pool() == NULL ? cudaFree(p) : cudaDeviceSynchronize();
+  if (err == cudaSuccess && device_pool() != NULL)
+    err = cudaFreeAsync(p, 0);
+  if (err != cudaSuccess)
+    cudaGetLastError();
 }
 
 extern "C" csr_status csri_cuda_memset_zero(csr_context *ctx, void *p, size_t bytes) {
