@@ -1,5 +1,6 @@
-/* COO to CSR on the device, fp64 values, ours (csr_from_coo) against two routes in the same run on
- * the same triples:
+/* Building matrices on the device, fp64 values, ours against cuSPARSE (and CUB) in the same run.
+ *
+ * COO to CSR (csr_from_coo) against two routes on the same triples:
  *  - cuSPARSE's: cusparseXcoosortByRow (rows and columns copied first: it sorts in place), the
  *    values gathered through its permutation (cusparseGather), cusparseXcoo2csr (32-bit offsets;
  *    duplicates are left as they are);
@@ -13,6 +14,13 @@
  * (offsets and columns exact, values to 1e-12: CUB's sums may add duplicates in another order).
  * Floor: a copy of the bytes the conversion must move (read rows, columns and values, write
  * columns, values and offsets) at the device-to-device copy bandwidth measured in the same run.
+ *
+ * Transpose (csr_transpose) of the CSR built from those triples against cusparseCsr2cscEx2
+ * (CUSPARSE_CSR2CSC_ALG1, values too), and dense to CSR (csr_from_dense) of a row-major 2^14 x 2^14
+ * matrix (--small: 2^12) with one element in 16 nonzero against cusparseDenseToSparse (analysis
+ * then convert; its rows come unsorted, and are sorted on the host for the comparison). Each
+ * route allocates its outputs and buffers inside the timing; results must match exactly (no sums
+ * are involved).
  *   usage: gpu_bench_convert [--reps N] [--small] [--csv FILE] */
 #include "csr.h"
 
@@ -159,8 +167,188 @@ static void cusparse_route(cusparseHandle_t h, const triples &t) {
     CHECK_CUDA(cudaFree(p));
 }
 
+/* One CSV row (the columns of bench/results). */
+static void csv_row(FILE *csv, const char *name, const char *variant, double ours_ms,
+                    const char *anchor, double anchor_ms, double bytes, double floor_ms,
+                    const char *extra, const char *device, const char *date) {
+  if (csv)
+    fprintf(csv,
+            "gpu_convert,%s,%s,%.6g,%s,%.6g,%.4f,1.0,%.0f,%.1f,%.1f,%.4f,,%s,%s,%s,"
+            "bash bench/run_gpu.sh bench\n",
+            name, variant, ours_ms * 1e-3, anchor, anchor_ms * 1e-3, anchor_ms / ours_ms, bytes,
+            bytes / (ours_ms * 1e-3) / 1e9, copy_gbs, floor_ms / ours_ms, extra, device, date);
+}
+
+/* A^T: ours against cusparseCsr2cscEx2, A's offsets narrowed to 32 bits for cuSPARSE. */
+static void run_transpose(const char *name, csr_context *ctx, cusparseHandle_t h,
+                          const csr_matrix *A, FILE *csv, const char *device, const char *date) {
+  const int m = (int)A->rows, n = (int)A->cols, nnz = (int)A->nnz;
+  std::vector<int64_t> off64(m + 1);
+  CHECK_CUDA(
+      cudaMemcpy(off64.data(), A->row_offsets, (m + 1) * sizeof(int64_t), cudaMemcpyDeviceToHost));
+  std::vector<int> off32(off64.begin(), off64.end());
+  int *offsets = dev<int>(m + 1);
+  CHECK_CUDA(cudaMemcpy(offsets, off32.data(), (m + 1) * sizeof(int), cudaMemcpyHostToDevice));
+  csr_matrix *AT = NULL;
+  double ours_ms = time_ms([&] {
+    csr_matrix_free(&AT);
+    if (csr_transpose(ctx, A, &AT) < 0) {
+      fprintf(stderr, "csr_transpose: %s\n", csr_context_last_error(ctx));
+      exit(3);
+    }
+  });
+  int *csc_off = nullptr, *csc_row = nullptr;
+  double *csc_val = nullptr;
+  auto sparse = [&](bool keep) {
+    csc_off = dev<int>(n + 1), csc_row = dev<int>(nnz), csc_val = dev<double>(nnz);
+    size_t bytes = 0;
+    CHECK_SPARSE(cusparseCsr2cscEx2_bufferSize(
+        h, m, n, nnz, A->values, offsets, A->col_indices, csc_val, csc_off, csc_row, CUDA_R_64F,
+        CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1, &bytes));
+    void *buffer = dev<char>(bytes);
+    CHECK_SPARSE(cusparseCsr2cscEx2(h, m, n, nnz, A->values, offsets, A->col_indices, csc_val,
+                                    csc_off, csc_row, CUDA_R_64F, CUSPARSE_ACTION_NUMERIC,
+                                    CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1, buffer));
+    CHECK_CUDA(cudaFree(buffer));
+    if (!keep)
+      for (void *p : {(void *)csc_off, (void *)csc_row, (void *)csc_val})
+        CHECK_CUDA(cudaFree(p));
+  };
+  double sparse_ms = time_ms([&] { sparse(false); });
+  sparse(true);
+  csr_matrix *H = NULL;
+  std::vector<int> o(n + 1), r(nnz);
+  std::vector<double> v(nnz);
+  CHECK_CUDA(cudaMemcpy(o.data(), csc_off, (n + 1) * sizeof(int), cudaMemcpyDeviceToHost));
+  CHECK_CUDA(cudaMemcpy(r.data(), csc_row, nnz * sizeof(int), cudaMemcpyDeviceToHost));
+  CHECK_CUDA(cudaMemcpy(v.data(), csc_val, nnz * sizeof(double), cudaMemcpyDeviceToHost));
+  bool match = csr_matrix_copy(ctx, AT, &H, CSR_HOST) >= 0 && H->nnz == nnz;
+  for (int64_t j = 0; match && j <= n; j++)
+    match = H->row_offsets[j] == o[j];
+  for (int64_t k = 0; match && k < nnz; k++)
+    match = H->col_indices[k] == r[k] && ((double *)H->values)[k] == v[k];
+  double bytes = (double)nnz * 2 * (4 + 8) + (double)(m + 1) * 8 + (double)(n + 1) * 8;
+  double floor_ms = bytes / (copy_gbs * 1e9) * 1e3;
+  printf("%-24s nnz=%d | ours %8.3f ms | cuSPARSE csr2csc %8.3f ms (cuSPARSE / ours %.2f) | "
+         "%3.0f%% of floor | %s\n",
+         name, nnz, ours_ms, sparse_ms, sparse_ms / ours_ms, 100 * floor_ms / ours_ms,
+         match ? "match" : "MISMATCH");
+  char extra[200];
+  snprintf(extra, sizeof extra, "nnz=%d;rows=%d;cols=%d;match=%d", nnz, m, n, match ? 1 : 0);
+  csv_row(csv, name, "transpose_f64", ours_ms, "cuSPARSE csr2csc", sparse_ms, bytes, floor_ms,
+          extra, device, date);
+  for (void *p : {(void *)csc_off, (void *)csc_row, (void *)csc_val, (void *)offsets})
+    CHECK_CUDA(cudaFree(p));
+  csr_matrix_free(&H);
+  csr_matrix_free(&AT);
+}
+
+/* A row-major rows x cols matrix with one element in 16 nonzero, in [0.5, 1.5). */
+__global__ void fill_dense(double *d, int64_t count, uint64_t seed) {
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < count;
+       i += (int64_t)gridDim.x * blockDim.x) {
+    uint64_t x = mix(seed ^ (uint64_t)i);
+    d[i] = (x & 15) == 0 ? 0.5 + (double)(x >> 44) * 0x1p-20 : 0.0;
+  }
+}
+
+/* Dense to CSR: ours against cusparseDenseToSparse. */
+static void run_dense(const char *name, csr_context *ctx, cusparseHandle_t h, int64_t side,
+                      FILE *csv, const char *device, const char *date) {
+  double *data = dev<double>(side * side);
+  fill_dense<<<1024, 256>>>(data, side * side, 777);
+  CHECK_CUDA(cudaDeviceSynchronize());
+  csr_dense D;
+  memset(&D, 0, sizeof D);
+  D.rows = D.cols = D.ld = side, D.layout = CSR_ROW_MAJOR, D.data = data;
+  D.value_type = CSR_F64, D.location = CSR_DEVICE;
+  csr_matrix *A = NULL;
+  double ours_ms = time_ms([&] {
+    csr_matrix_free(&A);
+    if (csr_from_dense(ctx, &D, &A) < 0) {
+      fprintf(stderr, "csr_from_dense: %s\n", csr_context_last_error(ctx));
+      exit(3);
+    }
+  });
+  int *s_off = nullptr, *s_col = nullptr;
+  double *s_val = nullptr;
+  int64_t s_nnz = 0;
+  auto sparse = [&](bool keep) {
+    cusparseDnMatDescr_t dense;
+    cusparseSpMatDescr_t csr;
+    s_off = dev<int>(side + 1);
+    CHECK_SPARSE(
+        cusparseCreateDnMat(&dense, side, side, side, data, CUDA_R_64F, CUSPARSE_ORDER_ROW));
+    CHECK_SPARSE(cusparseCreateCsr(&csr, side, side, 0, s_off, nullptr, nullptr, CUSPARSE_INDEX_32I,
+                                   CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
+    size_t bytes = 0;
+    CHECK_SPARSE(cusparseDenseToSparse_bufferSize(h, dense, csr, CUSPARSE_DENSETOSPARSE_ALG_DEFAULT,
+                                                  &bytes));
+    void *buffer = dev<char>(bytes);
+    CHECK_SPARSE(
+        cusparseDenseToSparse_analysis(h, dense, csr, CUSPARSE_DENSETOSPARSE_ALG_DEFAULT, buffer));
+    int64_t r = 0, c = 0;
+    CHECK_SPARSE(cusparseSpMatGetSize(csr, &r, &c, &s_nnz));
+    s_col = dev<int>(s_nnz), s_val = dev<double>(s_nnz);
+    CHECK_SPARSE(cusparseCsrSetPointers(csr, s_off, s_col, s_val));
+    CHECK_SPARSE(
+        cusparseDenseToSparse_convert(h, dense, csr, CUSPARSE_DENSETOSPARSE_ALG_DEFAULT, buffer));
+    CHECK_SPARSE(cusparseDestroyDnMat(dense));
+    CHECK_SPARSE(cusparseDestroySpMat(csr));
+    CHECK_CUDA(cudaFree(buffer));
+    if (!keep)
+      for (void *p : {(void *)s_off, (void *)s_col, (void *)s_val})
+        CHECK_CUDA(cudaFree(p));
+  };
+  double sparse_ms = time_ms([&] { sparse(false); });
+  sparse(true);
+  csr_matrix *H = NULL;
+  std::vector<int> o(side + 1), cidx(s_nnz);
+  std::vector<double> v(s_nnz);
+  CHECK_CUDA(cudaMemcpy(o.data(), s_off, (side + 1) * sizeof(int), cudaMemcpyDeviceToHost));
+  CHECK_CUDA(cudaMemcpy(cidx.data(), s_col, s_nnz * sizeof(int), cudaMemcpyDeviceToHost));
+  CHECK_CUDA(cudaMemcpy(v.data(), s_val, s_nnz * sizeof(double), cudaMemcpyDeviceToHost));
+  /* cuSPARSE leaves a row's columns in no particular order: sort each row before comparing. */
+  std::vector<std::pair<int, double>> row_entries;
+  for (int64_t i = 0; i < side; i++) {
+    row_entries.clear();
+    for (int k = o[i]; k < o[i + 1]; k++)
+      row_entries.push_back({cidx[k], v[k]});
+    std::sort(row_entries.begin(), row_entries.end());
+    for (int k = o[i]; k < o[i + 1]; k++)
+      cidx[k] = row_entries[k - o[i]].first, v[k] = row_entries[k - o[i]].second;
+  }
+  bool match = csr_matrix_copy(ctx, A, &H, CSR_HOST) >= 0 && H->nnz == s_nnz;
+  for (int64_t i = 0; match && i <= side; i++)
+    if (!(match = H->row_offsets[i] == o[i]))
+      printf("  offsets differ at row %lld: ours %lld, cuSPARSE %d\n", (long long)i,
+             (long long)H->row_offsets[i], o[i]);
+  for (int64_t k = 0; match && k < s_nnz; k++)
+    if (!(match = H->col_indices[k] == cidx[k] && ((double *)H->values)[k] == v[k]))
+      printf("  entry %lld differs: ours (%d, %.17g), cuSPARSE (%d, %.17g)\n", (long long)k,
+             H->col_indices[k], ((double *)H->values)[k], cidx[k], v[k]);
+  if (H && H->nnz != s_nnz)
+    printf("  nnz differs: ours %lld, cuSPARSE %lld\n", (long long)H->nnz, (long long)s_nnz);
+  double bytes = (double)side * side * 8 + (double)s_nnz * 12 + (double)(side + 1) * 8;
+  double floor_ms = bytes / (copy_gbs * 1e9) * 1e3;
+  printf("%-24s %lldx%lld nnz=%lld | ours %8.3f ms | cuSPARSE DenseToSparse %8.3f ms "
+         "(cuSPARSE / ours %.2f) | %3.0f%% of floor | %s\n",
+         name, (long long)side, (long long)side, (long long)s_nnz, ours_ms, sparse_ms,
+         sparse_ms / ours_ms, 100 * floor_ms / ours_ms, match ? "match" : "MISMATCH");
+  char extra[200];
+  snprintf(extra, sizeof extra, "side=%lld;nnz=%lld;match=%d", (long long)side, (long long)s_nnz,
+           match ? 1 : 0);
+  csv_row(csv, name, "dense_to_csr_f64", ours_ms, "cuSPARSE DenseToSparse", sparse_ms, bytes,
+          floor_ms, extra, device, date);
+  for (void *p : {(void *)s_off, (void *)s_col, (void *)s_val, (void *)data})
+    CHECK_CUDA(cudaFree(p));
+  csr_matrix_free(&H);
+  csr_matrix_free(&A);
+}
+
 static void run_case(const char *name, csr_context *ctx, cusparseHandle_t h, const triples &t,
-                     int bits, FILE *csv, const char *device, const char *date) {
+                     int bits, FILE *csv, const char *device, const char *date,
+                     csr_matrix **keep = nullptr) {
   csr_coo T;
   memset(&T, 0, sizeof T);
   T.rows = t.rows, T.cols = t.cols, T.nnz = t.n;
@@ -205,7 +393,10 @@ static void run_case(const char *name, csr_context *ctx, cusparseHandle_t h, con
             sparse_ms / ours_ms, (long long)t.n, (long long)t.rows, nnz, match ? 1 : 0, device,
             date);
   csr_matrix_free(&H);
-  csr_matrix_free(&A);
+  if (keep)
+    *keep = A;
+  else
+    csr_matrix_free(&A);
 }
 
 int main(int argc, char **argv) {
@@ -265,7 +456,14 @@ int main(int argc, char **argv) {
   split_keys<<<1024, 256>>>(sorted, count_dev, bits, t.row, t.col);
   CHECK_CUDA(cudaMemcpy(t.val, vals, t.n * sizeof(double), cudaMemcpyDeviceToDevice));
   CHECK_CUDA(cudaDeviceSynchronize());
-  run_case("sorted", ctx, h, t, bits, csv, device, date);
+  csr_matrix *A = NULL;
+  run_case("sorted", ctx, h, t, bits, csv, device, date, &A);
+  for (void *p : {(void *)keys, (void *)sorted, (void *)vals, temp, (void *)count_dev,
+                  (void *)t.row, (void *)t.col, (void *)t.val})
+    CHECK_CUDA(cudaFree(p));
+  run_transpose("transpose", ctx, h, A, csv, device, date);
+  csr_matrix_free(&A);
+  run_dense("dense", ctx, h, small ? 4096 : 16384, csv, device, date);
   if (csv)
     fclose(csv);
   cusparseDestroy(h);
