@@ -9,37 +9,49 @@
  * cudaFree does, so memory is never reused while a kernel on any stream may still read it. */
 #include "common.cuh"
 
-#include <mutex>
-
 namespace {
 
 const int MOST_DEVICES = 64;
 cudaMemPool_t pools[MOST_DEVICES];
-std::once_flag pool_made[MOST_DEVICES];
+int pool_state[MOST_DEVICES]; /* 0: not made, 1: being made, 2: made (pools[d] may be NULL) */
 
-/* The pool of the current device, made on first use (NULL when it cannot be). */
+/* A pool for `device` that keeps at most a quarter of its memory; NULL when it cannot be made. */
+cudaMemPool_t make_pool(int device) {
+  cudaMemPoolProps props = {};
+  props.allocType = cudaMemAllocationTypePinned;
+  props.location.type = cudaMemLocationTypeDevice;
+  props.location.id = device;
+  cudaMemPool_t pool = NULL;
+  size_t free_bytes = 0, total_bytes = 0;
+  if (cudaMemPoolCreate(&pool, &props) != cudaSuccess ||
+      cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess) {
+    cudaGetLastError();
+    return NULL;
+  }
+  uint64_t keep = total_bytes / 4;
+  cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+  return pool;
+}
+
+/* The pool of the current device, made once by the first caller (atomics rather than
+ * std::call_once: libcsr links into C programs without the C++ runtime). */
 cudaMemPool_t device_pool(void) {
   int device = 0;
   if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= MOST_DEVICES) {
     cudaGetLastError();
     return NULL;
   }
-  std::call_once(pool_made[device], [device] {
-    cudaMemPoolProps props = {};
-    props.allocType = cudaMemAllocationTypePinned;
-    props.location.type = cudaMemLocationTypeDevice;
-    props.location.id = device;
-    cudaMemPool_t pool = NULL;
-    size_t free_bytes = 0, total_bytes = 0;
-    if (cudaMemPoolCreate(&pool, &props) != cudaSuccess ||
-        cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess) {
-      cudaGetLastError();
-      return;
+  int *state = &pool_state[device], expected = 0;
+  if (__atomic_load_n(state, __ATOMIC_ACQUIRE) != 2) {
+    if (__atomic_compare_exchange_n(state, &expected, 1, false, __ATOMIC_ACQ_REL,
+                                    __ATOMIC_ACQUIRE)) {
+      pools[device] = make_pool(device);
+      __atomic_store_n(state, 2, __ATOMIC_RELEASE);
+    } else {
+      while (__atomic_load_n(state, __ATOMIC_ACQUIRE) != 2) { /* another thread makes it */
+      }
     }
-    uint64_t keep = total_bytes / 4;
-    cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
-    pools[device] = pool;
-  });
+  }
   return pools[device];
 }
 

@@ -537,6 +537,24 @@ static void check_bad_entries(csrt_rng *rng) {
   }
 }
 
+/* A 100000 x 100000 matrix: rows and columns need 17 bits each, so the device's symmetric
+ * expansion sorts 64-bit (row, column) keys; transposed as well. */
+static void check_wide(csrt_rng *rng) {
+  int64_t *len = calloc(100000, sizeof *len);
+  for (int i = 0; i < 100000; i += 1 + (int)csrt_below(rng, 40))
+    len[i] = 1 + (int64_t)csrt_below(rng, 6);
+  for (int t = 0; t < 2; t++) {
+    csr_matrix *A =
+        csrt_from_row_lengths(ref, 100000, 100000, len, t ? CSR_F32 : CSR_F64, CSRT_RANDOM, rng);
+    snprintf(where, sizeof where, "%s: 100000 x 100000, type %d", csr_backend_name(backend),
+             (int)A->value_type);
+    check_transpose(A);
+    check_expand(A);
+    csr_matrix_free(&A);
+  }
+  free(len);
+}
+
 /* csr_matrix_validate where the backend keeps A, against the reference's report of the host A:
  * every invariant broken, in a late row and an early one. */
 static csr_status validate_placed(const csr_matrix *A) {
@@ -756,6 +774,7 @@ int main(int argc, char **argv) {
     check_lines(&rng, types[t]);
   check_bad_triples(&rng);
   check_bad_entries(&rng);
+  check_wide(&rng);
   check_validation(&rng);
   check_invalid();
   csr_context_free(&ref);
