@@ -1,6 +1,6 @@
-/* What the GPU benchmarks share: a CUDA error check, the median of timed repetitions, the copy
- * bandwidth that their floors are fractions of, and the hash that fills their data with random,
- * never constant, values. */
+/* What the GPU benchmarks share: CUDA and cuSPARSE error checks, the median of timed repetitions,
+ * the copy bandwidth that their floors are fractions of, and the hash that fills their data with
+ * random, never constant, values. */
 #ifndef CSR_BENCH_GPU_BENCH_COMMON_CUH
 #define CSR_BENCH_GPU_BENCH_COMMON_CUH
 
@@ -18,6 +18,16 @@
     cudaError_t e_ = (call);                                                                       \
     if (e_ != cudaSuccess) {                                                                       \
       fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_));       \
+      exit(3);                                                                                     \
+    }                                                                                              \
+  } while (0)
+
+/* Exits with 3 when a cuSPARSE call fails (for the benchmarks that include cusparse.h). */
+#define CHECK_SPARSE(call)                                                                         \
+  do {                                                                                             \
+    cusparseStatus_t s_ = (call);                                                                  \
+    if (s_ != CUSPARSE_STATUS_SUCCESS) {                                                           \
+      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cusparseGetErrorString(s_));   \
       exit(3);                                                                                     \
     }                                                                                              \
   } while (0)

@@ -37,15 +37,6 @@
 #include <ctime>
 #include <vector>
 
-#define CHECK_SPARSE(call)                                                                         \
-  do {                                                                                             \
-    cusparseStatus_t s_ = (call);                                                                  \
-    if (s_ != CUSPARSE_STATUS_SUCCESS) {                                                           \
-      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cusparseGetErrorString(s_));   \
-      exit(3);                                                                                     \
-    }                                                                                              \
-  } while (0)
-
 static int reps = 20;
 static double copy_gbs = 0;
 
@@ -179,6 +170,41 @@ static void csv_row(FILE *csv, const char *name, const char *variant, double our
             bytes / (ours_ms * 1e-3) / 1e9, copy_gbs, floor_ms / ours_ms, extra, device, date);
 }
 
+/* A CSR of cuSPARSE's (32-bit offsets and indices, f64 values), copied to the host. */
+struct host_csr32 {
+  std::vector<int> off, idx;
+  std::vector<double> val;
+};
+static host_csr32 fetch_csr32(const int *off, const int *idx, const double *val, int64_t rows,
+                              int64_t nnz) {
+  host_csr32 h{std::vector<int>(rows + 1), std::vector<int>(nnz), std::vector<double>(nnz)};
+  CHECK_CUDA(cudaMemcpy(h.off.data(), off, (rows + 1) * sizeof(int), cudaMemcpyDeviceToHost));
+  CHECK_CUDA(cudaMemcpy(h.idx.data(), idx, nnz * sizeof(int), cudaMemcpyDeviceToHost));
+  CHECK_CUDA(cudaMemcpy(h.val.data(), val, nnz * sizeof(double), cudaMemcpyDeviceToHost));
+  return h;
+}
+
+/* Our device matrix A equals ref exactly (offsets, columns, value bits); prints the first
+ * difference. */
+static bool same_csr(csr_context *ctx, const csr_matrix *A, const host_csr32 &ref) {
+  csr_matrix *H = NULL;
+  const int64_t rows = (int64_t)ref.off.size() - 1, nnz = (int64_t)ref.idx.size();
+  bool match = csr_matrix_copy(ctx, A, &H, CSR_HOST) >= 0 && H->rows == rows && H->nnz == nnz;
+  if (H && !match)
+    printf("  shape differs: ours %lld rows, %lld entries; anchor %lld, %lld\n", (long long)H->rows,
+           (long long)H->nnz, (long long)rows, (long long)nnz);
+  for (int64_t i = 0; match && i <= rows; i++)
+    if (!(match = H->row_offsets[i] == ref.off[i]))
+      printf("  offsets differ at row %lld: ours %lld, anchor %d\n", (long long)i,
+             (long long)H->row_offsets[i], ref.off[i]);
+  for (int64_t k = 0; match && k < nnz; k++)
+    if (!(match = H->col_indices[k] == ref.idx[k] && ((double *)H->values)[k] == ref.val[k]))
+      printf("  entry %lld differs: ours (%d, %.17g), anchor (%d, %.17g)\n", (long long)k,
+             H->col_indices[k], ((double *)H->values)[k], ref.idx[k], ref.val[k]);
+  csr_matrix_free(&H);
+  return match;
+}
+
 /* A^T: ours against cusparseCsr2cscEx2, A's offsets narrowed to 32 bits for cuSPARSE. */
 static void run_transpose(const char *name, csr_context *ctx, cusparseHandle_t h,
                           const csr_matrix *A, FILE *csv, const char *device, const char *date) {
@@ -216,17 +242,7 @@ static void run_transpose(const char *name, csr_context *ctx, cusparseHandle_t h
   };
   double sparse_ms = time_ms([&] { sparse(false); });
   sparse(true);
-  csr_matrix *H = NULL;
-  std::vector<int> o(n + 1), r(nnz);
-  std::vector<double> v(nnz);
-  CHECK_CUDA(cudaMemcpy(o.data(), csc_off, (n + 1) * sizeof(int), cudaMemcpyDeviceToHost));
-  CHECK_CUDA(cudaMemcpy(r.data(), csc_row, nnz * sizeof(int), cudaMemcpyDeviceToHost));
-  CHECK_CUDA(cudaMemcpy(v.data(), csc_val, nnz * sizeof(double), cudaMemcpyDeviceToHost));
-  bool match = csr_matrix_copy(ctx, AT, &H, CSR_HOST) >= 0 && H->nnz == nnz;
-  for (int64_t j = 0; match && j <= n; j++)
-    match = H->row_offsets[j] == o[j];
-  for (int64_t k = 0; match && k < nnz; k++)
-    match = H->col_indices[k] == r[k] && ((double *)H->values)[k] == v[k];
+  const bool match = same_csr(ctx, AT, fetch_csr32(csc_off, csc_row, csc_val, n, nnz));
   double bytes = (double)nnz * 2 * (4 + 8) + (double)(m + 1) * 8 + (double)(n + 1) * 8;
   double floor_ms = bytes / (copy_gbs * 1e9) * 1e3;
   printf("%-24s nnz=%d | ours %8.3f ms | cuSPARSE csr2csc %8.3f ms (cuSPARSE / ours %.2f) | "
@@ -239,7 +255,6 @@ static void run_transpose(const char *name, csr_context *ctx, cusparseHandle_t h
           extra, device, date);
   for (void *p : {(void *)csc_off, (void *)csc_row, (void *)csc_val, (void *)offsets})
     CHECK_CUDA(cudaFree(p));
-  csr_matrix_free(&H);
   csr_matrix_free(&AT);
 }
 
@@ -302,33 +317,19 @@ static void run_dense(const char *name, csr_context *ctx, cusparseHandle_t h, in
   };
   double sparse_ms = time_ms([&] { sparse(false); });
   sparse(true);
-  csr_matrix *H = NULL;
-  std::vector<int> o(side + 1), cidx(s_nnz);
-  std::vector<double> v(s_nnz);
-  CHECK_CUDA(cudaMemcpy(o.data(), s_off, (side + 1) * sizeof(int), cudaMemcpyDeviceToHost));
-  CHECK_CUDA(cudaMemcpy(cidx.data(), s_col, s_nnz * sizeof(int), cudaMemcpyDeviceToHost));
-  CHECK_CUDA(cudaMemcpy(v.data(), s_val, s_nnz * sizeof(double), cudaMemcpyDeviceToHost));
+  host_csr32 ref = fetch_csr32(s_off, s_col, s_val, side, s_nnz);
   /* cuSPARSE leaves a row's columns in no particular order: sort each row before comparing. */
   std::vector<std::pair<int, double>> row_entries;
   for (int64_t i = 0; i < side; i++) {
     row_entries.clear();
-    for (int k = o[i]; k < o[i + 1]; k++)
-      row_entries.push_back({cidx[k], v[k]});
+    for (int k = ref.off[i]; k < ref.off[i + 1]; k++)
+      row_entries.push_back({ref.idx[k], ref.val[k]});
     std::sort(row_entries.begin(), row_entries.end());
-    for (int k = o[i]; k < o[i + 1]; k++)
-      cidx[k] = row_entries[k - o[i]].first, v[k] = row_entries[k - o[i]].second;
+    for (int k = ref.off[i]; k < ref.off[i + 1]; k++)
+      ref.idx[k] = row_entries[k - ref.off[i]].first,
+      ref.val[k] = row_entries[k - ref.off[i]].second;
   }
-  bool match = csr_matrix_copy(ctx, A, &H, CSR_HOST) >= 0 && H->nnz == s_nnz;
-  for (int64_t i = 0; match && i <= side; i++)
-    if (!(match = H->row_offsets[i] == o[i]))
-      printf("  offsets differ at row %lld: ours %lld, cuSPARSE %d\n", (long long)i,
-             (long long)H->row_offsets[i], o[i]);
-  for (int64_t k = 0; match && k < s_nnz; k++)
-    if (!(match = H->col_indices[k] == cidx[k] && ((double *)H->values)[k] == v[k]))
-      printf("  entry %lld differs: ours (%d, %.17g), cuSPARSE (%d, %.17g)\n", (long long)k,
-             H->col_indices[k], ((double *)H->values)[k], cidx[k], v[k]);
-  if (H && H->nnz != s_nnz)
-    printf("  nnz differs: ours %lld, cuSPARSE %lld\n", (long long)H->nnz, (long long)s_nnz);
+  const bool match = same_csr(ctx, A, ref);
   double bytes = (double)side * side * 8 + (double)s_nnz * 12 + (double)(side + 1) * 8;
   double floor_ms = bytes / (copy_gbs * 1e9) * 1e3;
   printf("%-24s %lldx%lld nnz=%lld | ours %8.3f ms | cuSPARSE DenseToSparse %8.3f ms "
@@ -342,7 +343,6 @@ static void run_dense(const char *name, csr_context *ctx, cusparseHandle_t h, in
           floor_ms, extra, device, date);
   for (void *p : {(void *)s_off, (void *)s_col, (void *)s_val, (void *)data})
     CHECK_CUDA(cudaFree(p));
-  csr_matrix_free(&H);
   csr_matrix_free(&A);
 }
 

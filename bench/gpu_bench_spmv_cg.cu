@@ -28,6 +28,7 @@
  *   four by default); --cases: only the cases whose name contains TEXT; --limit-ms: skip a kernel
  *   of ours whose first call takes longer (default 50; raise it under a profiler). */
 #include "csr.h"
+#include "gpu_bench_common.cuh"
 #include "spmv_cases.h"
 
 #include <cuda_runtime.h>
@@ -45,27 +46,11 @@
 #include <time.h>
 #include <vector>
 
-#define CUDA_OK(call)                                                                              \
-  do {                                                                                             \
-    cudaError_t e_ = (call);                                                                       \
-    if (e_ != cudaSuccess) {                                                                       \
-      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_));       \
-      exit(1);                                                                                     \
-    }                                                                                              \
-  } while (0)
 #define CSR_OK(ctx, call)                                                                          \
   do {                                                                                             \
     csr_status s_ = (call);                                                                        \
     if (s_ < 0) {                                                                                  \
       fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, csr_context_last_error(ctx));  \
-      exit(1);                                                                                     \
-    }                                                                                              \
-  } while (0)
-#define SPARSE_OK(call)                                                                            \
-  do {                                                                                             \
-    cusparseStatus_t s_ = (call);                                                                  \
-    if (s_ != CUSPARSE_STATUS_SUCCESS) {                                                           \
-      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cusparseGetErrorString(s_));   \
       exit(1);                                                                                     \
     }                                                                                              \
   } while (0)
@@ -93,14 +78,14 @@ static int g_kernels = (1 << KERNELS) - 1; /* bit k: kernels[k] is timed */
 template <typename F>
 static double median_ms(F call, double limit_ms = INFINITY, double *first_ms = NULL) {
   cudaEvent_t a, b;
-  CUDA_OK(cudaEventCreate(&a));
-  CUDA_OK(cudaEventCreate(&b));
+  CHECK_CUDA(cudaEventCreate(&a));
+  CHECK_CUDA(cudaEventCreate(&b));
   float first = 0.0f;
-  CUDA_OK(cudaEventRecord(a));
+  CHECK_CUDA(cudaEventRecord(a));
   call();
-  CUDA_OK(cudaEventRecord(b));
-  CUDA_OK(cudaEventSynchronize(b));
-  CUDA_OK(cudaEventElapsedTime(&first, a, b));
+  CHECK_CUDA(cudaEventRecord(b));
+  CHECK_CUDA(cudaEventSynchronize(b));
+  CHECK_CUDA(cudaEventElapsedTime(&first, a, b));
   if (first_ms)
     *first_ms = first;
   double median = NAN;
@@ -109,11 +94,11 @@ static double median_ms(F call, double limit_ms = INFINITY, double *first_ms = N
       call();
     std::vector<float> t(g_reps);
     for (int r = 0; r < g_reps; r++) {
-      CUDA_OK(cudaEventRecord(a));
+      CHECK_CUDA(cudaEventRecord(a));
       call();
-      CUDA_OK(cudaEventRecord(b));
-      CUDA_OK(cudaEventSynchronize(b));
-      CUDA_OK(cudaEventElapsedTime(&t[r], a, b));
+      CHECK_CUDA(cudaEventRecord(b));
+      CHECK_CUDA(cudaEventSynchronize(b));
+      CHECK_CUDA(cudaEventElapsedTime(&t[r], a, b));
     }
     std::sort(t.begin(), t.end());
     median = t[g_reps / 2];
@@ -154,18 +139,6 @@ static void csv_row(const char *bench, const char *name, const char *variant, do
   fflush(g_csv);
 }
 
-static double copy_bandwidth() {
-  size_t bytes = (size_t)1 << 30;
-  void *a = NULL, *b = NULL;
-  CUDA_OK(cudaMalloc(&a, bytes));
-  CUDA_OK(cudaMalloc(&b, bytes));
-  CUDA_OK(cudaMemset(a, 1, bytes));
-  double ms = median_ms([&] { CUDA_OK(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice)); });
-  cudaFree(a);
-  cudaFree(b);
-  return 2.0 * (double)bytes / (ms * 1e-3) * 1e-9; /* read + write */
-}
-
 /* --- one matrix on the device --------------------------------------------------------------- */
 
 struct device_matrix {
@@ -177,10 +150,10 @@ struct device_matrix {
 /* The host values as T (fp64 as they are, fp32 rounded) into device memory. */
 template <typename T> static void upload_values(void *to, const std::vector<double> &from) {
   if constexpr (sizeof(T) == sizeof(double)) {
-    CUDA_OK(cudaMemcpy(to, from.data(), from.size() * sizeof(T), cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(to, from.data(), from.size() * sizeof(T), cudaMemcpyHostToDevice));
   } else {
     std::vector<T> rounded(from.begin(), from.end());
-    CUDA_OK(cudaMemcpy(to, rounded.data(), rounded.size() * sizeof(T), cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMemcpy(to, rounded.data(), rounded.size() * sizeof(T), cudaMemcpyHostToDevice));
   }
 }
 
@@ -195,9 +168,9 @@ static device_matrix upload(csr_context *ctx, const host_csr &H, const std::vect
     exit(1);
   }
   CSR_OK(ctx, csr_matrix_create(ctx, &d.A, H.rows, H.cols, nnz, type, CSR_DEVICE));
-  CUDA_OK(cudaMemcpy(d.A->row_offsets, H.off.data(), (H.rows + 1) * sizeof(int64_t),
-                     cudaMemcpyHostToDevice));
-  CUDA_OK(
+  CHECK_CUDA(cudaMemcpy(d.A->row_offsets, H.off.data(), (H.rows + 1) * sizeof(int64_t),
+                        cudaMemcpyHostToDevice));
+  CHECK_CUDA(
       cudaMemcpy(d.A->col_indices, H.col.data(), nnz * sizeof(int32_t), cudaMemcpyHostToDevice));
   upload_values<T>(d.A->values, H.val);
   d.A->flags = CSR_FLAG_SORTED;
@@ -205,8 +178,9 @@ static device_matrix upload(csr_context *ctx, const host_csr &H, const std::vect
   upload_values<T>(d.x->data, x);
   CSR_OK(ctx, csr_vector_create(ctx, &d.y, H.rows, type, CSR_DEVICE));
   std::vector<int32_t> o32(H.off.begin(), H.off.end());
-  CUDA_OK(cudaMalloc(&d.off32, (H.rows + 1) * sizeof(int32_t)));
-  CUDA_OK(cudaMemcpy(d.off32, o32.data(), (H.rows + 1) * sizeof(int32_t), cudaMemcpyHostToDevice));
+  CHECK_CUDA(cudaMalloc(&d.off32, (H.rows + 1) * sizeof(int32_t)));
+  CHECK_CUDA(
+      cudaMemcpy(d.off32, o32.data(), (H.rows + 1) * sizeof(int32_t), cudaMemcpyHostToDevice));
   return d;
 }
 
@@ -222,8 +196,8 @@ static void release(device_matrix &d) {
  * unwritten shows as one: y is filled with NaN before the call that a comes from). */
 template <typename T> static double relative_difference(const T *a, const T *b, int64_t n) {
   std::vector<T> ha(n), hb(n);
-  CUDA_OK(cudaMemcpy(ha.data(), a, n * sizeof(T), cudaMemcpyDeviceToHost));
-  CUDA_OK(cudaMemcpy(hb.data(), b, n * sizeof(T), cudaMemcpyDeviceToHost));
+  CHECK_CUDA(cudaMemcpy(ha.data(), a, n * sizeof(T), cudaMemcpyDeviceToHost));
+  CHECK_CUDA(cudaMemcpy(hb.data(), b, n * sizeof(T), cudaMemcpyDeviceToHost));
   double diff = 0.0, mag = 0.0;
   for (int64_t i = 0; i < n; i++) {
     if (std::isnan((double)ha[i]))
@@ -252,19 +226,19 @@ __global__ void count_differing_words(const uint32_t *a, const uint32_t *b, int6
 template <typename F> static int same_bits_100(F call, csr_vector *y, size_t bytes, void *first) {
   int64_t words = (int64_t)(bytes / 4);
   int blocks = (int)std::min<int64_t>((words + 255) / 256, 8 * (int64_t)g_sms);
-  CUDA_OK(cudaMemsetAsync(y->data, 0xFF, bytes));
+  CHECK_CUDA(cudaMemsetAsync(y->data, 0xFF, bytes));
   call();
-  CUDA_OK(cudaMemcpyAsync(first, y->data, bytes, cudaMemcpyDeviceToDevice));
-  CUDA_OK(cudaMemsetAsync(g_count, 0, sizeof *g_count));
+  CHECK_CUDA(cudaMemcpyAsync(first, y->data, bytes, cudaMemcpyDeviceToDevice));
+  CHECK_CUDA(cudaMemsetAsync(g_count, 0, sizeof *g_count));
   for (int r = 0; r < 100; r++) {
-    CUDA_OK(cudaMemsetAsync(y->data, 0xFF, bytes));
+    CHECK_CUDA(cudaMemsetAsync(y->data, 0xFF, bytes));
     call();
     count_differing_words<<<std::max(blocks, 1), 256>>>((const uint32_t *)first,
                                                         (const uint32_t *)y->data, words, g_count);
-    CUDA_OK(cudaGetLastError());
+    CHECK_CUDA(cudaGetLastError());
   }
   unsigned long long differ = 0;
-  CUDA_OK(cudaMemcpy(&differ, g_count, sizeof differ, cudaMemcpyDeviceToHost));
+  CHECK_CUDA(cudaMemcpy(&differ, g_count, sizeof differ, cudaMemcpyDeviceToHost));
   return differ == 0;
 }
 
@@ -287,26 +261,26 @@ static void bench_cusparse(device_matrix &d, const T *y_ours, double theirs[2], 
   const cudaDataType type = sizeof(T) == 8 ? CUDA_R_64F : CUDA_R_32F;
   csr_matrix *A = d.A;
   T *ys = NULL, one = 1, zero = 0;
-  CUDA_OK(cudaMalloc(&ys, A->rows * sizeof(T) + 8));
+  CHECK_CUDA(cudaMalloc(&ys, A->rows * sizeof(T) + 8));
   cusparseSpMatDescr_t mat;
   cusparseDnVecDescr_t vx, vy;
-  SPARSE_OK(cusparseCreateCsr(&mat, A->rows, A->cols, A->nnz, d.off32, A->col_indices, A->values,
-                              CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
-                              type));
-  SPARSE_OK(cusparseCreateDnVec(&vx, A->cols, d.x->data, type));
-  SPARSE_OK(cusparseCreateDnVec(&vy, A->rows, ys, type));
+  CHECK_SPARSE(cusparseCreateCsr(&mat, A->rows, A->cols, A->nnz, d.off32, A->col_indices, A->values,
+                                 CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
+                                 type));
+  CHECK_SPARSE(cusparseCreateDnVec(&vx, A->cols, d.x->data, type));
+  CHECK_SPARSE(cusparseCreateDnVec(&vy, A->rows, ys, type));
   const cusparseSpMVAlg_t algs[2] = {CUSPARSE_SPMV_CSR_ALG1, CUSPARSE_SPMV_CSR_ALG2};
   const cusparseOperation_t op = CUSPARSE_OPERATION_NON_TRANSPOSE;
   for (int a = 0; a < 2; a++) {
     size_t bytes = 0;
     void *buffer = NULL;
-    SPARSE_OK(
+    CHECK_SPARSE(
         cusparseSpMV_bufferSize(g_sparse, op, &one, mat, vx, &zero, vy, type, algs[a], &bytes));
-    CUDA_OK(cudaMalloc(&buffer, bytes + 8));
-    SPARSE_OK(
+    CHECK_CUDA(cudaMalloc(&buffer, bytes + 8));
+    CHECK_SPARSE(
         cusparseSpMV_preprocess(g_sparse, op, &one, mat, vx, &zero, vy, type, algs[a], buffer));
     theirs[a] = median_ms([&] {
-      SPARSE_OK(cusparseSpMV(g_sparse, op, &one, mat, vx, &zero, vy, type, algs[a], buffer));
+      CHECK_SPARSE(cusparseSpMV(g_sparse, op, &one, mat, vx, &zero, vy, type, algs[a], buffer));
     });
     diff[a] = y_ours ? relative_difference(y_ours, ys, A->rows) : NAN;
     cudaFree(buffer);
@@ -331,8 +305,8 @@ static double bench_spmv(csr_context *ctx, const char *name, device_matrix &d, i
   int same[KERNELS] = {0}, reference = -1; /* reference: the kernel compared with cuSPARSE */
   std::string skipped[KERNELS];
   void *first = NULL, *y_ref = NULL;
-  CUDA_OK(cudaMalloc(&first, y_bytes + 8));
-  CUDA_OK(cudaMalloc(&y_ref, y_bytes + 8));
+  CHECK_CUDA(cudaMalloc(&first, y_bytes + 8));
+  CHECK_CUDA(cudaMalloc(&y_ref, y_bytes + 8));
   auto call = [&] { CSR_OK(ctx, csr_spmv(ctx, 1.0, A, d.x, 0.0, d.y)); };
   /* What AUTO's first call on a matrix adds: the row statistics and the choice, recomputed after
    * the context forgets the matrix; median of 5. */
@@ -367,7 +341,7 @@ static double bench_spmv(csr_context *ctx, const char *name, device_matrix &d, i
     same[k] = same_bits_100(call, d.y, y_bytes, first);
     if (reference < 0) {
       reference = k;
-      CUDA_OK(cudaMemcpy(y_ref, first, y_bytes, cudaMemcpyDeviceToDevice));
+      CHECK_CUDA(cudaMemcpy(y_ref, first, y_bytes, cudaMemcpyDeviceToDevice));
     }
   }
   CSR_OK(ctx, csr_context_set_kernel(ctx, CSR_KERNEL_AUTO));
@@ -431,10 +405,10 @@ static double solve_seconds(csr_context *ctx, device_matrix &d, csr_vector *b,
     o.max_iter = max_iter;
     csr_solver_info info;
     CSR_OK(ctx, csr_fill(ctx, 0.0, d.y));
-    CUDA_OK(cudaDeviceSynchronize());
+    CHECK_CUDA(cudaDeviceSynchronize());
     double t0 = now_s();
     CSR_OK(ctx, csr_solve(ctx, d.A, b, d.y, &o, &info));
-    CUDA_OK(cudaDeviceSynchronize());
+    CHECK_CUDA(cudaDeviceSynchronize());
     t.push_back(now_s() - t0);
     *iterations = info.iterations;
   }
@@ -591,7 +565,7 @@ int main(int argc, char **argv) {
     g_reps = 1;
   double start = now_s();
   cudaDeviceProp prop;
-  CUDA_OK(cudaGetDeviceProperties(&prop, 0));
+  CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
   g_sms = prop.multiProcessorCount;
   int runtime = 0, major = 0, minor = 0;
   cudaRuntimeGetVersion(&runtime);
@@ -610,13 +584,14 @@ int main(int argc, char **argv) {
     fprintf(g_csv, "benchmark,case,variant,ours_seconds,anchor_name,anchor_seconds,ratio,"
                    "target_ratio,bytes,ours_gbs,floor_gbs,fraction_of_floor,"
                    "anchor_fraction_of_floor,extra,device,date_utc,command\n");
-  g_copy_gbps = copy_bandwidth();
+  double copy_ms = 0.0;
+  g_copy_gbps = bench_copy_gbs(g_reps, &copy_ms);
   printf("device %s, L2 %d MB, copy %.0f GB/s (read + write), median of %d\n", prop.name,
          prop.l2CacheSize >> 20, g_copy_gbps, g_reps);
   csr_context *ctx = NULL;
   CSR_OK(ctx, csr_context_create(&ctx));
-  SPARSE_OK(cusparseCreate(&g_sparse));
-  CUDA_OK(cudaMalloc(&g_count, sizeof *g_count));
+  CHECK_SPARSE(cusparseCreate(&g_sparse));
+  CHECK_CUDA(cudaMalloc(&g_count, sizeof *g_count));
 
   if (!only_cg && only == NULL)
     bench_overheads(ctx);

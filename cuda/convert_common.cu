@@ -31,7 +31,7 @@ __global__ void first_bad_column(const int32_t *col, int64_t nnz, int64_t cols,
 
 /* Thread p writes the offsets of the rows that start at p: those after row_{p-1} up to row_p
  * (p = n: up to rows). Every offset is written once, by the entry it points at. */
-__global__ void run_starts(const uint32_t *sorted_rows, int64_t n, int64_t rows, int64_t *off) {
+__global__ void run_starts(const int32_t *sorted_rows, int64_t n, int64_t rows, int64_t *off) {
   CSRI_GRID_STRIDE(p, n + 1) {
     const int64_t before = p == 0 ? -1 : (int64_t)sorted_rows[p - 1];
     const int64_t here = p == n ? rows : (int64_t)sorted_rows[p];
@@ -63,7 +63,7 @@ csr_status csri_cuda_offsets_from_rows(csr_context *ctx, const int32_t *entry_ro
                         A->row_offsets + 1, A->rows, workspace);
 }
 
-csr_status csri_cuda_offsets_from_sorted(csr_context *ctx, const uint32_t *sorted_rows,
+csr_status csri_cuda_offsets_from_sorted(csr_context *ctx, const int32_t *sorted_rows,
                                          csr_matrix *A) {
   run_starts<<<csri_vector_blocks(A->nnz + 1), CSRI_VECTOR_THREADS, 0, csri_stream(ctx)>>>(
       sorted_rows, A->nnz, A->rows, A->row_offsets);

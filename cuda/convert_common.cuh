@@ -120,7 +120,7 @@ csr_status csri_cuda_offsets_from_rows(csr_context *ctx, const int32_t *entry_ro
                                        void *workspace);
 /* offsets_j = the first p with sorted_rows[p] >= j, j = 0 .. A->rows (A->nnz entries): the
  * offsets of entries already in row order, read off their boundaries without atomics. */
-csr_status csri_cuda_offsets_from_sorted(csr_context *ctx, const uint32_t *sorted_rows,
+csr_status csri_cuda_offsets_from_sorted(csr_context *ctx, const int32_t *sorted_rows,
                                          csr_matrix *A);
 /* The first entry of A (device) with a column outside [0, cols), reported as the CPU reports it;
  * CSR_SUCCESS when there is none. */

@@ -95,8 +95,9 @@ extern "C" void csri_cuda_free(void *p) {
     return;
   /* Whatever stream last used p has finished with it (cudaFree's guarantee), so the pool may hand
    * it to the next allocation on any stream. */
-  cudaError_t err = device_pool() == NULL ? cudaFree(p) : cudaDeviceSynchronize();
-  if (err == cudaSuccess && device_pool() != NULL)
+  const bool pooled = device_pool() != NULL;
+  cudaError_t err = pooled ? cudaDeviceSynchronize() : cudaFree(p);
+  if (err == cudaSuccess && pooled)
     err = cudaFreeAsync(p, 0);
   if (err != cudaSuccess)
     cudaGetLastError();

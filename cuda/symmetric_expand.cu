@@ -10,7 +10,7 @@
  *     keys.
  *  3. libcsr's stable radix sort of the keys, items carried along, orders them by (row, column,
  *     item); the columns and values are then read off the sorted items, and the row offsets are
- *     the rows' histogram, scanned. */
+ *     where each row's run starts among the sorted rows. */
 #include "convert_common.cuh"
 
 #include <type_traits>
@@ -95,10 +95,7 @@ csr_status expand_with(csr_context *ctx, const csr_matrix *A, bool skew, const i
   S *items = NULL;
   int32_t *rows = NULL;
   void *workspace = NULL;
-  size_t bytes = csri_cuda_radix_sort_bytes(ctx, sizeof(K), sizeof(S), m);
-  const size_t offsets_bytes = csri_cuda_offsets_from_rows_bytes(ctx, A->rows, m);
-  if (offsets_bytes > bytes)
-    bytes = offsets_bytes;
+  const size_t bytes = csri_cuda_radix_sort_bytes(ctx, sizeof(K), sizeof(S), m);
   CSRI_TRY(mem.take((void **)&keys, m, sizeof *keys));
   CSRI_TRY(mem.take((void **)&items, m, sizeof *items));
   CSRI_TRY(mem.take((void **)&rows, m, sizeof *rows));
@@ -116,7 +113,7 @@ csr_status expand_with(csr_context *ctx, const csr_matrix *A, bool skew, const i
       (V *)out->values, &counts->repeats);
   csr_status s = CSRI_CUDA_CHECK(ctx, "symmetric expansion read kernel");
   if (s >= 0)
-    s = csri_cuda_offsets_from_rows(ctx, rows, out, workspace);
+    s = csri_cuda_offsets_from_sorted(ctx, rows, out);
   unsigned repeats = 0;
   if (s >= 0)
     s = csri_cuda_memcpy(ctx, &repeats, &counts->repeats, sizeof repeats, 1);

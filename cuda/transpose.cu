@@ -45,23 +45,14 @@ struct f64_payload {
     ((double *)values)[q] = ((const double *)in)[p & 0xffffffffu];
   }
 };
-/* Past 2^32 entries the position takes the whole word; the row is the last i with offsets_i <= k.
- */
+/* Past 2^32 entries the position takes the whole word, and the row is searched in the offsets. */
 struct f64_wide_payload {
   typedef uint64_t type;
   __device__ static type pack(int64_t k, int64_t, const void *) { return (type)k; }
   __device__ static void unpack(type p, int64_t q, const void *in, const int64_t *row_offsets,
                                 int64_t rows, int32_t *cols, void *values) {
     const int64_t k = (int64_t)p;
-    int64_t lo = 0, hi = rows; /* the first row whose end lies past k */
-    while (lo < hi) {
-      const int64_t mid = lo + (hi - lo) / 2;
-      if (row_offsets[mid + 1] <= k)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-    cols[q] = (int32_t)lo;
+    cols[q] = (int32_t)csri_row_of(row_offsets, 0, rows - 1, k);
     ((double *)values)[q] = ((const double *)in)[k];
   }
 };
@@ -108,7 +99,7 @@ csr_status transpose_with(csr_context *ctx, const csr_matrix *A, csr_matrix *AT)
   unpack_pairs<P><<<csri_vector_blocks(n), CSRI_VECTOR_THREADS, 0, stream>>>(
       payload, n, A->values, A->row_offsets, A->rows, AT->col_indices, AT->values);
   CSRI_TRY(CSRI_CUDA_CHECK(ctx, "transpose unpack kernel"));
-  return csri_cuda_offsets_from_sorted(ctx, keys, AT);
+  return csri_cuda_offsets_from_sorted(ctx, (const int32_t *)keys, AT); /* columns < 2^31 */
 }
 
 } // namespace

@@ -13,13 +13,18 @@
 
 namespace {
 
-/* First violations, as positions (~0: none). */
+/* First violations, as positions (~0: none); the first and last offset and the row of the entry
+ * found, so that one copy brings back what a pass found. */
 struct violations {
   unsigned long long decreasing_row, entry;
-  long long row_of_entry;
+  long long first_offset, last_offset, row_of_entry;
 };
 
 __global__ void check_offsets(const int64_t *off, int64_t rows, violations *found) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    found->first_offset = off[0];
+    found->last_offset = off[rows];
+  }
   unsigned long long mine = ~0ull;
   CSRI_GRID_STRIDE(i, rows) {
     if (off[i + 1] < off[i] && mine == ~0ull)
@@ -66,10 +71,7 @@ __global__ void first_repeat(const uint64_t *keys, const uint64_t *positions, in
 }
 
 __global__ void row_of_entry(const int64_t *off, int64_t rows, int64_t k, violations *found) {
-  CSRI_GRID_STRIDE(i, rows) {
-    if (off[i] <= k && k < off[i + 1])
-      found->row_of_entry = i;
-  }
+  found->row_of_entry = csri_row_of(off, 0, rows - 1, k);
 }
 
 csr_status find_repeats(csr_context *ctx, const csr_matrix *A, violations *found) {
@@ -94,8 +96,7 @@ csr_status find_repeats(csr_context *ctx, const csr_matrix *A, violations *found
 /* The row, column and preceding column of entry k into f. */
 csr_status describe_entry(csr_context *ctx, const csr_matrix *A, int64_t k, violations *found,
                           csri_csr_findings *f) {
-  row_of_entry<<<csri_vector_blocks(A->rows), CSRI_VECTOR_THREADS, 0, csri_stream(ctx)>>>(
-      A->row_offsets, A->rows, k, found);
+  row_of_entry<<<1, 1, 0, csri_stream(ctx)>>>(A->row_offsets, A->rows, k, found);
   CSRI_TRY(CSRI_CUDA_CHECK(ctx, "validation row kernel"));
   long long row = -1;
   CSRI_TRY(csri_cuda_memcpy(ctx, &row, &found->row_of_entry, sizeof row, 1));
@@ -116,16 +117,16 @@ extern "C" csr_status csri_cuda_check_csr(csr_context *ctx, const csr_matrix *A,
                                           csri_csr_findings *f) {
   cudaStream_t stream = csri_stream(ctx);
   csri_scratch mem(ctx);
-  violations *found = NULL, none = {~0ull, ~0ull, -1};
+  violations *found = NULL, none = {~0ull, ~0ull, 0, 0, -1};
   CSRI_TRY(mem.take((void **)&found, 1, sizeof *found));
   CSRI_TRY(csri_cuda_memcpy(ctx, found, &none, sizeof none, 0));
-  CSRI_TRY(csri_cuda_memcpy(ctx, &f->first_offset, A->row_offsets, sizeof(int64_t), 1));
-  CSRI_TRY(csri_cuda_memcpy(ctx, &f->last_offset, A->row_offsets + A->rows, sizeof(int64_t), 1));
   check_offsets<<<csri_vector_blocks(A->rows), CSRI_VECTOR_THREADS, 0, stream>>>(A->row_offsets,
                                                                                  A->rows, found);
   CSRI_TRY(CSRI_CUDA_CHECK(ctx, "offset check kernel"));
   violations v = none;
   CSRI_TRY(csri_cuda_memcpy(ctx, &v, found, sizeof v, 1));
+  f->first_offset = v.first_offset;
+  f->last_offset = v.last_offset;
   if (v.decreasing_row != ~0ull) {
     f->decreasing_row = (int64_t)v.decreasing_row;
     return csri_cuda_memcpy(ctx, f->decreasing_offsets, A->row_offsets + f->decreasing_row,
