@@ -429,6 +429,35 @@ static void check_lines(csrt_rng *rng, csr_value_type type) {
   }
 }
 
+/* Long runs of empty rows (a hypersparse 2^22-row matrix: most gaps between rows span hundreds
+ * of rows, the first and the last thousands), ordered with repeats, then with only its last two
+ * triples swapped (disorder found in the last tile), then shuffled. */
+static void check_gaps(csrt_rng *rng, csr_value_type type) {
+  const int64_t rows = (int64_t)1 << 22, cols = 5000, n = 9000;
+  csr_coo *T = NULL;
+  csr_coo_create(ref, &T, rows, cols, n, type, CSR_HOST);
+  for (int64_t k = 0; k < n; k++) {
+    T->row_indices[k] = (int32_t)(20000 + csrt_below(rng, (uint64_t)rows - 40000));
+    T->col_indices[k] = (int32_t)csrt_below(rng, k % 5 ? (uint64_t)cols : 3);
+    set_value(T->values, type, k, csrt_below(rng, 9) == 0 ? 0.0 : csrt_uniform(rng, -1, 1));
+  }
+  csr_coo *O = ordered(T);
+  snprintf(where, sizeof where, "%s: hypersparse COO, type %d", csr_backend_name(backend),
+           (int)type);
+  check_from_coo(O);
+  int64_t last = n - 1; /* the last two distinct triples swapped */
+  while (last > 0 && O->row_indices[last - 1] == O->row_indices[last] &&
+         O->col_indices[last - 1] == O->col_indices[last])
+    last--;
+  int32_t r = O->row_indices[last], c = O->col_indices[last];
+  O->row_indices[last] = O->row_indices[last - 1], O->col_indices[last] = O->col_indices[last - 1];
+  O->row_indices[last - 1] = r, O->col_indices[last - 1] = c;
+  check_from_coo(O);
+  check_from_coo(T);
+  csr_coo_free(&O);
+  csr_coo_free(&T);
+}
+
 /* Triples outside the matrix: the first one (in input order) is named, as the reference names it,
  * wherever in the input it lies (several warps and blocks apart). */
 static void check_bad_triples(csrt_rng *rng) {
@@ -770,8 +799,10 @@ int main(int argc, char **argv) {
     for (int t = 0; t < 3; t++)
       check_large(&rng, types[t]);
   }
-  for (int t = 0; t < 3; t++)
+  for (int t = 0; t < 3; t++) {
     check_lines(&rng, types[t]);
+    check_gaps(&rng, types[t]);
+  }
   check_bad_triples(&rng);
   check_bad_entries(&rng);
   check_wide(&rng);

@@ -1,0 +1,258 @@
+/* Ordered triples to CSR in one pass: a_ij = the sum, in input order, of the run of triples
+ * (i, j, v) that share (i, j); row_offsets_i = the number of kept runs whose row is below i.
+ *
+ * Blocks take tiles of consecutive triples in order (an atomic counter). The thread of a run's
+ * first triple sums the run left to right in the value type's arithmetic (the CPU converters'
+ * bits) and keeps it unless CSR_CONVERT_DROP_ZEROS drops a zero sum. Kept runs are ranked in the
+ * tile by warp ballots and a scan of the (item, warp) counts, and across tiles by decoupled
+ * look-back: the single-pass compaction of cuda/compact.cu, fused with the sums, so each run's
+ * column and sum are written once, at their place in A. The first triple of a row (one whose
+ * predecessor has a smaller row) writes the offsets of the rows from the predecessor's row on: its
+ * rank among the kept runs, which is the number of kept runs in the rows before. A thread writes at
+ * most CSRI_RUNS_GAP offsets; a longer run of empty rows goes to a list that a second kernel fills
+ * a block per gap, so hypersparse matrices do not serialise on one thread.
+ *
+ * Given triples are checked in the same pass (CHECK): the first one outside the matrix, and
+ * whether any precedes the one before it. A tile that finds disorder, or starts after it was
+ * found, checks the shape and writes nothing: the caller sorts and runs the pass again over the
+ * sorted keys. Internal. */
+#ifndef CSR_CUDA_COO_RUNS_CUH
+#define CSR_CUDA_COO_RUNS_CUH
+
+#include "convert_common.cuh"
+
+#include <type_traits>
+
+#define CSRI_RUNS_THREADS 256
+#ifndef CSRI_RUNS_ITEMS
+#define CSRI_RUNS_ITEMS 8
+#endif
+#ifndef CSRI_RUNS_MIN_BLOCKS
+#define CSRI_RUNS_MIN_BLOCKS 1
+#endif
+#define CSRI_RUNS_TILE ((int64_t)CSRI_RUNS_THREADS * CSRI_RUNS_ITEMS)
+#define CSRI_RUNS_GAP 256 /* the most offsets one thread writes */
+
+/* What a pass finds, and its tile counter (zeroed before the pass; first_bad set to ~0). */
+struct csri_runs_found {
+  unsigned long long next_tile;
+  unsigned long long first_bad; /* the first triple outside the matrix; ~0 when none */
+  unsigned long long kept;      /* runs kept: A's nnz */
+  unsigned long long gaps;      /* long gaps listed */
+  unsigned out_of_order;        /* some triple precedes the one before it */
+};
+
+/* Rows first .. last (inclusive) all get `offset`. */
+struct csri_row_gap {
+  int64_t first, last, offset;
+};
+
+/* Long gaps a pass can list: in ordered triples the gaps are disjoint ranges of rows + 1 offsets,
+ * each longer than CSRI_RUNS_GAP. More means disorder. */
+static inline int64_t csri_runs_gap_capacity(int64_t rows) {
+  return (rows + 1) / (CSRI_RUNS_GAP + 1) + 1;
+}
+
+/* The triples as given (row and column arrays), input position k. */
+struct csri_given_order {
+  const int32_t *row, *col;
+  __device__ __forceinline__ void at(int64_t k, int32_t *r, int32_t *c) const {
+    *r = row[k];
+    *c = col[k];
+  }
+  __device__ __forceinline__ int64_t position(int64_t k) const { return k; }
+};
+
+/* The triples through sorted (row << col_bits | column) keys and their input positions. */
+template <typename K, typename S> struct csri_sorted_keys {
+  const K *keys;
+  const S *positions;
+  int col_bits;
+  __device__ __forceinline__ void at(int64_t k, int32_t *r, int32_t *c) const {
+    const K key = keys[k];
+    *r = (int32_t)(key >> col_bits);
+    *c = (int32_t)(key & (((K)1 << col_bits) - 1));
+  }
+  __device__ __forceinline__ int64_t position(int64_t k) const { return (int64_t)positions[k]; }
+};
+
+/* A value slot for the sums; a pattern (V void) has none. */
+template <typename V> struct csri_run_value { typedef V type; };
+template <> struct csri_run_value<void> { typedef char type; };
+
+/* offsets_r = offset for r in [first, last] (clamped to the rows + 1 offsets): inline when short,
+ * else listed; a full list means disorder. */
+__device__ __forceinline__ void csri_runs_offsets(int64_t first, int64_t last, int64_t offset,
+                                                  int64_t rows, int64_t *off, csri_row_gap *gaps,
+                                                  int64_t gap_capacity, csri_runs_found *found) {
+  first = first < 0 ? 0 : first;
+  last = last > rows ? rows : last;
+  if (first > last)
+    return;
+  if (last - first < CSRI_RUNS_GAP) {
+    for (int64_t r = first; r <= last; r++)
+      off[r] = offset;
+    return;
+  }
+  const unsigned long long g = atomicAdd(&found->gaps, 1ull);
+  if (g < (unsigned long long)gap_capacity)
+    gaps[g] = csri_row_gap{first, last, offset};
+  else
+    atomicOr(&found->out_of_order, 1u);
+}
+
+template <bool CHECK, typename Order, typename V>
+__global__ void __launch_bounds__(CSRI_RUNS_THREADS, CSRI_RUNS_MIN_BLOCKS)
+    csri_runs_kernel(Order order, const V *values, int64_t n, int64_t rows, int64_t cols,
+                     bool drop_zeros, int32_t *out_col, V *out_val, int64_t *off,
+                     csri_row_gap *gaps, int64_t gap_capacity, csri_tile_status<uint64_t> status,
+                     csri_runs_found *found, int64_t tiles) {
+  typedef typename csri_run_value<V>::type value;
+  const int WARPS = CSRI_RUNS_THREADS / 32, ITEMS = CSRI_RUNS_ITEMS;
+  static_assert(ITEMS * WARPS % 32 == 0, "the count scan gives each lane as many counts");
+  const unsigned FULL = 0xffffffffu;
+  __shared__ int64_t tile_shared;
+  __shared__ int stop_shared;
+  __shared__ uint32_t before[ITEMS * WARPS]; /* kept runs of the tile before (item, warp) */
+  __shared__ uint32_t total_shared;
+  __shared__ uint64_t prefix_shared;
+  __shared__ value tile_value[CSRI_RUNS_TILE];   /* the tile's values in input order */
+  __shared__ uint8_t tile_start[CSRI_RUNS_TILE]; /* 1 where a run starts */
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  if (threadIdx.x == 0) {
+    tile_shared = (int64_t)atomicAdd(&found->next_tile, 1ull);
+    stop_shared = CHECK && *(volatile unsigned *)&found->out_of_order != 0;
+  }
+  __syncthreads();
+  const int64_t tile = tile_shared, base = tile * CSRI_RUNS_TILE;
+
+  const int64_t in_tile = n - base < CSRI_RUNS_TILE ? n - base : CSRI_RUNS_TILE;
+  const bool stop = stop_shared;
+  int32_t row[ITEMS], col[ITEMS], prev_row[ITEMS], prev_col[ITEMS];
+  value sum[ITEMS];
+  /* Every load of the thread first, so that all of them are in flight at once. */
+#pragma unroll
+  for (int i = 0; i < ITEMS; i++) {
+    const int64_t k = base + (int64_t)i * CSRI_RUNS_THREADS + threadIdx.x;
+    row[i] = col[i] = prev_row[i] = prev_col[i] = -1;
+    sum[i] = value();
+    if (k < n) {
+      order.at(k, &row[i], &col[i]);
+      if (!stop && k > 0) /* a stopped tile only checks the shape: every triple is checked */
+        order.at(k - 1, &prev_row[i], &prev_col[i]);
+      if constexpr (!std::is_void<V>::value)
+        if (!stop)
+          sum[i] = values[order.position(k)];
+    }
+  }
+  unsigned long long first_bad = ~0ull; /* a thread meets its triples in increasing order */
+  bool back = false;
+#pragma unroll
+  for (int i = 0; i < ITEMS; i++) {
+    const int j = i * CSRI_RUNS_THREADS + threadIdx.x;
+    const int64_t k = base + j;
+    if (CHECK && k < n && (row[i] < 0 || row[i] >= rows || col[i] < 0 || col[i] >= cols) &&
+        first_bad == ~0ull)
+      first_bad = (unsigned long long)k;
+    if (CHECK)
+      back |= k < n && k > 0 &&
+              (row[i] < prev_row[i] || (row[i] == prev_row[i] && col[i] < prev_col[i]));
+    /* The first triple of its run: k = 0, or another (row, column) than the triple before. */
+    tile_start[j] = k < n && (k == 0 || row[i] != prev_row[i] || col[i] != prev_col[i]);
+    tile_value[j] = sum[i];
+  }
+  if (CHECK) {
+    csri_grid_first(first_bad, &found->first_bad);
+    back = __syncthreads_or(back);
+    if (back && threadIdx.x == 0)
+      atomicOr(&found->out_of_order, 1u);
+  } else {
+    __syncthreads();
+  }
+  if (stop || back) { /* nothing written; the tile counts for nothing in the ranks */
+    if (threadIdx.x == 0)
+      status.publish(tile, tile == 0 ? CSRI_TILE_PREFIX : CSRI_TILE_AGGREGATE, (uint64_t)0);
+    return;
+  }
+  /* Each run summed by its first triple's thread, left to right: from the tile's values in
+   * shared memory, then past the tile's end from global memory when the run goes on there. */
+  uint32_t mask[ITEMS];
+#pragma unroll
+  for (int i = 0; i < ITEMS; i++) {
+    const int j = i * CSRI_RUNS_THREADS + threadIdx.x;
+    bool keep = tile_start[j] != 0;
+    if constexpr (!std::is_void<V>::value)
+      if (keep) {
+        V s = sum[i];
+        int q = j + 1;
+        for (; q < in_tile && !tile_start[q]; q++)
+          s += tile_value[q];
+        for (int64_t kq = base + q; q == in_tile && kq < n; kq++) {
+          int32_t r, c;
+          order.at(kq, &r, &c);
+          if (r != row[i] || c != col[i])
+            break;
+          s += values[order.position(kq)];
+        }
+        sum[i] = s;
+        keep = !(drop_zeros && s == (V)0);
+      }
+    mask[i] = __ballot_sync(FULL, keep);
+    if (lane == 0)
+      before[i * WARPS + warp] = __popc(mask[i]);
+  }
+  __syncthreads();
+  if (warp == 0) { /* exclusive scan of the ITEMS * WARPS counts in (item, warp) order */
+    const int PER_LANE = ITEMS * WARPS / 32;
+    uint32_t mine[PER_LANE], lane_total = 0;
+#pragma unroll
+    for (int c = 0; c < PER_LANE; c++)
+      lane_total += mine[c] = before[PER_LANE * lane + c];
+    uint32_t running = csri_warp_inclusive<csri_sum_op<uint32_t>>(lane_total) - lane_total;
+#pragma unroll
+    for (int c = 0; c < PER_LANE; c++) {
+      before[PER_LANE * lane + c] = running;
+      running += mine[c];
+    }
+    if (lane == 31)
+      total_shared = running;
+  }
+  __syncthreads();
+  csri_publish_and_look_back<csri_sum_op<uint64_t>>(status, tile, total_shared, &prefix_shared);
+  __syncthreads();
+  const uint64_t prefix = prefix_shared;
+#pragma unroll
+  for (int i = 0; i < ITEMS; i++) {
+    const int64_t k = base + (int64_t)i * CSRI_RUNS_THREADS + threadIdx.x;
+    if (k >= n)
+      break;
+    const bool keep = (mask[i] >> lane) & 1u;
+    const int64_t rank =
+        (int64_t)(prefix + before[i * WARPS + warp] + __popc(mask[i] & ((1u << lane) - 1u)));
+    if (keep) {
+      out_col[rank] = col[i];
+      if constexpr (!std::is_void<V>::value)
+        out_val[rank] = sum[i];
+    }
+    if (k == 0 || row[i] != prev_row[i])
+      csri_runs_offsets((int64_t)prev_row[i] + 1, row[i], rank, rows, off, gaps, gap_capacity,
+                        found);
+    if (k == n - 1)
+      csri_runs_offsets((int64_t)row[i] + 1, rows, rank + keep, rows, off, gaps, gap_capacity,
+                        found);
+  }
+  if (tile == tiles - 1 && threadIdx.x == 0)
+    found->kept = prefix + total_shared;
+}
+
+/* The listed gaps' offsets, a block per gap. */
+__global__ void csri_runs_fill_gaps(const csri_row_gap *gaps, const csri_runs_found *found,
+                                    int64_t gap_capacity, int64_t *off) {
+  const unsigned long long listed = found->gaps;
+  const int64_t count = listed < (unsigned long long)gap_capacity ? (int64_t)listed : gap_capacity;
+  for (int64_t g = blockIdx.x; g < count; g += gridDim.x)
+    for (int64_t r = gaps[g].first + threadIdx.x; r <= gaps[g].last; r += blockDim.x)
+      off[r] = gaps[g].offset;
+}
+
+#endif
