@@ -1,21 +1,8 @@
-/* Row offsets from ordered entries' rows: offsets_i+1 = sum_{r <= i} |{k : row_k = r}| (a
- * histogram, then an inclusive scan; or, rows sorted, where each row's run starts); and the check
- * of A's columns, j_k in [0, cols). */
+/* Row offsets from sorted entries' rows: offsets_i = |{k : row_k < i}|, read off where each row's
+ * run starts; and the check of A's columns, j_k in [0, cols). */
 #include "convert_common.cuh"
 
-#include <string.h>
-
 namespace {
-
-/* The histogram's bins for row lengths: integer, one per row, in windows of at most
- * CSRI_MAX_BINS rows (the first window here). */
-csri_bins row_bins(int64_t rows) {
-  csri_bins bins;
-  memset(&bins, 0, sizeof bins);
-  bins.rule = CSR_BINS_INTEGER;
-  bins.bins = (int)(rows < CSRI_MAX_BINS ? rows : CSRI_MAX_BINS);
-  return bins;
-}
 
 /* The first k with col[k] outside [0, cols) into *first (one atomic per warp). */
 __global__ void first_bad_column(const int32_t *col, int64_t nnz, int64_t cols,
@@ -41,27 +28,6 @@ __global__ void run_starts(const int32_t *sorted_rows, int64_t n, int64_t rows, 
 }
 
 } // namespace
-
-size_t csri_cuda_offsets_from_rows_bytes(csr_context *ctx, int64_t rows, int64_t nnz) {
-  csri_bins bins = row_bins(rows);
-  size_t bytes = csri_cuda_histogram_bytes(ctx, &bins, CSR_DATA_U64, nnz);
-  size_t scan_bytes = csri_cuda_scan_bytes(ctx, CSR_DATA_I64, rows, 0);
-  return bytes > scan_bytes ? bytes : scan_bytes;
-}
-
-csr_status csri_cuda_offsets_from_rows(csr_context *ctx, const int32_t *entry_rows, csr_matrix *A,
-                                       void *workspace) {
-  csri_bins bins = row_bins(A->rows);
-  const int window = bins.bins;
-  for (int64_t first = 0; first < A->rows; first += window) {
-    bins.offset = first;
-    bins.bins = (int)(A->rows - first < window ? A->rows - first : window);
-    CSRI_TRY(csri_cuda_histogram(ctx, CSR_DATA_I32, entry_rows, A->nnz, &bins, CSR_DATA_U64,
-                                 A->row_offsets + 1 + first, workspace));
-  }
-  return csri_cuda_scan(ctx, CSR_DATA_I64, CSR_SCAN_INCLUSIVE, A->row_offsets + 1, NULL,
-                        A->row_offsets + 1, A->rows, workspace);
-}
 
 csr_status csri_cuda_offsets_from_sorted(csr_context *ctx, const int32_t *sorted_rows,
                                          csr_matrix *A) {

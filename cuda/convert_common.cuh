@@ -5,7 +5,7 @@
 #define CSR_CUDA_CONVERT_COMMON_CUH
 
 #include "common.cuh"
-#include "kernels/bins.h"
+#include "kernels/bins.h" /* csri_bit_length */
 
 /* Device arrays of one conversion, freed together whatever happens. */
 struct csri_scratch {
@@ -112,12 +112,6 @@ __device__ __forceinline__ void csri_for_each_entry(const int64_t *row_offsets, 
 
 /* --- row offsets from the rows of ordered entries (cuda/convert_common.cu) ------------------- */
 
-/* Workspace for csri_cuda_offsets_from_rows. */
-size_t csri_cuda_offsets_from_rows_bytes(csr_context *ctx, int64_t rows, int64_t nnz);
-/* A->row_offsets of A->nnz entries whose rows, in order, are entry_rows: row lengths by libcsr's
- * histogram (one integer bin per row, windows of CSRI_MAX_BINS), then its inclusive scan. */
-csr_status csri_cuda_offsets_from_rows(csr_context *ctx, const int32_t *entry_rows, csr_matrix *A,
-                                       void *workspace);
 /* offsets_j = the first p with sorted_rows[p] >= j, j = 0 .. A->rows (A->nnz entries): the
  * offsets of entries already in row order, read off their boundaries without atomics. */
 csr_status csri_cuda_offsets_from_sorted(csr_context *ctx, const int32_t *sorted_rows,
