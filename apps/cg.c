@@ -30,8 +30,10 @@ static void usage(void) {
       "  --max-iter N   at most N iterations (>= 1), default the library's max(10n, 1000);\n"
       "                 --maxit is the same\n"
       "  --backend B    auto (default: OpenMP when built), ref (serial), omp, cuda (the GPU:\n"
-      "                 A, b and x are copied to the device and solved there; the time is the\n"
-      "                 solve's, without the copies; exits 3 without a device)\n"
+      "                 the file is read into triples on the host, they are copied to the GPU\n"
+      "                 and A is built there; b and x are copied and solved there; the time is\n"
+      "                 the solve's, without the copies; exits 3 without a device or when A\n"
+      "                 does not fit, saying how much it needs and what the device has)\n"
       "  --threads N    OpenMP threads for the omp backend (default: OpenMP's)\n"
       "  --history FILE write the residual history as CSV (iteration,residual_norm,\n"
       "                 relative_residual; a row per iteration and one for x = 0) and a %dx%d\n"
@@ -42,7 +44,8 @@ static void usage(void) {
       "                 tol, max_iter, iterations, stop, converged, residual_norm,\n"
       "                 relative_residual, scaled_residual, error_inf, seconds,\n"
       "                 seconds_per_iteration, backend, threads, history, plot, plot_width,\n"
-      "                 plot_height)\n" APP_VERBOSE_HELP "  --help         this text\n"
+      "                 plot_height, stages: the seconds to read, upload and build A, and\n"
+      "                 of the solve)\n" APP_VERBOSE_HELP "  --help         this text\n"
       "  --version      library version and the backends compiled in\n"
       "\n"
       "Reported:\n"
@@ -219,6 +222,7 @@ typedef struct result {
   int have_error, threads;
   csr_backend ran;
   char plot[4096];
+  app_stages stages;
 } result;
 
 /* The PNG path for a CSV path: .csv replaced by .png, else .png appended; -1 when too long. */
@@ -321,6 +325,7 @@ static void print_json(const options *o, const csr_matrix *A, int64_t max_iter, 
     app_json_null(&j, "history");
     app_json_null(&j, "plot");
   }
+  app_json_stages(&j, &r->stages);
   app_json_end(&j);
 }
 
@@ -347,6 +352,9 @@ static void print_text(const options *o, const csr_matrix *A, int64_t max_iter, 
   else
     printf("backend            %s, %d thread%s\n", csr_backend_name(r->ran), r->threads,
            r->threads == 1 ? "" : "s");
+  char stages[256];
+  app_stages_text(&r->stages, "solve", stages, sizeof stages);
+  printf("stages             %s\n", stages);
   if (o->history)
     printf("history            %s (%lld rows), plot %s (%dx%d)\n", o->history,
            (long long)r->info.history_length, r->plot, PLOT_CANVAS_WIDTH, PLOT_CANVAS_HEIGHT);
@@ -383,16 +391,14 @@ static csr_status measure(csr_context *ctx, const csr_matrix *A, const csr_vecto
   return s;
 }
 
-/* csr_solve on copies of A, b and x on the device; x gets the device's solution back. *t0 is reset
- * when the operands are on the device, so the time is the solve's alone (not the transfers). */
-static csr_status solve_on_device(csr_context *ctx, const csr_matrix *A, const csr_vector *b,
+/* csr_solve with A on the device and copies of b and x there; x gets the device's solution back.
+ * *t0 is reset when the operands are on the device, so the time is the solve's alone (not the
+ * transfers). */
+static csr_status solve_on_device(csr_context *ctx, const csr_matrix *dA, const csr_vector *b,
                                   csr_vector *x, const csr_solver_options *so,
                                   csr_solver_info *info, double *t0) {
-  csr_matrix *dA = NULL;
   csr_vector *db = NULL, *dx = NULL;
-  csr_status s = csr_matrix_copy(ctx, A, &dA, CSR_DEVICE);
-  if (s >= 0)
-    s = csr_vector_clone(ctx, b, &db, CSR_DEVICE);
+  csr_status s = csr_vector_clone(ctx, b, &db, CSR_DEVICE);
   if (s >= 0)
     s = csr_vector_clone(ctx, x, &dx, CSR_DEVICE);
   if (s >= 0) {
@@ -403,7 +409,6 @@ static csr_status solve_on_device(csr_context *ctx, const csr_matrix *A, const c
     csr_status c = csr_copy(ctx, dx, x);
     s = s < 0 ? s : c < 0 ? c : s;
   }
-  csr_matrix_free(&dA);
   csr_vector_free(&db);
   csr_vector_free(&dx);
   return s;
@@ -465,7 +470,7 @@ int main(int argc, char **argv) {
   }
 
   csr_context *ctx = NULL;
-  csr_matrix *A = NULL;
+  csr_matrix *A = NULL, *dA = NULL; /* A on the host; with --backend cuda built on the device */
   csr_vector *b = NULL, *x = NULL;
   double *history = NULL;
   result r;
@@ -479,8 +484,13 @@ int main(int argc, char **argv) {
     rc = app_fail_status(APP_RUNTIME, "--backend/--threads", ctx, s);
     goto done;
   }
-  if ((s = app_read_csr(ctx, prog, o.path, NULL, &A, NULL, NULL)) < 0) {
-    rc = app_fail_status(app_exit_code(s), o.path, ctx, s);
+  const int on_device = o.backend == CSR_BACKEND_CUDA;
+  if ((rc = app_load_csr(ctx, prog, o.path, NULL, on_device, on_device ? &dA : &A, NULL,
+                         &r.stages)) != APP_OK)
+    goto done;
+  /* The host's copy of a device A serves b = A * ones and the check of the result. */
+  if (on_device && (s = csr_matrix_copy(ctx, dA, &A, CSR_HOST)) < 0) {
+    rc = app_fail_status(APP_RUNTIME, "copying A to the host", ctx, s);
     goto done;
   }
   if (A->rows != A->cols) {
@@ -531,9 +541,9 @@ int main(int argc, char **argv) {
             method_name(o.method), (long long)n, (long long)A->nnz);
   }
   double t0 = app_now();
-  s = o.backend == CSR_BACKEND_CUDA ? solve_on_device(ctx, A, b, x, &so, &r.info, &t0)
-                                    : csr_solve(ctx, A, b, x, &so, &r.info);
-  r.seconds = app_now() - t0;
+  s = on_device ? solve_on_device(ctx, dA, b, x, &so, &r.info, &t0)
+                : csr_solve(ctx, A, b, x, &so, &r.info);
+  r.seconds = r.stages.compute = app_now() - t0;
   if (line.shown) { /* the line ends with the last iteration's figures */
     write_progress(&line);
     fputc('\n', stderr);
@@ -573,6 +583,7 @@ done:
   csr_vector_free(&x);
   csr_vector_free(&b);
   csr_matrix_free(&A);
+  csr_matrix_free(&dA);
   csr_context_free(&ctx);
   return rc;
 }

@@ -286,6 +286,68 @@ csr_status app_read_coo(csr_context *ctx, const char *prog, const char *path,
   return s;
 }
 
+int app_load_csr(csr_context *ctx, const char *prog, const char *path,
+                 const csr_read_options *options, int on_device, csr_matrix **A,
+                 csr_file_info *info, app_stages *stages) {
+  memset(stages, 0, sizeof *stages);
+  stages->on_device = on_device;
+  *A = NULL;
+  if (!on_device) {
+    csr_status s = app_read_csr(ctx, prog, path, options, A, info, &stages->read);
+    return s < 0 ? app_fail_status(app_exit_code(s), path, ctx, s) : APP_OK;
+  }
+  csr_coo *T = NULL, *dT = NULL;
+  csr_status s = app_read_coo(ctx, prog, path, options, &T, info, &stages->read);
+  if (s < 0)
+    return app_fail_status(app_exit_code(s), path, ctx, s);
+  const double gib = 1024.0 * 1024.0 * 1024.0;
+  const size_t value_bytes = T->value_type == CSR_F64 ? 8 : T->value_type == CSR_F32 ? 4 : 0;
+  const double triple_gib = (double)T->nnz * (double)(8 + value_bytes) / gib;
+  const long long triples = (long long)T->nnz;
+  double t0 = app_now();
+  s = csr_coo_copy(ctx, T, &dT, CSR_DEVICE);
+  stages->upload = app_now() - t0;
+  csr_coo_free(&T);
+  char what[512];
+  if (s < 0) {
+    snprintf(what, sizeof what, "%s: copying its %lld triples (%.2f GiB) to the GPU", path, triples,
+             triple_gib);
+    return app_fail_status(app_exit_code(s), what, ctx, s);
+  }
+  /* A device conversion returns when its result is complete. */
+  t0 = app_now();
+  s = csr_from_coo(ctx, dT, 0, A);
+  stages->build = app_now() - t0;
+  csr_coo_free(&dT);
+  if (s < 0) {
+    snprintf(what, sizeof what, "%s: building its CSR on the GPU from %lld triples (%.2f GiB)",
+             path, triples, triple_gib);
+    return app_fail_status(app_exit_code(s), what, ctx, s);
+  }
+  return APP_OK;
+}
+
+/* Seconds as "1.234 s" or, below a second, "12.345 ms". */
+static void format_seconds(double seconds, char *buf, size_t size) {
+  if (seconds >= 1.0)
+    snprintf(buf, size, "%.3f s", seconds);
+  else
+    snprintf(buf, size, "%.3f ms", seconds * 1e3);
+}
+
+void app_stages_text(const app_stages *stages, const char *compute, char *buf, size_t size) {
+  char read[32], upload[32], build[32], work[32];
+  format_seconds(stages->read, read, sizeof read);
+  format_seconds(stages->upload, upload, sizeof upload);
+  format_seconds(stages->build, build, sizeof build);
+  format_seconds(stages->compute, work, sizeof work);
+  if (stages->on_device)
+    snprintf(buf, size, "read %s, upload %s, build %s (on the GPU), %s %s", read, upload, build,
+             compute, work);
+  else
+    snprintf(buf, size, "read %s (the host's assembly included), %s %s", read, compute, work);
+}
+
 int app_omp_threads(int requested) {
 #ifdef _OPENMP
   return requested > 0 ? requested : omp_get_max_threads();
@@ -448,4 +510,19 @@ void app_json_bool(app_json *j, const char *key, int value) {
 void app_json_null(app_json *j, const char *key) {
   json_member(j, key);
   fputs("null", j->out);
+}
+
+void app_json_stages(app_json *j, const app_stages *stages) {
+  app_json_open(j, "stages", '{');
+  app_json_string(j, "built_on", stages->on_device ? "device" : "host");
+  app_json_double(j, "read_s", stages->read);
+  if (stages->on_device) {
+    app_json_double(j, "upload_s", stages->upload);
+    app_json_double(j, "build_s", stages->build);
+  } else {
+    app_json_null(j, "upload_s");
+    app_json_null(j, "build_s");
+  }
+  app_json_double(j, "compute_s", stages->compute);
+  app_json_close(j, '}');
 }

@@ -123,6 +123,31 @@ csr_status app_read_coo(csr_context *ctx, const char *prog, const char *path,
                         const csr_read_options *options, csr_coo **T, csr_file_info *info,
                         double *seconds);
 
+/* --- Putting the matrix where the run needs it -------------------------------------------- */
+
+/* Seconds of each stage of a run. */
+typedef struct app_stages {
+  int on_device;  /* the CSR was built on the GPU */
+  double read;    /* the file read: into triples for the GPU; into CSR, assembly included, on the
+                     host */
+  double upload;  /* the triples copied to the GPU */
+  double build;   /* the CSR built from them on the GPU (csr_from_coo) */
+  double compute; /* the app's own work, set by the app */
+} app_stages;
+
+/* Reads path as CSR where the run needs it, timing each stage. On the host: csr_read_csr. With
+ * on_device (ctx set to the CUDA backend): the triples read on the host, copied to the device
+ * (the host's copy freed), and the CSR built from them there (the device's triples freed), so the
+ * device holds the triples and the CSR at once, never two CSRs. A failure is reported in the
+ * user's terms (which stage, how much memory it needed and what the device has); returns APP_OK
+ * or the exit code. */
+int app_load_csr(csr_context *ctx, const char *prog, const char *path,
+                 const csr_read_options *options, int on_device, csr_matrix **A,
+                 csr_file_info *info, app_stages *stages);
+/* The stages as one line of text, "read 1.234 s, upload 40.1 ms, build 6.2 ms (on the GPU), spmv
+ * 41.0 ms" (compute named by `compute`), in buf. */
+void app_stages_text(const app_stages *stages, const char *compute, char *buf, size_t size);
+
 /* Size of a file in bytes, -1 if unknown (standard input, stat failure). */
 int64_t app_file_size(const char *path);
 
@@ -161,5 +186,8 @@ void app_json_int(app_json *j, const char *key, long long value);
 void app_json_double(app_json *j, const char *key, double value);
 void app_json_bool(app_json *j, const char *key, int value);
 void app_json_null(app_json *j, const char *key);
+/* "stages": {"built_on": "device" or "host", "read_s", "upload_s", "build_s" (null on the host),
+ * "compute_s"}. */
+void app_json_stages(app_json *j, const app_stages *stages);
 
 #endif /* CSR_APPS_COMMON_H */

@@ -28,8 +28,11 @@ static void usage(void) {
       "\n"
       "Options:\n"
       "  --backend B     auto (default: the library's choice, OpenMP on the host when built),\n"
-      "                  ref (serial reference), omp (OpenMP), cuda (the GPU: A and x are\n"
-      "                  copied there, each timed call synchronised; exits 3 without a device)\n"
+      "                  ref (serial reference), omp (OpenMP), cuda (the GPU: the file is read\n"
+      "                  into triples on the host, they are copied to the GPU and the CSR is\n"
+      "                  built there; x is copied too; each timed call synchronised; exits 3\n"
+      "                  without a device or when the matrix does not fit, saying how much it\n"
+      "                  needs and what the device has)\n"
       "  --kernel K      the GPU's SpMV kernel (with --backend cuda): auto (default: chosen\n"
       "                  from the row-length statistics, printed with the reason), scalar (a\n"
       "                  thread per row), vector (a group of lanes per row), segmented (the\n"
@@ -46,7 +49,7 @@ static void usage(void) {
       "  --json          one JSON object instead of text (keys: matrix, rows, cols, nnz,\n"
       "                  backend, backend_asked, threads, precision, iters, warmup, median_ms,\n"
       "                  bytes, gbs, copy_gbs, copy_fraction, copy, kernel, checksum,\n"
-      "                  validated, validation; kernel is null on the CPU)\n"
+      "                  validated, validation, stages; kernel is null on the CPU)\n"
       "  --copy-mib M    size of each copy array in MiB (1..512; 0 skips the "
       "copy)\n" APP_VERBOSE_HELP "  --help          this text\n"
       "  --version       library version and the backends compiled in\n"
@@ -62,6 +65,9 @@ static void usage(void) {
       "             faster of a loop and a memcpy per thread, median of %d; GB/s counts bytes\n"
       "             read + written. copy_fraction = SpMV GB/s / copy GB/s\n"
       "  checksum   sum of y and its 2-norm, in double, serially (%%.17g)\n"
+      "  stages     seconds to read the file (with the host's assembly of the CSR on the CPU),\n"
+      "             to copy the triples to the GPU and to build the CSR there (cuda), and of\n"
+      "             all the SpMV calls, warm-up included\n"
       "\n" APP_INPUT_HELP "\n" APP_EXIT_HELP,
       WARMUP, COPY_REPS);
 }
@@ -276,6 +282,7 @@ typedef struct result {
   app_copy_result copy;
   int have_choice; /* the GPU ran: its kernel and why */
   csr_spmv_choice choice;
+  app_stages stages;
 } result;
 
 static const char *cuda_unavailable = "the CUDA backend is not available for this SpMV";
@@ -283,10 +290,11 @@ static const char *cuda_unavailable = "the CUDA backend is not available for thi
 /* Times `iters` calls of y = A*x after the warm-up; on failure prints why, returns the exit code.
  */
 static int time_spmv(csr_context *ctx, const options *o, const csr_matrix *A, const csr_vector *x,
-                     csr_vector *y, double *median_s) {
+                     csr_vector *y, double *median_s, double *all_s) {
   double *t = malloc((size_t)o->iters * sizeof *t);
   if (t == NULL)
     return app_fail(APP_RUNTIME, "cannot allocate %lld timings", o->iters);
+  const double start = app_now();
   for (long long r = -WARMUP; r < o->iters; r++) {
     double t0 = app_now();
     csr_status s = csr_spmv(ctx, 1.0, A, x, 0.0, y);
@@ -302,30 +310,29 @@ static int time_spmv(csr_context *ctx, const options *o, const csr_matrix *A, co
     if (r >= 0)
       t[r] = seconds;
   }
+  *all_s = app_now() - start;
   *median_s = app_median(t, (int)o->iters);
   free(t);
   return APP_OK;
 }
 
-/* The device path: A, x and y on the GPU, every launch synchronised (debug-sync) so that each
- * call's time is its kernel's; y comes back to the host. The copy is device to device. */
-static int run_cuda(csr_context *ctx, const options *o, const csr_matrix *A, const csr_vector *x,
+/* The device path: A (built there), x and y on the GPU, every launch synchronised (debug-sync) so
+ * that each call's time is its kernel's; y comes back to the host. The copy is device to
+ * device. */
+static int run_cuda(csr_context *ctx, const options *o, const csr_matrix *dA, const csr_vector *x,
                     csr_vector *y, result *r, size_t copy_bytes) {
-  csr_matrix *dA = NULL;
   csr_vector *dx = NULL, *dy = NULL, *da = NULL, *db = NULL;
   int rc = APP_RUNTIME;
   csr_status s = csr_context_set_debug_sync(ctx, 1);
-  if (s >= 0)
-    s = csr_matrix_copy(ctx, A, &dA, CSR_DEVICE);
   if (s >= 0)
     s = csr_vector_clone(ctx, x, &dx, CSR_DEVICE);
   if (s >= 0)
     s = csr_vector_create(ctx, &dy, y->n, y->value_type, CSR_DEVICE);
   if (s < 0) {
-    app_fail_status(APP_RUNTIME, "moving the operands to the GPU", ctx, s);
+    app_fail_status(APP_RUNTIME, "moving x and y to the GPU", ctx, s);
     goto done;
   }
-  if ((rc = time_spmv(ctx, o, dA, dx, dy, &r->median_s)) != APP_OK)
+  if ((rc = time_spmv(ctx, o, dA, dx, dy, &r->median_s, &r->stages.compute)) != APP_OK)
     goto done;
   r->ran = csr_context_last_backend(ctx);
   r->threads = 0;
@@ -371,7 +378,6 @@ done:
   csr_vector_free(&db);
   csr_vector_free(&dy);
   csr_vector_free(&dx);
-  csr_matrix_free(&dA);
   return rc;
 }
 
@@ -414,6 +420,9 @@ static void print_text(const options *o, const csr_matrix *A, const result *r,
   } else {
     printf("copy      not measured\n");
   }
+  char stages[256];
+  app_stages_text(&r->stages, "spmv", stages, sizeof stages);
+  printf("stages    %s\n", stages);
   printf("checksum  sum %.17g, nrm2 %.17g\n", r->sum, r->nrm2);
   if (v->done) {
     printf("validate  %s against ref: " TOLERANCE_TEXT ", eps = %s\n",
@@ -496,6 +505,7 @@ static void print_json(const options *o, const csr_matrix *A, const result *r,
   } else {
     app_json_null(&j, "validation");
   }
+  app_json_stages(&j, &r->stages);
   app_json_end(&j);
 }
 
@@ -512,7 +522,7 @@ int main(int argc, char **argv) {
     return app_fail(APP_RUNTIME, "%s: no CUDA device is present", cuda_unavailable);
 
   csr_context *ctx = NULL, *ref = NULL;
-  csr_matrix *A = NULL;
+  csr_matrix *A = NULL, *hA = NULL; /* A where it runs; hA on the host for --validate */
   csr_vector *x = NULL, *y = NULL, *yref = NULL;
   result r;
   validation v;
@@ -537,11 +547,9 @@ int main(int argc, char **argv) {
   csr_read_options ro;
   csr_read_options_init(&ro);
   ro.value_type = o.precision;
-  s = app_read_csr(ctx, prog, o.path, &ro, &A, NULL, NULL);
-  if (s < 0) {
-    rc = app_fail_status(app_exit_code(s), o.path, ctx, s);
+  if ((rc = app_load_csr(ctx, prog, o.path, &ro, o.backend == CSR_BACKEND_CUDA, &A, NULL,
+                         &r.stages)) != APP_OK)
     goto done;
-  }
   s = csr_vector_create(ctx, &x, A->cols, o.precision, CSR_HOST);
   if (s >= 0)
     s = csr_vector_create(ctx, &y, A->rows, o.precision, CSR_HOST);
@@ -573,7 +581,7 @@ int main(int argc, char **argv) {
     if ((rc = run_cuda(ctx, &o, A, x, y, &r, copy_bytes)) != APP_OK)
       goto done;
   } else {
-    if ((rc = time_spmv(ctx, &o, A, x, y, &r.median_s)) != APP_OK)
+    if ((rc = time_spmv(ctx, &o, A, x, y, &r.median_s, &r.stages.compute)) != APP_OK)
       goto done;
     r.ran = csr_context_last_backend(ctx);
     r.threads = r.ran == CSR_BACKEND_OMP ? app_omp_threads((int)o.threads) : 1;
@@ -589,18 +597,23 @@ int main(int argc, char **argv) {
   checksum(y, &r.sum, &r.nrm2);
 
   if (o.validate) {
+    if (A->location == CSR_DEVICE && (s = csr_matrix_copy(ctx, A, &hA, CSR_HOST)) < 0) {
+      rc = app_fail_status(APP_RUNTIME, "copying A to the host for --validate", ctx, s);
+      goto done;
+    }
+    const csr_matrix *A_host = hA ? hA : A;
     s = csr_context_create(&ref);
     if (s >= 0)
       s = csr_context_set_backend(ref, CSR_BACKEND_REF);
     if (s >= 0)
       s = csr_vector_create(ref, &yref, A->rows, o.precision, CSR_HOST);
     if (s >= 0)
-      s = csr_spmv(ref, 1.0, A, x, 0.0, yref);
+      s = csr_spmv(ref, 1.0, A_host, x, 0.0, yref);
     if (s < 0) {
       rc = app_fail_status(APP_RUNTIME, "the reference SpMV of --validate", ref, s);
       goto done;
     }
-    compare(A, x, y, yref, &v);
+    compare(A_host, x, y, yref, &v);
   }
 
   if (o.json)
@@ -616,6 +629,7 @@ done:
   csr_vector_free(&yref);
   csr_vector_free(&y);
   csr_vector_free(&x);
+  csr_matrix_free(&hA);
   csr_matrix_free(&A);
   csr_context_free(&ref);
   csr_context_free(&ctx);

@@ -82,6 +82,33 @@ extern "C" csr_status csri_cuda_malloc(csr_context *ctx, void **p, size_t bytes)
         cudaMemPoolTrimTo(pool, 0) == cudaSuccess)
       err = allocate(p, bytes, stream);
   }
+  if (err == cudaErrorMemoryAllocation) { /* what was asked, and what the device has */
+    cudaGetLastError();
+    *p = NULL;
+    size_t free_bytes = 0, total_bytes = 0;
+    const double gib = 1024.0 * 1024.0 * 1024.0;
+    if (cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess) {
+      /* The free size can fail to come when the device is full: its total still tells. */
+      cudaGetLastError();
+      int device = 0;
+      cudaDeviceProp prop;
+      if (cudaGetDevice(&device) != cudaSuccess ||
+          cudaGetDeviceProperties(&prop, device) != cudaSuccess) {
+        cudaGetLastError();
+        return csri_error(ctx, CSR_ERR_OUT_OF_MEMORY, __FILE__, __LINE__,
+                          "device allocation of %.2f GiB failed (cudaErrorMemoryAllocation)",
+                          (double)bytes / gib);
+      }
+      return csri_error(ctx, CSR_ERR_OUT_OF_MEMORY, __FILE__, __LINE__,
+                        "device allocation of %.2f GiB failed: the device has %.2f GiB in all, "
+                        "too little of it free",
+                        (double)bytes / gib, (double)prop.totalGlobalMem / gib);
+    }
+    return csri_error(ctx, CSR_ERR_OUT_OF_MEMORY, __FILE__, __LINE__,
+                      "device allocation of %.2f GiB failed: the device has %.2f GiB free of "
+                      "%.2f GiB",
+                      (double)bytes / gib, (double)free_bytes / gib, (double)total_bytes / gib);
+  }
   if (err != cudaSuccess) {
     cudaGetLastError(); /* clear the sticky-free error state for later calls */
     *p = NULL;

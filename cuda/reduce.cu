@@ -21,7 +21,8 @@ extern "C" csr_status csri_cuda_reduce_slots(csr_context *ctx, unsigned **ticket
       if (h != NULL)
         cudaFreeHost(h);
       cudaGetLastError();
-      return csri_cuda_error(ctx, err, "reduction slots", __FILE__, __LINE__);
+      return csri_cuda_error(ctx, err, "device memory for the context's reduction slots", __FILE__,
+                             __LINE__);
     }
     ctx->reduce_ticket = t;
     ctx->reduce_results = h;

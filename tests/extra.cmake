@@ -22,7 +22,7 @@ endif()
 # test per case, label apps; 77 (python3 missing, it parses the JSON output) reports skipped.
 if(CSR_BUILD_APPS)
   foreach(case help usage bad_input messages mminfo mmconvert spmv_validate spmv_x spmv_copy
-               spmv_cuda)
+               spmv_cuda spmv_cuda_oom)
     add_test(NAME apps_${case}
       COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/apps/run.sh ${case} $<TARGET_FILE_DIR:spmv>
               ${PROJECT_SOURCE_DIR})
@@ -41,7 +41,7 @@ if(CSR_BUILD_APPS)
   # apps_cg_*: cg's command line and exit codes, CG/PCG on 1138_bus and BiCGSTAB on a generated
   # convection-diffusion matrix (JSON residuals), b files, the --history CSV and PNG, breakdown
   # (tests/apps/cg.sh); 77 (python3 missing) reports skipped.
-  foreach(case help usage bad_input spd progress bicgstab rhs history breakdown)
+  foreach(case help usage bad_input spd progress bicgstab rhs history breakdown cuda)
     add_test(NAME apps_cg_${case}
       COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/apps/cg.sh ${case} $<TARGET_FILE_DIR:cg>
               ${PROJECT_SOURCE_DIR})

@@ -6,7 +6,8 @@
 # CASE: help, usage, bad_input, spd (cg and pcg on matrices/1138_bus.mtx, the iteration limit, the
 # ill-conditioning warning on bcsstk16), progress (the line on a terminal), bicgstab (a generated
 # unsymmetric convection-diffusion matrix), rhs (b from array and coordinate files), history (CSV
-# rows and the PNG's signature, IHDR and IDAT size), breakdown (an indefinite matrix with cg).
+# rows and the PNG's signature, IHDR and IDAT size), breakdown (an indefinite matrix with cg), cuda
+# (--backend cuda: A built on the device and solved there; exit 3 without a device).
 # Exit 0 pass, 1 fail, 77 skipped (python3 missing: it parses the JSON and the PNG).
 set -euo pipefail
 
@@ -279,7 +280,26 @@ case_breakdown() {
   echo "breakdown: ok"
 }
 
+case_cuda() {
+  if "$app" --version | grep -E "^backends compiled in:.*\bcuda\b" >/dev/null &&
+    nvidia-smi -L >/dev/null 2>&1; then
+    run 0 "$app" "$bus" --method pcg --backend cuda --json
+    check_json 'j["converged"]' 'j["backend"] == "cuda"' 'j["error_inf"] < 1e-4' \
+      'j["stages"]["built_on"] == "device"' 'j["stages"]["upload_s"] > 0' \
+      'j["stages"]["build_s"] > 0' 'j["stages"]["compute_s"] == j["seconds"]'
+    run 0 "$app" "$bus" --method pcg --backend cuda
+    contains "$tmp/out" "(on the GPU), solve"
+  else
+    run 3 "$app" "$bus" --backend cuda
+    contains "$tmp/err" "the CUDA backend is not available ("
+  fi
+  run 0 "$app" "$bus" --method pcg --json
+  check_json 'j["stages"]["built_on"] == "host"' 'j["stages"]["upload_s"] is None' \
+    'j["stages"]["read_s"] > 0'
+  echo "cuda: ok"
+}
+
 case "$case_name" in
-help | usage | bad_input | spd | progress | bicgstab | rhs | history | breakdown) "case_$case_name" ;;
+help | usage | bad_input | spd | progress | bicgstab | rhs | history | breakdown | cuda) "case_$case_name" ;;
 *) fail "unknown case '$case_name'" ;;
 esac

@@ -3,7 +3,8 @@
 #
 #   bash tests/apps/run.sh CASE APPS_DIR SOURCE_DIR
 #
-# CASE: help, usage, bad_input, messages, mminfo, mmconvert, spmv_validate, spmv_x, spmv_copy, spmv_cuda.
+# CASE: help, usage, bad_input, messages, mminfo, mmconvert, spmv_validate, spmv_x, spmv_copy,
+# spmv_cuda, spmv_cuda_oom.
 # APPS_DIR holds the built apps, SOURCE_DIR is the repository (matrices/ and include/csr.h).
 # Exit 0 pass, 1 fail, 77 skipped (python3 missing: it parses the JSON output).
 set -euo pipefail
@@ -329,6 +330,9 @@ case_spmv_copy() {
   [[ $(json "$tmp/out" 'abs(j["copy_fraction"] - j["gbs"] / j["copy_gbs"]) < 1e-9') == True ]] ||
     fail "copy_fraction"
   [[ $(json "$tmp/out" 'j["bytes"]') == $((12 * 4054 + 8 * 1139 + 8 * 2276)) ]] || fail "bytes"
+  local host='j["stages"]["built_on"] == "host" and j["stages"]["build_s"] is None'
+  [[ $(json "$tmp/out" "$host and j['stages']['read_s'] > 0 and j['stages']['compute_s'] > 0") \
+    == True ]] || fail "stages: $(json "$tmp/out" 'j["stages"]')"
   run 0 "$apps/spmv" "$matrices/karate.mtx" --iters 2 --copy-mib 1 --json --precision f32
   [[ $(json "$tmp/out" 'j["bytes"]') == $((4 * 156 + 8 * 35 + 4 * 68)) ]] || fail "pattern bytes"
   echo "spmv_copy: ok"
@@ -348,6 +352,7 @@ case_spmv_cuda() {
     contains "$tmp/out" "backend   cuda"
     contains "$tmp/out" "validate  passed"
     contains "$tmp/out" "kernel    stream: every row fits" # karate: degrees 1 to 17
+    contains "$tmp/out" "(on the GPU), spmv"              # the CSR built on the device
     # Each kernel forced, in JSON: its name, and the statistics' own pick in the reason.
     for k in scalar vector segmented stream; do
       run 0 "$apps/spmv" "$matrices/web-NotreDame.txt.gz" --backend cuda --kernel "$k" --iters 2 \
@@ -359,12 +364,68 @@ case_spmv_cuda() {
     run 0 "$apps/spmv" "$matrices/web-NotreDame.txt.gz" --backend cuda --iters 2 --copy-mib 0 --json
     [[ $(json "$tmp/out" 'j["kernel"]["name"] == "segmented" and j["kernel"]["analysis_ms"] > 0') \
       == True ]] || fail "web-NotreDame (58% empty rows): $(json "$tmp/out" 'j["kernel"]')"
+    local device='j["stages"]["built_on"] == "device" and j["stages"]["upload_s"] > 0'
+    [[ $(json "$tmp/out" "$device and j['stages']['build_s'] > 0") == True ]] ||
+      fail "stages: $(json "$tmp/out" 'j["stages"]')"
   else
     [[ $rc == 3 ]] || fail "--backend cuda: exit $rc, expected 3: $(cat "$tmp/err")"
     contains "$tmp/err" "the CUDA backend is not available"
     [[ ! -s "$tmp/out" ]] || fail "--backend cuda printed results without running on the GPU"
   fi
   echo "spmv_cuda: ok (gpu=$gpu, exit $rc)"
+}
+
+# A matrix the device cannot hold: another process (python's ctypes over libcudart) takes all
+# but a margin of the device's memory, then spmv --backend cuda reads web-NotreDame. Over margins
+# from nothing to plenty, each run either fits (exit 0) or exits 3 naming the stage that failed,
+# and for an allocation, what it needed and what the device has; never a crash. Skipped (77)
+# without a device, python3 or libcudart.
+case_spmv_cuda_oom() {
+  if ! "$apps/spmv" --version | grep -E "^backends compiled in:.*\bcuda\b" >/dev/null ||
+    ! nvidia-smi -L >/dev/null 2>&1 || ! command -v python3 >/dev/null; then
+    echo "spmv_cuda_oom: skipped (no device)"
+    exit 77
+  fi
+  python3 - "$apps/spmv" "$matrices/web-NotreDame.txt.gz" <<'PY'
+import ctypes, subprocess, sys
+spmv, matrix = sys.argv[1:3]
+rt = None
+for name in ("libcudart.so", "libcudart.so.13", "libcudart.so.12",
+             "/usr/local/cuda/lib64/libcudart.so"):
+    try:
+        rt = ctypes.CDLL(name)
+        break
+    except OSError:
+        pass
+if rt is None:
+    print("spmv_cuda_oom: skipped (no libcudart)")
+    sys.exit(77)
+free, total = ctypes.c_size_t(), ctypes.c_size_t()
+refused = 0
+for margin_mb in (16, 256, 512, 520, 528, 536, 544, 552, 560, 568, 576, 640, 1024, 2048):
+    rt.cudaMemGetInfo(ctypes.byref(free), ctypes.byref(total))
+    hold = ctypes.c_void_p()
+    if rt.cudaMalloc(ctypes.byref(hold), ctypes.c_size_t(free.value - (margin_mb << 20))) != 0:
+        print(f"margin {margin_mb} MiB: cannot hold the rest of the device")
+        continue
+    p = subprocess.run([spmv, matrix, "--backend", "cuda", "--iters", "2", "--copy-mib", "0"],
+                       capture_output=True, text=True)
+    rt.cudaFree(hold)
+    message = p.stderr.strip().replace("\n", " | ")
+    print(f"margin {margin_mb} MiB: exit {p.returncode}: {message[:300]}")
+    if p.returncode == 0:
+        continue
+    if p.returncode != 3:
+        sys.exit(f"FAIL: exit {p.returncode} (expected 0 or 3)")
+    refused += 1
+    if "allocation of" in message and "GiB free of" not in message and "GiB in all" not in message:
+        sys.exit("FAIL: an allocation failure without what the device has")
+    if not any(w in message for w in ("GPU", "device", "out of memory")):
+        sys.exit("FAIL: the message does not say the device ran out")
+if refused == 0:
+    sys.exit("FAIL: no margin was too small")
+print(f"spmv_cuda_oom: ok ({refused} refused)")
+PY
 }
 
 "case_$case_name"
