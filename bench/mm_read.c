@@ -1,5 +1,6 @@
 /* Times csr_read_coo (and csr_write_coo_mm) on one file: warm-up, then the median of N reads.
- * Prints one JSON object; bench/mm_read.py runs it beside fast_matrix_market. Also reports the
+ * With --csr it times csr_read_csr instead (the file to an assembled CSR). Prints one JSON object;
+ * bench/mm_read.py runs it beside fast_matrix_market (and scipy for the CSR). Also reports the
  * peak resident memory of one read against the COO and file sizes (libcsr's goal: at most 1.5x
  * the COO's bytes plus the file's). */
 #include "csr.h"
@@ -49,19 +50,21 @@ static long peak_rss_kib(void) {
 
 int main(int argc, char **argv) {
   const char *path = NULL, *write_path = NULL;
-  int threads = 0, reps = 5;
+  int threads = 0, reps = 5, csr = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--threads") && i + 1 < argc)
       threads = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
       reps = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--csr"))
+      csr = 1;
     else if (!strcmp(argv[i], "--write") && i + 1 < argc)
       write_path = argv[++i];
     else if (argv[i][0] != '-')
       path = argv[i];
   }
   if (path == NULL || reps < 1 || reps > 100) {
-    fprintf(stderr, "usage: mm_read FILE [--threads T] [--reps N] [--write OUT.mtx]\n");
+    fprintf(stderr, "usage: mm_read FILE [--threads T] [--reps N] [--csr | --write OUT.mtx]\n");
     return 1;
   }
   csr_context *ctx = NULL;
@@ -70,12 +73,15 @@ int main(int argc, char **argv) {
   long rss_start = peak_rss_kib();
   double *t = calloc((size_t)reps + 1, sizeof *t), *w = calloc((size_t)reps + 1, sizeof *w);
   csr_coo *T = NULL;
+  csr_matrix *A = NULL;
   csr_file_info info;
   long rss_one_read = 0;
   for (int r = 0; r <= reps; r++) { /* r = 0: the warm-up, and the memory measurement */
     csr_coo_free(&T);
+    csr_matrix_free(&A);
     double t0 = now();
-    if (csr_read_coo(ctx, path, NULL, &T, &info) != CSR_SUCCESS) {
+    if ((csr ? csr_read_csr(ctx, path, NULL, &A, &info)
+             : csr_read_coo(ctx, path, NULL, &T, &info)) != CSR_SUCCESS) {
       fprintf(stderr, "%s\n", csr_context_last_error(ctx));
       return 2;
     }
@@ -85,17 +91,20 @@ int main(int argc, char **argv) {
   }
   struct stat st;
   stat(path, &st);
-  size_t value_bytes = T->value_type == CSR_F64 ? 8 : T->value_type == CSR_F32 ? 4 : 0;
-  double coo_mb = (double)T->nnz * (8.0 + (double)value_bytes) / 1e6;
+  csr_value_type type = csr ? A->value_type : T->value_type;
+  size_t value_bytes = type == CSR_F64 ? 8 : type == CSR_F32 ? 4 : 0;
+  double coo_mb = (double)info.entries * (8.0 + (double)value_bytes) / 1e6;
   double text_mb = (double)info.bytes / 1e6, read_s = median(t + 1, reps);
-  printf("{\"file\": \"%s\", \"threads\": %d, \"nnz\": %lld, \"file_mb\": %.1f, \"text_mb\": %.1f, "
+  printf("{\"file\": \"%s\", \"threads\": %d, \"csr\": %d, \"nnz\": %lld, \"entries\": %lld, "
+         "\"file_mb\": %.1f, \"text_mb\": %.1f, "
          "\"gzip\": %d, \"read_s\": %.4f, \"read_mbs\": %.1f, \"coo_mb\": %.1f, "
          "\"peak_rss_mb\": %.1f, \"peak_over_coo_plus_file\": %.3f",
-         path, threads, (long long)T->nnz, (double)st.st_size / 1e6, text_mb, info.gzip, read_s,
-         text_mb / read_s, coo_mb, (double)(rss_one_read - rss_start) / 1024.0,
+         path, threads, csr, (long long)(csr ? A->nnz : T->nnz), (long long)info.entries,
+         (double)st.st_size / 1e6, text_mb, info.gzip, read_s, text_mb / read_s, coo_mb,
+         (double)(rss_one_read - rss_start) / 1024.0,
          (double)(rss_one_read - rss_start) / 1024.0 * 1.048576 /
              (coo_mb + (double)st.st_size / 1e6));
-  if (write_path) {
+  if (write_path && !csr) {
     for (int r = 0; r <= reps; r++) {
       double t0 = now();
       if (csr_write_coo_mm(ctx, write_path, T, NULL) != CSR_SUCCESS) {
@@ -111,6 +120,7 @@ int main(int argc, char **argv) {
   }
   printf("}\n");
   csr_coo_free(&T);
+  csr_matrix_free(&A);
   csr_context_free(&ctx);
   free(t);
   free(w);

@@ -297,7 +297,9 @@ enum {
  * checked as they are used: row offsets that do not start at 0, decrease or miss nnz give
  * CSR_ERR_INVALID_MATRIX; an index out of range gives CSR_ERR_INDEX_OUT_OF_BOUNDS naming the first
  * bad entry, with the same message on every backend. Results are bitwise identical on every
- * backend (csr_to_dense of a device matrix flagged CSR_FLAG_NO_DUPLICATES trusts the flag). */
+ * backend (csr_to_dense of a device matrix flagged CSR_FLAG_NO_DUPLICATES trusts the flag), but
+ * for the NaNs that sums make: the GPU gives its canonical NaN where the CPU's may carry another
+ * sign or payload. */
 
 /** A = T as CSR: entries ordered by row then column, duplicates summed in T's order in the value
  *  type's arithmetic (pattern: merged), explicit zeros kept unless CSR_CONVERT_DROP_ZEROS.

@@ -15,7 +15,9 @@ typedef struct inputs {
   csr_matrix *A;      /* random, sorted, F64 */
   csr_matrix *lower;  /* lower triangle of a square matrix */
   csr_matrix *nodups; /* unsorted but flagged duplicate-free: the validator allocates */
-  csr_coo *T;
+  csr_coo *T;         /* A's triples: in order, one explicit zero */
+  csr_coo *U;         /* T backwards: the general path of from_coo */
+  csr_coo *S;         /* past the chunking size, in order with repeats: the merging paths */
   csr_dense *D;
   csr_vector *x, *y;
 } inputs;
@@ -85,6 +87,28 @@ static csr_status run_from_coo(inputs *in) {
 static csr_status run_from_coo_drop(inputs *in) {
   PRODUCES(csr_matrix, csr_matrix_free,
            csr_from_coo(in->ctx, in->T, CSR_CONVERT_DROP_ZEROS, &out_));
+}
+static csr_status run_from_coo_unsorted(inputs *in) {
+  PRODUCES(csr_matrix, csr_matrix_free, csr_from_coo(in->ctx, in->U, 0, &out_));
+}
+static csr_status run_from_coo_repeats(inputs *in) {
+  PRODUCES(csr_matrix, csr_matrix_free, csr_from_coo(in->ctx, in->S, 0, &out_));
+}
+/* What csr_read_csr does with the COO it read: gives it up (here a copy) to the conversion. Three
+ * threads, so that the OpenMP backend merges in chunks and the middle one sets items aside. */
+static csr_status run_from_coo_take(inputs *in) {
+  csr_coo *copy = NULL;
+  csr_status s = csr_coo_copy(in->ctx, in->S, &copy, in->at);
+  if (s == CSR_SUCCESS) {
+    csr_context_set_threads(in->ctx, 3);
+    csr_matrix *out = NULL;
+    s = csri_from_coo_take(in->ctx, copy, 0, &out);
+    CHECK(s == CSR_SUCCESS || out == NULL);
+    csr_context_set_threads(in->ctx, 0);
+    csr_matrix_free(&out);
+  }
+  csr_coo_free(&copy);
+  return s;
 }
 static csr_status run_to_coo(inputs *in) {
   PRODUCES(csr_coo, csr_coo_free, csr_to_coo(in->ctx, in->A, &out_));
@@ -171,6 +195,9 @@ static const scenario scenarios[] = {
     {"matrix_validate", run_validate, NONE},
     {"from_coo", run_from_coo, NEEDS(convert.from_coo)},
     {"from_coo_drop_zeros", run_from_coo_drop, NEEDS(convert.from_coo)},
+    {"from_coo_unsorted", run_from_coo_unsorted, NEEDS(convert.from_coo)},
+    {"from_coo_repeats", run_from_coo_repeats, NEEDS(convert.from_coo)},
+    {"from_coo_take", run_from_coo_take, NEEDS(convert.from_coo)},
     {"to_coo", run_to_coo, NEEDS(convert.to_coo)},
     {"from_dense", run_from_dense, NEEDS(convert.from_dense)},
     {"to_dense", run_to_dense, NEEDS(convert.to_dense)},
@@ -212,6 +239,23 @@ static void make_inputs(inputs *in, csr_backend backend, csrt_rng *rng) {
     exit(1);
   }
   ((double *)in->T->values)[0] = 0.0; /* an explicit zero for the drop-zeros path */
+  const int64_t n = in->T->nnz, big = 100000;
+  if (csr_coo_create(ctx, &in->U, in->T->rows, in->T->cols, n, CSR_F64, CSR_HOST) != CSR_SUCCESS ||
+      csr_coo_create(ctx, &in->S, big / 4, 8, big, CSR_F64, CSR_HOST) != CSR_SUCCESS) {
+    fprintf(stderr, "cannot build inputs: %s\n", csr_context_last_error(ctx));
+    exit(1);
+  }
+  for (int64_t p = 0; p < n; p++) {
+    in->U->row_indices[p] = in->T->row_indices[n - 1 - p];
+    in->U->col_indices[p] = in->T->col_indices[n - 1 - p];
+    ((double *)in->U->values)[p] = ((double *)in->T->values)[n - 1 - p];
+  }
+  for (int64_t p = 0; p < big; p++) { /* 4 per row, every 1000th a repeat of the one before */
+    int64_t q = p % 1000 == 999 ? p - 1 : p;
+    in->S->row_indices[p] = (int32_t)(q / 4);
+    in->S->col_indices[p] = (int32_t)(2 * (q % 4));
+    ((double *)in->S->values)[p] = 1.0 + (double)(p % 7);
+  }
   csr_vector *x = csrt_random_vector(ctx, in->A->cols, CSR_F64, rng);
   csr_vector *y = csrt_random_vector(ctx, in->A->rows, CSR_F64, rng);
   in->x = csrt_place_vector(backend, x);
@@ -222,15 +266,19 @@ static void make_inputs(inputs *in, csr_backend backend, csrt_rng *rng) {
     *placed[m] = csrt_place_matrix(backend, hosted[m]);
     csr_matrix_free(&hosted[m]);
   }
-  csr_coo *T = in->T;
+  csr_coo *T = in->T, *U = in->U, *S = in->S;
   csr_dense *D = in->D;
-  in->T = NULL, in->D = NULL;
+  in->T = in->U = in->S = NULL, in->D = NULL;
   if (csr_coo_copy(ctx, T, &in->T, in->at) != CSR_SUCCESS ||
+      csr_coo_copy(ctx, U, &in->U, in->at) != CSR_SUCCESS ||
+      csr_coo_copy(ctx, S, &in->S, in->at) != CSR_SUCCESS ||
       csr_dense_copy(ctx, D, &in->D, in->at) != CSR_SUCCESS) {
     fprintf(stderr, "cannot place inputs: %s\n", csr_context_last_error(ctx));
     exit(1);
   }
   csr_coo_free(&T);
+  csr_coo_free(&U);
+  csr_coo_free(&S);
   csr_dense_free(&D);
   csr_vector_free(&x);
   csr_vector_free(&y);
@@ -242,6 +290,8 @@ static void free_inputs(inputs *in) {
   csr_matrix_free(&in->lower);
   csr_matrix_free(&in->nodups);
   csr_coo_free(&in->T);
+  csr_coo_free(&in->U);
+  csr_coo_free(&in->S);
   csr_dense_free(&in->D);
   csr_vector_free(&in->x);
   csr_vector_free(&in->y);

@@ -84,6 +84,11 @@ typedef csr_status csri_check_csr_fn(csr_context *ctx, const csr_matrix *A, int 
  * the matrix. */
 typedef csr_status csri_from_coo_fn(csr_context *ctx, const csr_coo *T, unsigned options,
                                     csr_matrix **A);
+/* As from_coo, for a T the caller gives up (host, made by the reader): where T's column and value
+ * arrays already are A's, they may be moved into *A (T's pointers then NULL) instead of copied.
+ * T is freed by the caller either way. */
+typedef csr_status csri_from_coo_take_fn(csr_context *ctx, csr_coo *T, unsigned options,
+                                         csr_matrix **A);
 /* T (created by the front end, nnz > 0) = A's entries in stored order. */
 typedef csr_status csri_to_coo_fn(csr_context *ctx, const csr_matrix *A, csr_coo *T);
 /* *A = the nonzeros of D, sorted; D has rows > 0 and cols > 0. */
@@ -234,6 +239,7 @@ typedef struct csri_backend {
   } sparse;
   struct {
     csri_from_coo_fn *from_coo;
+    csri_from_coo_take_fn *from_coo_take; /* NULL: the front end calls from_coo */
     csri_to_coo_fn *to_coo;
     csri_from_dense_fn *from_dense;
     csri_to_dense_fn *to_dense;
@@ -281,6 +287,7 @@ typedef struct csri_backend {
   csri_spmv_fn csri_##b##_spmv;                                                                    \
   csri_row_stats_fn csri_##b##_row_stats;                                                          \
   csri_from_coo_fn csri_##b##_from_coo;                                                            \
+  csri_from_coo_take_fn csri_##b##_from_coo_take;                                                  \
   csri_check_csr_fn csri_##b##_check_csr;                                                          \
   csri_to_coo_fn csri_##b##_to_coo;                                                                \
   csri_from_dense_fn csri_##b##_from_dense;                                                        \

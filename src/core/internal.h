@@ -138,6 +138,12 @@ void csri_device_scratch_done(csr_context *ctx, void *p);
  * context's cache. */
 csr_status csri_spmv_pick_for(csr_context *ctx, const csr_matrix *A, csri_spmv_pick *pick);
 
+/* --- COO to CSR for a COO the caller gives up (src/ops/convert_coo.c) ------------------------ */
+
+/* csr_from_coo, which may move T's column and value arrays into *A instead of copying them
+ * (csr_read_csr: the reader's triples often come in order already). The caller still frees T. */
+csr_status csri_from_coo_take(csr_context *ctx, csr_coo *T, unsigned options, csr_matrix **A);
+
 /* --- backend choice (the rest is src/core/backend.h) ----------------------------------------- */
 
 /* The CPU backend the context asks for, for host work that is not split into backends (the

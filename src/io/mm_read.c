@@ -221,7 +221,7 @@ csr_status csr_read_csr(csr_context *ctx, const char *path, const csr_read_optio
   *A = NULL;
   csr_coo *T = NULL;
   CSRI_TRY(csr_read_coo(ctx, path, options, &T, info));
-  csr_status s = csr_from_coo(ctx, T, 0, A);
+  csr_status s = csri_from_coo_take(ctx, T, 0, A); /* T is ours: its arrays may become A's */
   csr_coo_free(&T);
   return s;
 }

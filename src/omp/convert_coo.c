@@ -1,6 +1,7 @@
-/* A = T as CSR in parallel: row histogram, scan, scatter, then per-row sort and merge by blocks. */
+/* A = T as CSR in parallel: row histogram, scan, scatter, then per-row sort and merge by blocks
+ * (triples already in (row, column) order skip all of it: convert_sorted.c). */
 #include "kernels/rows.h"
-#include "omp/omp.h"
+#include "omp/convert_sorted.h"
 
 /* Per-thread counts over contiguous chunks of items: each thread scatters its chunk in order
  * behind the chunks before it, so every group comes out in item order without atomics. */
@@ -133,16 +134,19 @@ csr_status csri_omp_group_sort(csr_context *ctx, int64_t n, const int32_t *rkey,
   return sort_rows(ctx, nb, off, cols, src, T);
 }
 
-csr_status csri_omp_from_coo(csr_context *ctx, const csr_coo *T, unsigned options, csr_matrix **A) {
+/* One pass finds out-of-range triples (the first is reported, as the reference does) and whether
+ * the triples already come in order; ordered ones take the fast path of convert_sorted.c. */
+static csr_status from_coo(csr_context *ctx, const csr_coo *T, csr_coo *take, unsigned options,
+                           csr_matrix **A) {
   int th = csri_omp_threads(ctx), drop = (options & CSR_CONVERT_DROP_ZEROS) != 0;
   const int32_t *ri = T->row_indices, *ci = T->col_indices;
-  int64_t bad = T->nnz, bounds[CSRI_MAX_BLOCKS + 1], *off = NULL, *src = NULL, *merged = NULL;
-#pragma omp parallel for num_threads(th) reduction(min : bad)
-  for (int64_t k = 0; k < T->nnz; k++) /* the first bad triple, as the reference reports it */
-    if ((ri[k] < 0 || ri[k] >= T->rows || ci[k] < 0 || ci[k] >= T->cols) && k < bad)
-      bad = k;
-  if (bad < T->nnz)
-    return csri_coo_index_error(ctx, T, bad);
+  int64_t bounds[CSRI_MAX_BLOCKS + 1], *off = NULL, *src = NULL, *merged = NULL;
+  csri_coo_scan scan;
+  csri_omp_coo_scan(T, th, &scan);
+  if (scan.bad < T->nnz)
+    return csri_coo_index_error(ctx, T, scan.bad);
+  if (scan.sorted)
+    return csri_omp_from_sorted_coo(ctx, T, take, drop, scan.repeats, A);
   int32_t *cols = NULL;
   csr_matrix *out = NULL;
   csr_status st = csri_array_alloc(ctx, (void **)&off, T->rows + 1, sizeof *off, CSR_HOST, 0);
@@ -183,6 +187,14 @@ cleanup:
   csri_array_free(cols, CSR_HOST);
   csri_array_free(src, CSR_HOST);
   return st < 0 ? st : CSR_SUCCESS;
+}
+
+csr_status csri_omp_from_coo(csr_context *ctx, const csr_coo *T, unsigned options, csr_matrix **A) {
+  return from_coo(ctx, T, NULL, options, A);
+}
+
+csr_status csri_omp_from_coo_take(csr_context *ctx, csr_coo *T, unsigned options, csr_matrix **A) {
+  return from_coo(ctx, T, T, options, A);
 }
 
 csr_status csri_omp_to_coo(csr_context *ctx, const csr_matrix *A, csr_coo *T) {

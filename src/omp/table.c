@@ -12,6 +12,7 @@ const csri_backend csri_omp_backend = {
     .sparse.spmv = csri_omp_spmv,
     .sparse.row_stats = csri_omp_row_stats,
     .convert.from_coo = csri_omp_from_coo,
+    .convert.from_coo_take = csri_omp_from_coo_take,
     .convert.to_coo = csri_omp_to_coo,
     .convert.from_dense = csri_omp_from_dense,
     .convert.to_dense = csri_omp_to_dense,

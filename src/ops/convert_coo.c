@@ -1,7 +1,9 @@
 /* A = T as CSR (order by row then column, sum duplicates); T = A as triples in stored order. */
 #include "ops/ops.h"
 
-csr_status csr_from_coo(csr_context *ctx, const csr_coo *T, unsigned options, csr_matrix **A) {
+/* take: T itself when the caller gives T up, so that a backend may move its arrays into *A. */
+static csr_status from_coo(csr_context *ctx, const csr_coo *T, csr_coo *take, unsigned options,
+                           csr_matrix **A) {
   CSRI_CHECK_NULL(ctx, A); /* the output first: it is NULL whatever fails next */
   *A = NULL;
   CSRI_CHECK_NULL(ctx, T);
@@ -22,7 +24,17 @@ csr_status csr_from_coo(csr_context *ctx, const csr_coo *T, unsigned options, cs
     (*A)->flags = CSR_FLAG_SORTED | CSR_FLAG_NO_DUPLICATES;
     return csri_ran(ctx, b, status, CSR_SUCCESS);
   }
+  if (take && b->convert.from_coo_take)
+    return csri_ran(ctx, b, status, b->convert.from_coo_take(ctx, take, options, A));
   return csri_ran(ctx, b, status, b->convert.from_coo(ctx, T, options, A));
+}
+
+csr_status csr_from_coo(csr_context *ctx, const csr_coo *T, unsigned options, csr_matrix **A) {
+  return from_coo(ctx, T, NULL, options, A);
+}
+
+csr_status csri_from_coo_take(csr_context *ctx, csr_coo *T, unsigned options, csr_matrix **A) {
+  return from_coo(ctx, T, T, options, A);
 }
 
 csr_status csr_to_coo(csr_context *ctx, const csr_matrix *A, csr_coo **T) {

@@ -1,0 +1,270 @@
+/* Backend tier of COO -> CSR on triples that already come in (row, column) order, which the OpenMP
+ * backend converts without sorting (src/omp/convert_sorted.c): as it is, with repeats summed in
+ * input order, with explicit zeros kept or dropped, and in place when the caller gives the COO up
+ * (csri_from_coo_take, what csr_read_csr does). Every result must equal the reference backend's
+ * (whose general path sorts everything) bit for bit, flags included, at several thread counts and
+ * at sizes where the OpenMP backend splits the triples into chunks. Near misses must take the
+ * general path and still agree: one unsorted pair at the very start or end, rows in order with
+ * columns not. The first triple outside the matrix is reported as the reference reports it. */
+#include "testing.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static csr_context *ref, *ctx; /* the oracle, and the backend under test */
+static csr_backend backend;
+static char where[200]; /* the case being run, printed with each failure */
+
+static void fail_at(int line, const char *what) {
+  char msg[1024];
+  snprintf(msg, sizeof msg, "[%.200s] %.800s", where, what);
+  csrt_fail(__FILE__, line, msg);
+}
+#define EXPECT(cond)                                                                               \
+  do {                                                                                             \
+    csrt_checks++;                                                                                 \
+    if (!(cond))                                                                                   \
+      fail_at(__LINE__, #cond);                                                                    \
+  } while (0)
+
+static void put(csr_coo *T, int64_t k, int32_t r, int32_t c, double v) {
+  T->row_indices[k] = r;
+  T->col_indices[k] = c;
+  if (T->value_type == CSR_F64)
+    ((double *)T->values)[k] = v;
+  else if (T->value_type == CSR_F32)
+    ((float *)T->values)[k] = (float)v;
+}
+static double value(const csr_coo *T, int64_t k) {
+  return csrt_value(T->values, T->value_type, k);
+}
+
+/* How to build a sorted COO: n triples on rows [lead, rows - tail), with `repeat` the chance that
+ * a triple repeats the one before it (its value then cancels it one time in four: a run that sums
+ * to zero) and `zero` the chance of an explicit zero (one in four of them -0.0). */
+typedef struct recipe {
+  int64_t rows, cols, n, lead, tail;
+  double repeat, zero;
+} recipe;
+
+static int by_row_col(const void *a, const void *b) {
+  const int64_t *x = a, *y = b;
+  return (*x > *y) - (*x < *y);
+}
+
+static csr_coo *sorted_coo(const recipe *rc, csr_value_type type, csrt_rng *rng) {
+  csr_coo *T = NULL;
+  int64_t *key = calloc((size_t)rc->n + 1, sizeof *key), span = rc->rows - rc->lead - rc->tail;
+  for (int64_t k = 0; k < rc->n; k++) /* row * cols + col, sorted: (row, column) order */
+    key[k] = (rc->lead + (int64_t)csrt_below(rng, (uint64_t)span)) * rc->cols +
+             (int64_t)csrt_below(rng, (uint64_t)rc->cols);
+  qsort(key, (size_t)rc->n, sizeof *key, by_row_col);
+  csr_coo_create(ref, &T, rc->rows, rc->cols, rc->n, type, CSR_HOST);
+  for (int64_t k = 0; k < rc->n; k++) {
+    double v = csrt_uniform(rng, -1, 1);
+    if (k > 0 && csrt_uniform(rng, 0, 1) < rc->repeat) { /* the triple before, again */
+      key[k] = key[k - 1];
+      v = csrt_below(rng, 4) ? v : -value(T, k - 1);
+    }
+    if (csrt_uniform(rng, 0, 1) < rc->zero)
+      v = csrt_below(rng, 4) ? 0.0 : -0.0;
+    put(T, k, (int32_t)(key[k] / rc->cols), (int32_t)(key[k] % rc->cols), v);
+  }
+  free(key);
+  return T;
+}
+
+/* The converters under test, on a copy of T placed where the backend runs, back on the host. */
+static csr_status convert(const csr_coo *T, unsigned options, int take, csr_matrix **B) {
+  csr_coo *P = NULL;
+  csr_matrix *Bp = NULL;
+  *B = NULL;
+  if (csr_coo_copy(ref, T, &P, csrt_location(backend)) != CSR_SUCCESS)
+    fail_at(__LINE__, "COO placement");
+  csr_status s =
+      take ? csri_from_coo_take(ctx, P, options, &Bp) : csr_from_coo(ctx, P, options, &Bp);
+  if (Bp != NULL && csr_matrix_copy(ref, Bp, B, CSR_HOST) != CSR_SUCCESS)
+    fail_at(__LINE__, "copy to the host");
+  csr_matrix_free(&Bp);
+  csr_coo_free(&P); /* after a take: what the converter left in it */
+  return s;
+}
+
+/* The error's text past its source location (the backends report it from different lines). */
+static const char *message(csr_context *c) {
+  const char *m = csr_context_last_error(c), *t = strstr(m, "triple");
+  return t ? t : m;
+}
+
+/* R and B equal: same structure and value bits. On the GPU a sum that makes a NaN gives the
+ * hardware's canonical NaN, not the CPU's (x86 makes inf + -inf a NaN with the sign bit set), so
+ * there any NaN matches any NaN; every other value must match bit for bit. */
+static int same_matrix(const csr_matrix *R, const csr_matrix *B) {
+  int eq = 0;
+  if (R == NULL || B == NULL || csr_matrix_equal(ref, R, B, &eq) != CSR_SUCCESS)
+    return 0;
+  if (eq || backend != CSR_BACKEND_CUDA || R->nnz != B->nnz || R->rows != B->rows ||
+      memcmp(R->row_offsets, B->row_offsets, (size_t)(R->rows + 1) * sizeof(int64_t)) ||
+      memcmp(R->col_indices, B->col_indices, (size_t)R->nnz * sizeof(int32_t)))
+    return eq;
+  for (int64_t k = 0; k < R->nnz; k++) {
+    double a = csrt_value(R->values, R->value_type, k), b = csrt_value(B->values, B->value_type, k);
+    if (!(isnan(a) && isnan(b)) && memcmp(&a, &b, sizeof a) != 0)
+      return 0;
+  }
+  return 1;
+}
+
+/* Both converters, both options, against the reference; an error must be the reference's. */
+static void check(const csr_coo *T, const char *name) {
+  for (unsigned opt = 0; opt <= CSR_CONVERT_DROP_ZEROS; opt += CSR_CONVERT_DROP_ZEROS) {
+    csr_matrix *R = NULL;
+    csr_status want = csr_from_coo(ref, T, opt, &R);
+    for (int take = 0; take <= 1; take++) {
+      snprintf(where, sizeof where, "%s %s, %s, type %d, %s, threads %d", csr_backend_name(backend),
+               take ? "take" : "from_coo", name, (int)T->value_type,
+               opt ? "drop zeros" : "keep zeros", csr_context_threads(ctx));
+      csr_matrix *B = NULL;
+      EXPECT(convert(T, opt, take, &B) == want);
+      if (want != CSR_SUCCESS) {
+        EXPECT(B == NULL);
+        EXPECT(strcmp(message(ref), message(ctx)) == 0);
+      } else {
+        EXPECT(same_matrix(R, B));
+        EXPECT(B && B->flags == (CSR_FLAG_SORTED | CSR_FLAG_NO_DUPLICATES));
+        EXPECT(B && csr_matrix_validate(ref, B) == CSR_SUCCESS);
+      }
+      csr_matrix_free(&B);
+    }
+    csr_matrix_free(&R);
+  }
+}
+
+static void swap(csr_coo *T, int64_t a, int64_t b) {
+  int32_t r = T->row_indices[a], c = T->col_indices[a];
+  double v = value(T, a);
+  put(T, a, T->row_indices[b], T->col_indices[b], value(T, b));
+  put(T, b, r, c, v);
+}
+
+/* Every case on one value type. n is past the OpenMP backend's chunking threshold (65536). */
+static void cases(csr_value_type type, csrt_rng *rng) {
+  const int64_t n = 150000;
+  const recipe plain = {60000, 1 << 30, n, 0, 0, 0.0, 0.0},
+               few = {60000, 1 << 30, n, 3, 5, 0.0005, 0.0}, many = {40000, 50, n, 0, 0, 0.5, 0.0},
+               zeros = {50000, 1000, n, 7, 7, 0.05, 0.05},
+               one_row = {1, 1 << 30, n, 0, 0, 0.01, 0.0}, tall = {3000000, 5, n, 100, 100, 0, 0};
+  const struct {
+    const recipe *rc;
+    const char *name;
+  } list[] = {
+      {&plain, "sorted, no repeats"},  {&few, "sorted, a few repeats, empty first and last rows"},
+      {&many, "sorted, half repeats"}, {&zeros, "sorted, repeats, zeros and runs summing to zero"},
+      {&one_row, "sorted, one row"},   {&tall, "sorted, more rows than triples"}};
+  for (size_t i = 0; i < sizeof list / sizeof list[0]; i++) {
+    csr_coo *T = sorted_coo(list[i].rc, type, rng);
+    check(T, list[i].name);
+    csr_coo_free(&T);
+  }
+  csr_coo *T = sorted_coo(&zeros, type, rng);
+  for (int64_t k = n / 3; k < n / 2; k++) /* a stretch of zeros: chunks that keep nothing */
+    put(T, k, T->row_indices[k], T->col_indices[k], 0.0);
+  for (int c = 2; c <= 8; c++) /* runs of repeats across where chunks of c threads would split */
+    for (int64_t k = n / c - 3; k < n / c + 3; k++)
+      put(T, k, T->row_indices[n / c - 4], T->col_indices[n / c - 4], csrt_uniform(rng, -1, 1));
+  check(T, "sorted, zero stretch, repeats at chunk bounds");
+  for (int64_t k = 0; k < n; k++) /* every value zero: nothing is left with DROP_ZEROS */
+    put(T, k, T->row_indices[k], T->col_indices[k], 0.0);
+  check(T, "sorted, all zero");
+  if (type != CSR_PATTERN) { /* non-finite values, summed and copied bit for bit */
+    for (int64_t k = 0; k < n; k += 97)
+      put(T, k, T->row_indices[k], T->col_indices[k], k % 2 ? NAN : (k % 3 ? INFINITY : -INFINITY));
+    check(T, "sorted, NaN and infinities");
+  }
+  csr_coo_free(&T);
+  T = sorted_coo(&few, type, rng);
+  swap(T, n - 2, n - 1);
+  check(T, "one unsorted pair at the very end");
+  swap(T, n - 2, n - 1);
+  swap(T, 0, 1);
+  check(T, "one unsorted pair at the very start");
+  swap(T, 0, 1);
+  swap(T, n / 2 - 1, n / 2); /* where the scan's chunks meet */
+  check(T, "one unsorted pair in the middle");
+  swap(T, n / 2 - 1, n / 2);
+  for (int64_t b = 0, e; b < n; b = e) { /* rows in order, each row's columns reversed */
+    for (e = b + 1; e < n && T->row_indices[e] == T->row_indices[b];)
+      e++;
+    for (int64_t p = b, q = e - 1; p < q; p++, q--)
+      swap(T, p, q);
+  }
+  check(T, "rows in order, columns not");
+  csr_coo_free(&T);
+  T = sorted_coo(&plain, type, rng);
+  T->row_indices[2 * n / 3] = (int32_t)T->rows; /* two bad triples: the first is named */
+  T->col_indices[n / 3 + 1] = -1;
+  check(T, "sorted, two triples out of range");
+  T->col_indices[0] = (int32_t)T->cols;
+  check(T, "sorted, the first triple out of range");
+  csr_coo_free(&T);
+  recipe tiny = {5, 5, 0, 0, 0, 0, 0};
+  T = sorted_coo(&tiny, type, rng);
+  check(T, "no triples");
+  csr_coo_free(&T);
+}
+
+/* csr_read_csr on a file of sorted triples with repeats and zeros (the reader hands its COO over)
+ * against csr_read_coo and the reference converter. */
+static void check_file(csrt_rng *rng) {
+  const recipe rc = {20000, 3000, 120000, 2, 2, 0.01, 0.01};
+  char path[64];
+  snprintf(path, sizeof path, "/tmp/backend_convert_sorted_%ld.mtx", (long)getpid());
+  csr_coo *T = sorted_coo(&rc, CSR_F64, rng);
+  FILE *f = fopen(path, "w");
+  EXPECT(f != NULL);
+  if (f == NULL)
+    return;
+  fprintf(f, "%%%%MatrixMarket matrix coordinate real general\n%lld %lld %lld\n",
+          (long long)rc.rows, (long long)rc.cols, (long long)rc.n);
+  for (int64_t k = 0; k < rc.n; k++)
+    fprintf(f, "%d %d %.17g\n", T->row_indices[k] + 1, T->col_indices[k] + 1, value(T, k));
+  fclose(f);
+  snprintf(where, sizeof where, "%s csr_read_csr, threads %d", csr_backend_name(backend),
+           csr_context_threads(ctx));
+  csr_matrix *R = NULL, *B = NULL;
+  csr_coo *U = NULL;
+  int eq = 0;
+  EXPECT(csr_read_coo(ref, path, NULL, &U, NULL) == CSR_SUCCESS);
+  EXPECT(csr_from_coo(ref, U, 0, &R) == CSR_SUCCESS);
+  EXPECT(csr_read_csr(ctx, path, NULL, &B, NULL) == CSR_SUCCESS);
+  EXPECT(R && B && csr_matrix_equal(ref, R, B, &eq) == CSR_SUCCESS && eq && B->nnz < rc.n);
+  EXPECT(B && B->flags == (CSR_FLAG_SORTED | CSR_FLAG_NO_DUPLICATES));
+  remove(path);
+  csr_matrix_free(&R);
+  csr_matrix_free(&B);
+  csr_coo_free(&U);
+  csr_coo_free(&T);
+}
+
+int main(int argc, char **argv) {
+  backend = csrt_backend_from_args(argc, argv);
+  csrt_rng rng = {csrt_seed("backend_convert_sorted")};
+  ref = csrt_context(CSR_BACKEND_REF);
+  ctx = csrt_context(backend);
+  const int threads[] = {1, 2, 3, 8};
+  /* Thread counts steer the OpenMP backend only: the others run the cases once. */
+  const int thread_cases = backend == CSR_BACKEND_OMP ? 4 : 1;
+  const csr_value_type types[] = {CSR_F64, CSR_F32, CSR_PATTERN};
+  for (int th = 0; th < thread_cases; th++) {
+    csr_context_set_threads(ctx, threads[th]);
+    for (int t = 0; t < 3; t++)
+      cases(types[t], &rng);
+    if (backend != CSR_BACKEND_CUDA)
+      check_file(&rng);
+  }
+  csr_context_free(&ctx);
+  csr_context_free(&ref);
+  return csrt_finish("backend_convert_sorted");
+}
