@@ -21,10 +21,17 @@
  * then convert; its rows come unsorted, and are sorted on the host for the comparison). Each
  * route allocates its outputs and buffers inside the timing; results must match exactly (no sums
  * are involved).
- *   usage: gpu_bench_convert [--reps N] [--small] [--csv FILE] */
+ *
+ * Then COO to CSR again on the real matrices of the SpMV benchmark (bench/spmv_cases.h: every file
+ * of --matrices DIR with at least 200 000 nonzeros, repeated block-diagonally to at least 2^25
+ * nonzeros; --small: 2^21), their triples in (row, column) order and then shuffled (a random
+ * permutation, outside the timing).
+ *   usage: gpu_bench_convert [--reps N] [--small] [--csv FILE] [--matrices DIR]
+ *   (--matrices: default ../shared/matrices, else shared/matrices) */
 #include "csr.h"
 
 #include "gpu_bench_common.cuh"
+#include "spmv_cases.h"
 
 #include <cub/cub.cuh>
 #include <cusparse.h>
@@ -35,6 +42,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <string>
+#include <sys/stat.h>
 #include <vector>
 
 static int reps = 20;
@@ -88,6 +97,23 @@ struct triples {
   int32_t *row, *col;
   double *val;
 };
+
+/* Random 64-bit keys, one per triple: sorting them with the positions gives a permutation. */
+__global__ void random_keys(uint64_t *keys, int32_t *position, int64_t n, uint64_t seed) {
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
+       i += (int64_t)gridDim.x * blockDim.x) {
+    keys[i] = mix(seed ^ (uint64_t)i);
+    position[i] = (int32_t)i;
+  }
+}
+__global__ void permute(const int32_t *perm, const int32_t *row, const int32_t *col,
+                        const double *val, int64_t n, int32_t *row_out, int32_t *col_out,
+                        double *val_out) {
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n;
+       i += (int64_t)gridDim.x * blockDim.x) {
+    row_out[i] = row[perm[i]], col_out[i] = col[perm[i]], val_out[i] = val[perm[i]];
+  }
+}
 
 /* The CUB pipeline; returns nnz, and copies the result's offsets, columns and values to the host
  * arrays when given. */
@@ -347,8 +373,7 @@ static void run_dense(const char *name, csr_context *ctx, cusparseHandle_t h, in
 }
 
 static void run_case(const char *name, csr_context *ctx, cusparseHandle_t h, const triples &t,
-                     int bits, FILE *csv, const char *device, const char *date,
-                     csr_matrix **keep = nullptr) {
+                     int bits, FILE *csv, const char *device, const char *date, csr_matrix **keep) {
   csr_coo T;
   memset(&T, 0, sizeof T);
   T.rows = t.rows, T.cols = t.cols, T.nnz = t.n;
@@ -399,14 +424,52 @@ static void run_case(const char *name, csr_context *ctx, cusparseHandle_t h, con
     csr_matrix_free(&A);
 }
 
+/* COO to CSR of a real matrix's triples in (row, column) order, then shuffled. */
+static void run_real(const spmv_case &c, csr_context *ctx, cusparseHandle_t h, FILE *csv,
+                     const char *device, const char *date) {
+  host_csr A = c.make();
+  const int64_t n = (int64_t)A.col.size();
+  std::vector<int32_t> rows(n);
+  for (int64_t i = 0; i < A.rows; i++)
+    for (int64_t k = A.off[i]; k < A.off[i + 1]; k++)
+      rows[k] = (int32_t)i;
+  triples t = {n, A.rows, A.cols, dev<int32_t>(n), dev<int32_t>(n), dev<double>(n)};
+  CHECK_CUDA(cudaMemcpy(t.row, rows.data(), n * sizeof(int32_t), cudaMemcpyHostToDevice));
+  CHECK_CUDA(cudaMemcpy(t.col, A.col.data(), n * sizeof(int32_t), cudaMemcpyHostToDevice));
+  CHECK_CUDA(cudaMemcpy(t.val, A.val.data(), n * sizeof(double), cudaMemcpyHostToDevice));
+  int bits = 1;
+  while (((int64_t)1 << bits) < std::max(A.rows, A.cols))
+    bits++;
+  run_case((c.name + " sorted").c_str(), ctx, h, t, bits, csv, device, date, nullptr);
+  uint64_t *keys = dev<uint64_t>(n), *keys_sorted = dev<uint64_t>(n);
+  int32_t *position = dev<int32_t>(n), *perm = dev<int32_t>(n);
+  random_keys<<<1024, 256>>>(keys, position, n, 777);
+  size_t bytes = 0;
+  cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys, keys_sorted, position, perm, n);
+  void *temp = dev<char>(bytes);
+  cub::DeviceRadixSort::SortPairs(temp, bytes, keys, keys_sorted, position, perm, n);
+  triples s = {n, A.rows, A.cols, dev<int32_t>(n), dev<int32_t>(n), dev<double>(n)};
+  permute<<<1024, 256>>>(perm, t.row, t.col, t.val, n, s.row, s.col, s.val);
+  CHECK_CUDA(cudaDeviceSynchronize());
+  for (void *p : {(void *)keys, (void *)keys_sorted, (void *)position, (void *)perm, temp,
+                  (void *)t.row, (void *)t.col, (void *)t.val})
+    CHECK_CUDA(cudaFree(p));
+  run_case((c.name + " shuffled").c_str(), ctx, h, s, bits, csv, device, date, nullptr);
+  for (void *p : {(void *)s.row, (void *)s.col, (void *)s.val})
+    CHECK_CUDA(cudaFree(p));
+}
+
 int main(int argc, char **argv) {
   FILE *csv = nullptr;
   bool small = false;
+  const char *matrices = nullptr;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--reps") && i + 1 < argc)
       reps = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--small"))
       small = true;
+    else if (!strcmp(argv[i], "--matrices") && i + 1 < argc)
+      matrices = argv[++i];
     else if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
       csv = fopen(argv[++i], "w");
       if (csv)
@@ -414,7 +477,7 @@ int main(int argc, char **argv) {
                      "target_ratio,bytes,ours_gbs,floor_gbs,fraction_of_floor,"
                      "anchor_fraction_of_floor,extra,device,date_utc,command\n");
     } else {
-      fprintf(stderr, "usage: %s [--reps N] [--small] [--csv FILE]\n", argv[0]);
+      fprintf(stderr, "usage: %s [--reps N] [--small] [--csv FILE] [--matrices DIR]\n", argv[0]);
       return 2;
     }
   }
@@ -442,7 +505,7 @@ int main(int argc, char **argv) {
   t.row = dev<int32_t>(t.n), t.col = dev<int32_t>(t.n), t.val = dev<double>(t.n);
   fill_triples<<<1024, 256>>>(t.row, t.col, t.val, t.n, bits, 12345);
   CHECK_CUDA(cudaDeviceSynchronize());
-  run_case("shuffled", ctx, h, t, bits, csv, device, date);
+  run_case("shuffled", ctx, h, t, bits, csv, device, date, nullptr);
   /* The same triples in (row, column) order. */
   uint64_t *keys = dev<uint64_t>(t.n), *sorted = dev<uint64_t>(t.n);
   double *vals = dev<double>(t.n);
@@ -464,6 +527,13 @@ int main(int argc, char **argv) {
   run_transpose("transpose", ctx, h, A, csv, device, date);
   csr_matrix_free(&A);
   run_dense("dense", ctx, h, small ? 4096 : 16384, csv, device, date);
+  if (matrices == nullptr) { /* beside the repository, or inside it */
+    struct stat st;
+    matrices = stat("../shared/matrices", &st) == 0 ? "../shared/matrices" : "shared/matrices";
+  }
+  for (const spmv_case &c : spmv_cases(ctx, matrices, small, (int64_t)1 << (small ? 21 : 25)))
+    if (c.name.find("_x") != std::string::npos)
+      run_real(c, ctx, h, csv, device, date);
   if (csv)
     fclose(csv);
   cusparseDestroy(h);
