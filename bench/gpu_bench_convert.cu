@@ -55,6 +55,12 @@ template <typename T> static T *dev(size_t count) {
   return (T *)p;
 }
 
+/* cudaFree of each array. */
+template <typename... P> static void dev_free(P *...arrays) {
+  for (void *p : {(void *)arrays...})
+    CHECK_CUDA(cudaFree(p));
+}
+
 template <typename F> static double time_ms(F f) {
   return bench_median_ms(reps, f);
 }
@@ -151,10 +157,7 @@ static int cub_route(const triples &t, int bits, int *offsets_out, int32_t *cols
     CHECK_CUDA(cudaMemcpy(cols_out, cols, nnz * sizeof(int32_t), cudaMemcpyDeviceToHost));
     CHECK_CUDA(cudaMemcpy(vals_out, sums, nnz * sizeof(double), cudaMemcpyDeviceToHost));
   }
-  for (void *p :
-       {(void *)keys, (void *)keys_sorted, (void *)unique, (void *)vals_sorted, (void *)sums,
-        (void *)rows, (void *)cols, (void *)runs, (void *)counts, (void *)offsets, temp})
-    CHECK_CUDA(cudaFree(p));
+  dev_free(keys, keys_sorted, unique, vals_sorted, sums, rows, cols, runs, counts, offsets, temp);
   return nnz;
 }
 
@@ -180,8 +183,7 @@ static void cusparse_route(cusparseHandle_t h, const triples &t) {
   CHECK_SPARSE(cusparseXcoo2csr(h, row, n, m, offsets, CUSPARSE_INDEX_BASE_ZERO));
   CHECK_SPARSE(cusparseDestroySpVec(gathered));
   CHECK_SPARSE(cusparseDestroyDnVec(source));
-  for (void *p : {(void *)row, (void *)col, (void *)perm, (void *)offsets, (void *)val, buffer})
-    CHECK_CUDA(cudaFree(p));
+  dev_free(row, col, perm, offsets, val, buffer);
 }
 
 /* One CSV row (the columns of bench/results). */
@@ -263,8 +265,7 @@ static void run_transpose(const char *name, csr_context *ctx, cusparseHandle_t h
                                     CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1, buffer));
     CHECK_CUDA(cudaFree(buffer));
     if (!keep)
-      for (void *p : {(void *)csc_off, (void *)csc_row, (void *)csc_val})
-        CHECK_CUDA(cudaFree(p));
+      dev_free(csc_off, csc_row, csc_val);
   };
   double sparse_ms = time_ms([&] { sparse(false); });
   sparse(true);
@@ -279,8 +280,7 @@ static void run_transpose(const char *name, csr_context *ctx, cusparseHandle_t h
   snprintf(extra, sizeof extra, "nnz=%d;rows=%d;cols=%d;match=%d", nnz, m, n, match ? 1 : 0);
   csv_row(csv, name, "transpose_f64", ours_ms, "cuSPARSE csr2csc", sparse_ms, bytes, floor_ms,
           extra, device, date);
-  for (void *p : {(void *)csc_off, (void *)csc_row, (void *)csc_val, (void *)offsets})
-    CHECK_CUDA(cudaFree(p));
+  dev_free(csc_off, csc_row, csc_val, offsets);
   csr_matrix_free(&AT);
 }
 
@@ -338,8 +338,7 @@ static void run_dense(const char *name, csr_context *ctx, cusparseHandle_t h, in
     CHECK_SPARSE(cusparseDestroySpMat(csr));
     CHECK_CUDA(cudaFree(buffer));
     if (!keep)
-      for (void *p : {(void *)s_off, (void *)s_col, (void *)s_val})
-        CHECK_CUDA(cudaFree(p));
+      dev_free(s_off, s_col, s_val);
   };
   double sparse_ms = time_ms([&] { sparse(false); });
   sparse(true);
@@ -367,8 +366,7 @@ static void run_dense(const char *name, csr_context *ctx, cusparseHandle_t h, in
            match ? 1 : 0);
   csv_row(csv, name, "dense_to_csr_f64", ours_ms, "cuSPARSE DenseToSparse", sparse_ms, bytes,
           floor_ms, extra, device, date);
-  for (void *p : {(void *)s_off, (void *)s_col, (void *)s_val, (void *)data})
-    CHECK_CUDA(cudaFree(p));
+  dev_free(s_off, s_col, s_val, data);
   csr_matrix_free(&A);
 }
 
@@ -451,12 +449,9 @@ static void run_real(const spmv_case &c, csr_context *ctx, cusparseHandle_t h, F
   triples s = {n, A.rows, A.cols, dev<int32_t>(n), dev<int32_t>(n), dev<double>(n)};
   permute<<<1024, 256>>>(perm, t.row, t.col, t.val, n, s.row, s.col, s.val);
   CHECK_CUDA(cudaDeviceSynchronize());
-  for (void *p : {(void *)keys, (void *)keys_sorted, (void *)position, (void *)perm, temp,
-                  (void *)t.row, (void *)t.col, (void *)t.val})
-    CHECK_CUDA(cudaFree(p));
+  dev_free(keys, keys_sorted, position, perm, temp, t.row, t.col, t.val);
   run_case((c.name + " shuffled").c_str(), ctx, h, s, bits, csv, device, date, nullptr);
-  for (void *p : {(void *)s.row, (void *)s.col, (void *)s.val})
-    CHECK_CUDA(cudaFree(p));
+  dev_free(s.row, s.col, s.val);
 }
 
 int main(int argc, char **argv) {
@@ -521,9 +516,7 @@ int main(int argc, char **argv) {
   CHECK_CUDA(cudaDeviceSynchronize());
   csr_matrix *A = NULL;
   run_case("sorted", ctx, h, t, bits, csv, device, date, &A);
-  for (void *p : {(void *)keys, (void *)sorted, (void *)vals, temp, (void *)count_dev,
-                  (void *)t.row, (void *)t.col, (void *)t.val})
-    CHECK_CUDA(cudaFree(p));
+  dev_free(keys, sorted, vals, temp, count_dev, t.row, t.col, t.val);
   run_transpose("transpose", ctx, h, A, csv, device, date);
   csr_matrix_free(&A);
   run_dense("dense", ctx, h, small ? 4096 : 16384, csv, device, date);

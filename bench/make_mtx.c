@@ -6,23 +6,18 @@
  *
  *   make_mtx PATH N ENTRIES [SEED]
  */
+#include "bench_random.h"
 #include "csr.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t state;
-static uint64_t next_random(void) { /* splitmix64 */
-  uint64_t z = (state += UINT64_C(0x9E3779B97F4A7C15));
-  z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-  z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-  return z ^ (z >> 31);
-}
+static bench_rng rng;
 
 static double random_value(void) {
   static const double scale[6] = {1e-3, 1e-2, 1e-1, 1e0, 1e1, 1e2};
-  uint64_t r = next_random();
+  uint64_t r = bench_random(&rng);
   double significand = 1.0 + (double)(r >> 11) * 0x1p-53 * 9.0; /* [1, 10) */
   double v = significand * scale[(r & 0xff) % 6];
   return (r >> 8) & 1 ? -v : v;
@@ -40,7 +35,7 @@ int main(int argc, char **argv) {
   }
   const char *path = argv[1];
   const int64_t n = atoll(argv[2]), target = atoll(argv[3]);
-  state = argc > 4 ? (uint64_t)atoll(argv[4]) : 42;
+  rng.state = argc > 4 ? (uint64_t)atoll(argv[4]) : 42;
   if (n < 1 || n > 2000000000 || target < 1 || target / n > n) {
     fprintf(stderr, "%s: N in [1, 2e9] and ENTRIES in [1, N^2]\n", argv[0]);
     return 1;
@@ -55,14 +50,14 @@ int main(int argc, char **argv) {
   }
   int64_t k = 0;
   for (int64_t i = 0; i < n && k < capacity; i++) {
-    int64_t length = (int64_t)(next_random() % (uint64_t)(2 * mean + 1));
+    int64_t length = (int64_t)(bench_random(&rng) % (uint64_t)(2 * mean + 1));
     if (length > n)
       length = n;
     if (k + length > capacity)
       length = capacity - k;
     int32_t *cols = T->col_indices + k;
     for (int64_t j = 0; j < length; j++)
-      cols[j] = (int32_t)(next_random() % (uint64_t)n);
+      cols[j] = (int32_t)(bench_random(&rng) % (uint64_t)n);
     qsort(cols, (size_t)length, sizeof *cols, compare_int32);
     int64_t kept = 0; /* distinct columns only */
     for (int64_t j = 0; j < length; j++)

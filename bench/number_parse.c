@@ -11,6 +11,7 @@
  * bit for bit on every value. Single-threaded; the machine should be otherwise idle. */
 #define _POSIX_C_SOURCE 199309L /* clock_gettime under -std=c11 */
 #include "../src/io/decimal/mm_number.h"
+#include "bench_random.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,19 +20,13 @@
 
 #define RUNS 5
 
-static uint64_t rng_state = 12345;
-static uint64_t next_random(void) { /* splitmix64 */
-  uint64_t z = (rng_state += UINT64_C(0x9E3779B97F4A7C15));
-  z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-  z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-  return z ^ (z >> 31);
-}
+static bench_rng rng = {12345};
 
 /* A value in +-[1e-8, 1e8) with a uniformly random 53-bit significand. */
 static double random_value(void) {
   static const double scale[17] = {1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1e0,
                                    1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8};
-  uint64_t r = next_random();
+  uint64_t r = bench_random(&rng);
   double x = (double)(r >> 11) * 0x1.0p-53 * scale[r % 17];
   return r & 1024 ? -x : x;
 }
@@ -84,12 +79,12 @@ int main(int argc, char **argv) {
   for (int set = 0; set < 6; set++) {
     size_t len = 0;
     for (long i = 0; i < count; i++) {
-      int kind = set < 5 ? set : (int)(next_random() % 4);
+      int kind = set < 5 ? set : (int)(bench_random(&rng) % 4);
       if (kind == 3)
-        len += (size_t)sprintf(buf + len, "%d\n", (int)(next_random() % 1000) + 1);
+        len += (size_t)sprintf(buf + len, "%d\n", (int)(bench_random(&rng) % 1000) + 1);
       else if (kind == 4)
         len += (size_t)sprintf(buf + len, "%.16e\n",
-                               (double)((int)(next_random() % 2001) - 1000) / 64);
+                               (double)((int)(bench_random(&rng) % 2001) - 1000) / 64);
       else
         len += (size_t)sprintf(buf + len,
                                kind == 0   ? "%.16e\n"

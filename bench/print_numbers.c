@@ -16,6 +16,7 @@
  * text. */
 #define _POSIX_C_SOURCE 199309L /* clock_gettime under -std=c11 */
 #include "../src/io/decimal/mm_print.h"
+#include "bench_random.h"
 #include "csr.h"
 
 #include <stdio.h>
@@ -25,19 +26,13 @@
 
 #define RUNS 5
 
-static uint64_t rng_state = 12345;
-static uint64_t next_random(void) { /* splitmix64 */
-  uint64_t z = (rng_state += UINT64_C(0x9E3779B97F4A7C15));
-  z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-  z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-  return z ^ (z >> 31);
-}
+static bench_rng rng = {12345};
 
 /* A value in +-[1e-8, 1e8) with a uniformly random 53-bit significand. */
 static double random_value(void) {
   static const double scale[17] = {1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1e0,
                                    1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8};
-  uint64_t r = next_random();
+  uint64_t r = bench_random(&rng);
   double x = (double)(r >> 11) * 0x1.0p-53 * scale[r % 17];
   return r & 1024 ? -x : x;
 }
@@ -99,9 +94,9 @@ static int bench_numbers(long count) {
          "ns/num", "MB/s", "", "ns/num", "MB/s");
   for (int set = 0; set < 3; set++) {
     for (long i = 0; i < count; i++)
-      v[i] = set == 0   ? (double)((next_random() >> 11) | 1) * 0x1.0p-53
+      v[i] = set == 0   ? (double)((bench_random(&rng) >> 11) | 1) * 0x1.0p-53
              : set == 1 ? random_value()
-                        : (double)(next_random() % 1000 + 1);
+                        : (double)(bench_random(&rng) % 1000 + 1);
     double t[3][RUNS];
     size_t bytes[3] = {0, 0, 0};
     long n[3] = {count, count, count / 20};
@@ -158,7 +153,7 @@ static int bench_writer(long entries, const char *path) {
   for (int64_t i = 0; i < rows; i++) {
     A->row_offsets[i + 1] = (i + 1) * 11;
     for (int64_t k = 0; k < 11; k++) /* 11 sorted distinct columns */
-      A->col_indices[i * 11 + k] = (int32_t)((rows / 11) * k + (int64_t)(next_random() % 8));
+      A->col_indices[i * 11 + k] = (int32_t)((rows / 11) * k + (int64_t)(bench_random(&rng) % 8));
   }
   for (int64_t k = 0; k < nnz; k++)
     val[k] = random_value();

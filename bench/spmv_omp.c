@@ -8,6 +8,7 @@
  * repeated, medians reported.
  * Usage: spmv_omp [--grid N] [--scale S] [--edges E] [--reps R] [--csv PATH] */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime under -std=c11 */
+#include "bench_random.h"
 #include "csr.h"
 
 #include <math.h>
@@ -25,15 +26,9 @@ static double now(void) {
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static uint64_t rng_state = 42;
-static uint64_t next(void) { /* splitmix64 */
-  uint64_t z = (rng_state += UINT64_C(0x9E3779B97F4A7C15));
-  z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-  z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-  return z ^ (z >> 31);
-}
+static bench_rng rng = {42};
 static double nonzero(void) { /* uniform in [-1, 1) without 0 */
-  double v = (double)(next() >> 11) * 0x1.0p-52 - 1.0;
+  double v = (double)(bench_random(&rng) >> 11) * 0x1.0p-52 - 1.0;
   return v == 0.0 ? 0.5 : v;
 }
 
@@ -107,7 +102,7 @@ static csr_matrix *rmat(csr_context *ctx, int scale, int64_t edges) {
   for (int64_t e = 0; e < nnz; e++) {
     int64_t r = 0, c = 0;
     for (int bit = 0; bit < scale; bit++) {
-      double u = (double)(next() >> 11) * 0x1.0p-53;
+      double u = (double)(bench_random(&rng) >> 11) * 0x1.0p-53;
       int down = u >= 0.57 + 0.19, right = (u >= 0.57 && u < 0.76) || u >= 0.95;
       r = 2 * r + down;
       c = 2 * c + right;

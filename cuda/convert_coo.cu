@@ -67,12 +67,22 @@ csr_status run_pass(csr_context *ctx, Order order, const csr_coo *T, bool drop_z
     CSRI_RUNS_LAUNCH(void);
 #undef CSRI_RUNS_LAUNCH
   CSRI_TRY(CSRI_CUDA_CHECK(ctx, "COO runs kernel"));
-  /* Reads the gap count on the device: no wait for it here. */
-  const int64_t fill_blocks = w.gap_capacity < 4096 ? w.gap_capacity : 4096;
+  CSRI_TRY(csri_cuda_memcpy(ctx, found, w.found, sizeof *found, 1));
+  if (found->gaps == 0 || found->out_of_order || found->first_bad != ~0ull)
+    return CSR_SUCCESS; /* no long gap, or a result that is thrown away */
+  const int64_t fill_blocks = (int64_t)found->gaps < 4096 ? (int64_t)found->gaps : 4096;
   csri_runs_fill_gaps<<<(unsigned)fill_blocks, CSRI_VECTOR_THREADS, 0, stream>>>(
       w.gaps, w.found, w.gap_capacity, out->row_offsets);
-  CSRI_TRY(CSRI_CUDA_CHECK(ctx, "row gaps kernel"));
-  return csri_cuda_memcpy(ctx, found, w.found, sizeof *found, 1);
+  return CSRI_CUDA_CHECK(ctx, "row gaps kernel");
+}
+
+/* The sort's key and position widths: 32 bits when rows and columns fit in 32 bits together, and
+ * when there are at most 2^32 triples. */
+bool narrow_keys(const csr_coo *T) {
+  return csri_index_bits(T->rows) + csri_index_bits(T->cols) <= 32;
+}
+bool narrow_positions(const csr_coo *T) {
+  return T->nnz <= (int64_t)UINT32_MAX;
 }
 
 template <typename K, typename S>
@@ -110,13 +120,11 @@ csr_status sort_and_assemble(csr_context *ctx, const csr_coo *T, bool drop_zeros
 csr_status sort_and_assemble(csr_context *ctx, const csr_coo *T, bool drop_zeros,
                              const runs_space &w, csri_scratch &mem, csr_matrix *out,
                              csri_runs_found *found) {
-  const bool narrow_keys = csri_index_bits(T->rows) + csri_index_bits(T->cols) <= 32;
-  const bool narrow_positions = T->nnz <= (int64_t)UINT32_MAX;
-  if (narrow_keys)
-    return narrow_positions
+  if (narrow_keys(T))
+    return narrow_positions(T)
                ? sort_and_assemble<uint32_t, uint32_t>(ctx, T, drop_zeros, w, mem, out, found)
                : sort_and_assemble<uint32_t, uint64_t>(ctx, T, drop_zeros, w, mem, out, found);
-  return narrow_positions
+  return narrow_positions(T)
              ? sort_and_assemble<uint64_t, uint32_t>(ctx, T, drop_zeros, w, mem, out, found)
              : sort_and_assemble<uint64_t, uint64_t>(ctx, T, drop_zeros, w, mem, out, found);
 }
@@ -152,8 +160,7 @@ csr_status fit(csr_context *ctx, const csr_coo *T, int64_t kept, csr_matrix **ou
  * workspace and, for disordered triples, the keys, positions and the sort's workspace. */
 size_t coo_build_bytes(csr_context *ctx, const csr_coo *T, size_t *sort_bytes) {
   const int64_t n = T->nnz;
-  const size_t key = csri_index_bits(T->rows) + csri_index_bits(T->cols) <= 32 ? 4 : 8,
-               position = n <= (int64_t)UINT32_MAX ? 4 : 8;
+  const size_t key = narrow_keys(T) ? 4 : 8, position = narrow_positions(T) ? 4 : 8;
   *sort_bytes = (size_t)n * (key + position) + csri_cuda_radix_sort_bytes(ctx, key, position, n);
   return (size_t)(T->rows + 1) * 8 + (size_t)n * (4 + csri_value_size(T->value_type)) +
          runs_space_bytes(T);

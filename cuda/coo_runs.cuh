@@ -24,12 +24,7 @@
 #include <type_traits>
 
 #define CSRI_RUNS_THREADS 256
-#ifndef CSRI_RUNS_ITEMS
 #define CSRI_RUNS_ITEMS 8
-#endif
-#ifndef CSRI_RUNS_MIN_BLOCKS
-#define CSRI_RUNS_MIN_BLOCKS 1
-#endif
 #define CSRI_RUNS_TILE ((int64_t)CSRI_RUNS_THREADS * CSRI_RUNS_ITEMS)
 #define CSRI_RUNS_GAP 256 /* the most offsets one thread writes */
 
@@ -102,7 +97,7 @@ __device__ __forceinline__ void csri_runs_offsets(int64_t first, int64_t last, i
 }
 
 template <bool CHECK, typename Order, typename V>
-__global__ void __launch_bounds__(CSRI_RUNS_THREADS, CSRI_RUNS_MIN_BLOCKS)
+__global__ void __launch_bounds__(CSRI_RUNS_THREADS)
     csri_runs_kernel(Order order, const V *values, int64_t n, int64_t rows, int64_t cols,
                      bool drop_zeros, int32_t *out_col, V *out_val, int64_t *off,
                      csri_row_gap *gaps, int64_t gap_capacity, csri_tile_status<uint64_t> status,

@@ -142,7 +142,7 @@ extern "C" csr_status csri_cuda_check_csr(csr_context *ctx, const csr_matrix *A,
   CSRI_TRY(csri_cuda_memcpy(ctx, &v, found, sizeof v, 1));
   if (v.entry != ~0ull) {
     CSRI_TRY(describe_entry(ctx, A, (int64_t)v.entry, found, f));
-    f->why = f->column < 0 || f->column >= A->cols ? 1 : 2;
+    f->why = f->column < 0 || f->column >= A->cols ? CSRI_ENTRY_OUTSIDE : CSRI_ENTRY_OUT_OF_ORDER;
     return CSR_SUCCESS;
   }
   if (sorted || !(A->flags & CSR_FLAG_NO_DUPLICATES))
@@ -151,7 +151,7 @@ extern "C" csr_status csri_cuda_check_csr(csr_context *ctx, const csr_matrix *A,
   CSRI_TRY(csri_cuda_memcpy(ctx, &v, found, sizeof v, 1));
   if (v.entry != ~0ull) {
     CSRI_TRY(describe_entry(ctx, A, (int64_t)v.entry, found, f));
-    f->why = 3;
+    f->why = CSRI_ENTRY_REPEATED;
   }
   return CSR_SUCCESS;
 }

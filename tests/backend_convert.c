@@ -13,19 +13,6 @@
 
 static csr_context *ref, *ctx; /* the oracle, and the backend under test */
 static csr_backend backend;
-static char where[200]; /* the case being run, printed with each failure */
-
-static void fail_at(int line, const char *what) {
-  char msg[1024];
-  snprintf(msg, sizeof msg, "[%.200s] %.800s", where, what);
-  csrt_fail(__FILE__, line, msg);
-}
-#define EXPECT(cond)                                                                               \
-  do {                                                                                             \
-    csrt_checks++;                                                                                 \
-    if (!(cond))                                                                                   \
-      fail_at(__LINE__, #cond);                                                                    \
-  } while (0)
 #define EXPECT_STATUS(c, expr, want)                                                               \
   do {                                                                                             \
     csr_status s_ = (expr);                                                                        \
@@ -34,7 +21,7 @@ static void fail_at(int line, const char *what) {
       char m_[600];                                                                                \
       snprintf(m_, sizeof m_, "%s gave %s, expected %s (%s)", #expr, csr_status_string(s_),        \
                csr_status_string(want), csr_context_last_error(c));                                \
-      fail_at(__LINE__, m_);                                                                       \
+      csrt_fail_in_case(__FILE__, __LINE__, m_);                                                   \
     }                                                                                              \
   } while (0)
 
@@ -50,20 +37,20 @@ static void set_value(void *values, csr_value_type type, int64_t k, double v) {
 static csr_matrix *host_matrix(csr_matrix *P) { /* frees P */
   csr_matrix *H = NULL;
   if (P != NULL && csr_matrix_copy(ref, P, &H, CSR_HOST) != CSR_SUCCESS)
-    fail_at(__LINE__, "copy to the host");
+    csrt_fail_in_case(__FILE__, __LINE__, "copy to the host");
   csr_matrix_free(&P);
   return H;
 }
 static csr_coo *placed_coo(const csr_coo *T) {
   csr_coo *P = NULL;
   if (csr_coo_copy(ref, T, &P, csrt_location(backend)) != CSR_SUCCESS)
-    fail_at(__LINE__, "COO placement");
+    csrt_fail_in_case(__FILE__, __LINE__, "COO placement");
   return P;
 }
 static csr_dense *placed_dense(const csr_dense *D, csr_location to) {
   csr_dense *P = NULL;
   if (D != NULL && csr_dense_copy(ref, D, &P, to) != CSR_SUCCESS)
-    fail_at(__LINE__, "dense placement");
+    csrt_fail_in_case(__FILE__, __LINE__, "dense placement");
   return P;
 }
 
@@ -80,7 +67,7 @@ static csr_status to_coo(const csr_matrix *A, csr_coo **B) {
   csr_status s = csr_to_coo(ctx, Ap, &Bp);
   *B = NULL;
   if (Bp != NULL && csr_coo_copy(ref, Bp, B, CSR_HOST) != CSR_SUCCESS)
-    fail_at(__LINE__, "COO to the host");
+    csrt_fail_in_case(__FILE__, __LINE__, "COO to the host");
   csr_coo_free(&Bp);
   csr_matrix_free(&Ap);
   return s;
@@ -133,7 +120,8 @@ static void same(const csr_matrix *A, const csr_matrix *B, int line) {
   csrt_checks++;
   if (A == NULL || B == NULL || csr_matrix_equal(ref, A, B, &eq) != CSR_SUCCESS || !eq ||
       A->flags != B->flags || csr_matrix_validate(ref, B) != CSR_SUCCESS)
-    fail_at(line, "matrices differ (structure, values or flags) or the result is invalid");
+    csrt_fail_in_case(__FILE__, line,
+                      "matrices differ (structure, values or flags) or the result is invalid");
 }
 #define SAME(A, B) same((A), (B), __LINE__)
 
@@ -356,8 +344,8 @@ static void check_large(csrt_rng *rng, csr_value_type type) {
     T->col_indices[k] = (int32_t)csrt_below(rng, r == 7 ? 1500 : (uint64_t)cols);
     set_value(T->values, type, k, csrt_uniform(rng, -1, 1));
   }
-  snprintf(where, sizeof where, "%s: large COO, type %d, threads %d", csr_backend_name(backend),
-           (int)type, csr_context_threads(ctx));
+  snprintf(csrt_case, sizeof csrt_case, "%s: large COO, type %d, threads %d",
+           csr_backend_name(backend), (int)type, csr_context_threads(ctx));
   check_from_coo(T);
   csr_matrix *A = NULL, *AT = NULL;
   csr_from_coo(ref, T, 0, &A);
@@ -416,7 +404,7 @@ static void check_lines(csrt_rng *rng, csr_value_type type) {
       T->col_indices[k] = line == 0 ? spread * 1601 : 1;
       set_value(T->values, type, k, csrt_below(rng, 8) == 0 ? 0.0 : csrt_uniform(rng, -1, 1));
     }
-    snprintf(where, sizeof where, "%s: COO on one %s, type %d", csr_backend_name(backend),
+    snprintf(csrt_case, sizeof csrt_case, "%s: COO on one %s, type %d", csr_backend_name(backend),
              line == 0   ? "row"
              : line == 1 ? "column"
                          : "entry",
@@ -442,7 +430,7 @@ static void check_gaps(csrt_rng *rng, csr_value_type type) {
     set_value(T->values, type, k, csrt_below(rng, 9) == 0 ? 0.0 : csrt_uniform(rng, -1, 1));
   }
   csr_coo *O = ordered(T);
-  snprintf(where, sizeof where, "%s: hypersparse COO, type %d", csr_backend_name(backend),
+  snprintf(csrt_case, sizeof csrt_case, "%s: hypersparse COO, type %d", csr_backend_name(backend),
            (int)type);
   check_from_coo(O);
   int64_t last = n - 1; /* the last two distinct triples swapped */
@@ -480,8 +468,8 @@ static void check_bad_triples(csrt_rng *rng) {
       else
         T->col_indices[k] = b % 2 ? (int32_t)cols : -5;
     }
-    snprintf(where, sizeof where, "%s: triple %lld outside the matrix", csr_backend_name(backend),
-             (long long)bad_at[first]);
+    snprintf(csrt_case, sizeof csrt_case, "%s: triple %lld outside the matrix",
+             csr_backend_name(backend), (long long)bad_at[first]);
     csr_matrix *R = NULL, *B = NULL;
     EXPECT_STATUS(ref, csr_from_coo(ref, T, 0, &R), CSR_ERR_INDEX_OUT_OF_BOUNDS);
     EXPECT_STATUS(ctx, from_coo(T, 0, &B), CSR_ERR_INDEX_OUT_OF_BOUNDS);
@@ -507,7 +495,7 @@ static void same_refusal(csr_status want, csr_status got_ref, csr_status got, in
     char msg[1200];
     snprintf(msg, sizeof msg, "want %d, reference %d '%s', backend %d '%s'", (int)want,
              (int)got_ref, csr_context_last_error(ref), (int)got, csr_context_last_error(ctx));
-    fail_at(line, msg);
+    csrt_fail_in_case(__FILE__, line, msg);
   }
 }
 
@@ -520,7 +508,7 @@ static void check_bad_entries(csrt_rng *rng) {
     csr_matrix *A = square_400(rng, CSR_F64), *R = NULL, *B = NULL;
     for (int b = first; b < 4; b++)
       A->col_indices[bad_at[b] % A->nnz] = b % 2 ? 400 : -3;
-    snprintf(where, sizeof where, "%s: bad column at entry %lld", csr_backend_name(backend),
+    snprintf(csrt_case, sizeof csrt_case, "%s: bad column at entry %lld", csr_backend_name(backend),
              (long long)(bad_at[first] % A->nnz));
     const csr_status OOB = CSR_ERR_INDEX_OUT_OF_BOUNDS;
     if (CSRT_IMPLEMENTS(backend, convert.transpose)) {
@@ -548,7 +536,7 @@ static void check_bad_entries(csrt_rng *rng) {
         for (int64_t k = A->row_offsets[i]; k < A->row_offsets[i + 1]; k++)
           if (A->col_indices[k] == i && (i < 250 || skipped++ > 0))
             set_value(A->values, A->value_type, k, 0.0);
-      snprintf(where, sizeof where, "%s: skew diagonal", csr_backend_name(backend));
+      snprintf(csrt_case, sizeof csrt_case, "%s: skew diagonal", csr_backend_name(backend));
       csr_status want = skipped > 0 ? CSR_ERR_INVALID_MATRIX : CSR_SUCCESS;
       same_refusal(want, csr_symmetric_expand(ref, A, CSR_LOWER, CSR_SKEW_SYMMETRIC, &R),
                    symmetric_expand(A, CSR_LOWER, CSR_SKEW_SYMMETRIC, &B), __LINE__);
@@ -560,7 +548,7 @@ static void check_bad_entries(csrt_rng *rng) {
   if (CSRT_IMPLEMENTS(backend, convert.transpose)) {
     csr_matrix *A = square_400(rng, CSR_F32), *R = NULL, *B = NULL;
     A->row_offsets[301] = A->row_offsets[300] - 1; /* row 300 ends before it starts */
-    snprintf(where, sizeof where, "%s: decreasing offsets", csr_backend_name(backend));
+    snprintf(csrt_case, sizeof csrt_case, "%s: decreasing offsets", csr_backend_name(backend));
     same_refusal(CSR_ERR_INVALID_MATRIX, csr_transpose(ref, A, &R), transpose(A, &B), __LINE__);
     csr_matrix_free(&A);
   }
@@ -575,7 +563,7 @@ static void check_wide(csrt_rng *rng) {
   for (int t = 0; t < 2; t++) {
     csr_matrix *A =
         csrt_from_row_lengths(ref, 100000, 100000, len, t ? CSR_F32 : CSR_F64, CSRT_RANDOM, rng);
-    snprintf(where, sizeof where, "%s: 100000 x 100000, type %d", csr_backend_name(backend),
+    snprintf(csrt_case, sizeof csrt_case, "%s: 100000 x 100000, type %d", csr_backend_name(backend),
              (int)A->value_type);
     check_transpose(A);
     check_expand(A);
@@ -638,7 +626,7 @@ static void check_validation(csrt_rng *rng) {
       want = CSR_SUCCESS;
       break;
     }
-    snprintf(where, sizeof where, "%s: validation case %d", csr_backend_name(backend), c);
+    snprintf(csrt_case, sizeof csrt_case, "%s: validation case %d", csr_backend_name(backend), c);
     same_refusal(want, csr_matrix_validate(ref, A), validate_placed(A), __LINE__);
     csr_matrix_free(&A);
   }
@@ -665,14 +653,14 @@ static void expect_device_message(int line) {
                                                              : "need the CUDA backend";
   csrt_checks++;
   if (!strstr(csr_context_last_error(ctx), want))
-    fail_at(line, csr_context_last_error(ctx));
+    csrt_fail_in_case(__FILE__, line, csr_context_last_error(ctx));
 }
 
 /* NULL arguments, bad enums, device operands, descriptors that contradict themselves. Every
  * converter has one input operand, so the location case is a device input (there is no pair of
  * operands to mismatch). */
 static void check_invalid(void) {
-  snprintf(where, sizeof where, "invalid arguments, %s", csr_backend_name(backend));
+  snprintf(csrt_case, sizeof csrt_case, "invalid arguments, %s", csr_backend_name(backend));
   csrt_rng rng = {7};
   csr_matrix *A = csrt_generate(ref, CSRT_RANDOM_WIDE, CSR_F64, CSRT_RANDOM, &rng), *M = NULL;
   csr_coo *T = NULL, *C = NULL;
@@ -786,9 +774,9 @@ int main(int argc, char **argv) {
     for (int s = 0; s < CSRT_SHAPE_COUNT; s++)
       for (int t = 0; t < 3; t++)
         for (int v = CSRT_RANDOM; v <= CSRT_CONSTANT; v++) {
-          snprintf(where, sizeof where, "%s %s, shape %s, type %d, values %d, threads %d", argv[0],
-                   csr_backend_name(backend), csrt_shape_name((csrt_shape)s), (int)types[t], v,
-                   threads[th]);
+          snprintf(csrt_case, sizeof csrt_case, "%s %s, shape %s, type %d, values %d, threads %d",
+                   argv[0], csr_backend_name(backend), csrt_shape_name((csrt_shape)s),
+                   (int)types[t], v, threads[th]);
           csr_matrix *A = generate((csrt_shape)s, types[t], (csrt_values)v, &rng);
           check_coo(A, &rng);
           check_dense(A);

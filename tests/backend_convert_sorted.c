@@ -15,19 +15,6 @@
 
 static csr_context *ref, *ctx; /* the oracle, and the backend under test */
 static csr_backend backend;
-static char where[200]; /* the case being run, printed with each failure */
-
-static void fail_at(int line, const char *what) {
-  char msg[1024];
-  snprintf(msg, sizeof msg, "[%.200s] %.800s", where, what);
-  csrt_fail(__FILE__, line, msg);
-}
-#define EXPECT(cond)                                                                               \
-  do {                                                                                             \
-    csrt_checks++;                                                                                 \
-    if (!(cond))                                                                                   \
-      fail_at(__LINE__, #cond);                                                                    \
-  } while (0)
 
 static void put(csr_coo *T, int64_t k, int32_t r, int32_t c, double v) {
   T->row_indices[k] = r;
@@ -82,11 +69,11 @@ static csr_status convert(const csr_coo *T, unsigned options, int take, csr_matr
   csr_matrix *Bp = NULL;
   *B = NULL;
   if (csr_coo_copy(ref, T, &P, csrt_location(backend)) != CSR_SUCCESS)
-    fail_at(__LINE__, "COO placement");
+    csrt_fail_in_case(__FILE__, __LINE__, "COO placement");
   csr_status s =
       take ? csri_from_coo_take(ctx, P, options, &Bp) : csr_from_coo(ctx, P, options, &Bp);
   if (Bp != NULL && csr_matrix_copy(ref, Bp, B, CSR_HOST) != CSR_SUCCESS)
-    fail_at(__LINE__, "copy to the host");
+    csrt_fail_in_case(__FILE__, __LINE__, "copy to the host");
   csr_matrix_free(&Bp);
   csr_coo_free(&P); /* after a take: what the converter left in it */
   return s;
@@ -123,8 +110,8 @@ static void check(const csr_coo *T, const char *name) {
     csr_matrix *R = NULL;
     csr_status want = csr_from_coo(ref, T, opt, &R);
     for (int take = 0; take <= 1; take++) {
-      snprintf(where, sizeof where, "%s %s, %s, type %d, %s, threads %d", csr_backend_name(backend),
-               take ? "take" : "from_coo", name, (int)T->value_type,
+      snprintf(csrt_case, sizeof csrt_case, "%s %s, %s, type %d, %s, threads %d",
+               csr_backend_name(backend), take ? "take" : "from_coo", name, (int)T->value_type,
                opt ? "drop zeros" : "keep zeros", csr_context_threads(ctx));
       csr_matrix *B = NULL;
       EXPECT(convert(T, opt, take, &B) == want);
@@ -231,7 +218,7 @@ static void check_file(csrt_rng *rng) {
   for (int64_t k = 0; k < rc.n; k++)
     fprintf(f, "%d %d %.17g\n", T->row_indices[k] + 1, T->col_indices[k] + 1, value(T, k));
   fclose(f);
-  snprintf(where, sizeof where, "%s csr_read_csr, threads %d", csr_backend_name(backend),
+  snprintf(csrt_case, sizeof csrt_case, "%s csr_read_csr, threads %d", csr_backend_name(backend),
            csr_context_threads(ctx));
   csr_matrix *R = NULL, *B = NULL;
   csr_coo *U = NULL;

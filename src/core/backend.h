@@ -59,13 +59,19 @@ typedef struct csri_csr_findings {
   int64_t decreasing_row;            /* the first i with offsets_{i+1} < offsets_i; -1: none */
   int64_t decreasing_offsets[2];     /* offsets_i and offsets_{i+1} of that row */
   /* Only when entries are checked and the offsets are sound: the first entry in stored order
-   * that is bad, -1 for none; why: 1 its column lies outside [0, cols), 2 it breaks the order
-   * that A's flags claim (sorted, strictly without duplicates), 3 it repeats a column earlier in
-   * its row though an unsorted A is flagged without duplicates. */
+   * that is bad, -1 for none, and why (csri_bad_entry). */
   int64_t entry, entry_row;
-  int32_t column, previous_column; /* the entry's, and for why 2 the one before it */
+  int32_t column, previous_column; /* the entry's, and for CSRI_ENTRY_OUT_OF_ORDER the one before */
   int why;
 } csri_csr_findings;
+/* Why an entry is bad. */
+enum csri_bad_entry {
+  CSRI_ENTRY_OUTSIDE = 1,      /* its column lies outside [0, cols) */
+  CSRI_ENTRY_OUT_OF_ORDER = 2, /* it breaks the order A's flags claim (sorted, strictly without
+                                  duplicates) */
+  CSRI_ENTRY_REPEATED = 3      /* it repeats a column earlier in its row though an unsorted A is
+                                  flagged without duplicates */
+};
 static inline void csri_csr_findings_init(csri_csr_findings *f) {
   f->first_offset = f->last_offset = 0;
   f->decreasing_row = f->entry = f->entry_row = -1;

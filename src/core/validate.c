@@ -31,11 +31,11 @@ static void column_findings(const csr_matrix *A, csri_csr_findings *f) {
     for (int64_t k = A->row_offsets[i]; k < A->row_offsets[i + 1]; k++) {
       int32_t c = A->col_indices[k], prev = k > A->row_offsets[i] ? A->col_indices[k - 1] : 0;
       if (c < 0 || c >= A->cols) {
-        bad_entry(f, k, i, c, prev, 1);
+        bad_entry(f, k, i, c, prev, CSRI_ENTRY_OUTSIDE);
         return;
       }
       if (sorted && k > A->row_offsets[i] && (c < prev || (strict && c == prev))) {
-        bad_entry(f, k, i, c, prev, 2);
+        bad_entry(f, k, i, c, prev, CSRI_ENTRY_OUT_OF_ORDER);
         return;
       }
     }
@@ -51,7 +51,7 @@ static csr_status duplicate_findings(csr_context *ctx, const csr_matrix *A, csri
     for (int64_t k = A->row_offsets[i]; k < A->row_offsets[i + 1]; k++) {
       int32_t c = A->col_indices[k];
       if (last_row[c] == i) {
-        bad_entry(f, k, i, c, 0, 3);
+        bad_entry(f, k, i, c, 0, CSRI_ENTRY_REPEATED);
         break;
       }
       last_row[c] = i;
@@ -92,11 +92,11 @@ static csr_status report(csr_context *ctx, const csr_matrix *A, const csri_csr_f
                      (long long)A->rows, (long long)f->last_offset, (long long)A->nnz);
   if (f->entry < 0)
     return CSR_SUCCESS;
-  if (f->why == 1)
+  if (f->why == CSRI_ENTRY_OUTSIDE)
     return CSRI_FAIL(ctx, CSR_ERR_INDEX_OUT_OF_BOUNDS,
                      "row %lld, entry %lld: column %d outside [0, %lld)", (long long)f->entry_row,
                      (long long)f->entry, f->column, (long long)A->cols);
-  if (f->why == 2) {
+  if (f->why == CSRI_ENTRY_OUT_OF_ORDER) {
     int strict = (A->flags & CSR_FLAG_NO_DUPLICATES) != 0;
     return CSRI_FAIL(ctx, CSR_ERR_INVALID_MATRIX,
                      "row %lld, entry %lld: column %d after %d, but the matrix is flagged "

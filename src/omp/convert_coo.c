@@ -142,7 +142,7 @@ static csr_status from_coo(csr_context *ctx, const csr_coo *T, csr_coo *take, un
   const int32_t *ri = T->row_indices, *ci = T->col_indices;
   int64_t bounds[CSRI_MAX_BLOCKS + 1], *off = NULL, *src = NULL, *merged = NULL;
   csri_coo_scan scan;
-  csri_omp_coo_scan(T, th, &scan);
+  csri_omp_coo_scan(ctx, T, &scan);
   if (scan.bad < T->nnz)
     return csri_coo_index_error(ctx, T, scan.bad);
   if (scan.sorted)

@@ -198,8 +198,7 @@ static csr_status merge_in_place(csr_context *ctx, csr_coo *T, int drop, int nc,
 
 csr_status csri_omp_from_sorted_coo(csr_context *ctx, const csr_coo *T, csr_coo *take, int drop,
                                     int64_t repeats, csr_matrix **A) {
-  int th = csri_omp_threads(ctx);
-  int nc = T->nnz < 65536 ? 1 : th > CSRI_MAX_BLOCKS ? CSRI_MAX_BLOCKS : th;
+  int nc = csri_omp_coo_chunks(ctx, T);
   int64_t kb[CSRI_MAX_BLOCKS + 1];
   row_aligned_chunks(T->row_indices, T->nnz, nc, kb);
   csr_status st = take ? merge_in_place(ctx, take, drop, nc, kb, A)

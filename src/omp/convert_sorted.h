@@ -12,8 +12,15 @@ typedef struct csri_coo_scan {
   int64_t repeats; /* triples whose (row, column) equals the one before it (when sorted) */
 } csri_coo_scan;
 
-/* Checks every index of T and its order, in one read of both index arrays (threads chunks). */
-void csri_omp_coo_scan(const csr_coo *T, int threads, csri_coo_scan *s);
+/* Chunks of T's triples for the scan and the fast path: one per thread (csri_thread_chunks), at
+ * most CSRI_MAX_BLOCKS, a single one below 65536 triples. */
+static inline int csri_omp_coo_chunks(const csr_context *ctx, const csr_coo *T) {
+  int64_t nc = csri_thread_chunks(ctx, T->nnz, 65536);
+  return (int)(nc > CSRI_MAX_BLOCKS ? CSRI_MAX_BLOCKS : nc);
+}
+
+/* Checks every index of T and its order, in one read of both index arrays. */
+void csri_omp_coo_scan(const csr_context *ctx, const csr_coo *T, csri_coo_scan *s);
 
 /* *A = T as CSR for a sorted T (nnz > 0, indices in range, `repeats` as the scan found): the same
  * bits as the general path. Into new arrays; or, when take is T itself, in T's own column and

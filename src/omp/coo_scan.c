@@ -48,10 +48,10 @@ static void scan_chunk(const csr_coo *T, int64_t b, int64_t e, csri_coo_scan *s)
   s->repeats = repeats;
 }
 
-void csri_omp_coo_scan(const csr_coo *T, int threads, csri_coo_scan *s) {
+void csri_omp_coo_scan(const csr_context *ctx, const csr_coo *T, csri_coo_scan *s) {
   csri_coo_scan part[CSRI_MAX_BLOCKS];
   int64_t n = T->nnz;
-  int nc = n < 65536 ? 1 : threads > CSRI_MAX_BLOCKS ? CSRI_MAX_BLOCKS : threads;
+  int nc = csri_omp_coo_chunks(ctx, T);
 #pragma omp parallel for if (nc > 1) num_threads(nc) schedule(static, 1)
   for (int c = 0; c < nc; c++)
     scan_chunk(T, n * c / nc, n * (c + 1) / nc, &part[c]);

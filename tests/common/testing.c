@@ -13,6 +13,14 @@ void csrt_fail(const char *file, int line, const char *what) {
     fprintf(stderr, "FAIL %s:%d: %s\n", file, line, what);
 }
 
+char csrt_case[200];
+
+void csrt_fail_in_case(const char *file, int line, const char *what) {
+  char message[1024];
+  snprintf(message, sizeof message, "[%.200s] %.800s", csrt_case, what);
+  csrt_fail(file, line, message);
+}
+
 void csrt_checkf(int ok, const char *file, int line, const char *format, ...) {
   csrt_checks++;
   if (ok)

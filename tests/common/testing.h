@@ -35,6 +35,16 @@ void csrt_fail(const char *file, int line, const char *what);
     }                                                                                              \
   } while (0)
 #define CHECK_OK(ctx, expr) CHECK_STATUS(ctx, expr, CSR_SUCCESS)
+/* The case a test is running (it sets it before each case), printed in brackets with every failure
+ * of csrt_fail_in_case and EXPECT: "[case] what". */
+extern char csrt_case[200];
+void csrt_fail_in_case(const char *file, int line, const char *what);
+#define EXPECT(cond)                                                                               \
+  do {                                                                                             \
+    csrt_checks++;                                                                                 \
+    if (!(cond))                                                                                   \
+      csrt_fail_in_case(__FILE__, __LINE__, #cond);                                                \
+  } while (0)
 /* A check with a formatted message (what was checked, what was found). */
 void csrt_checkf(int ok, const char *file, int line, const char *format, ...)
 #if defined(__GNUC__)
