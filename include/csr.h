@@ -543,9 +543,11 @@ void csr_pagerank_options_init(csr_pagerank_options *options);
 
 /** What a PageRank run did. */
 typedef struct csr_pagerank_info {
-  int64_t iterations; /**< iterations run */
-  double l1_change;   /**< sum_i |r_i - r_i(previous)| of the last iteration */
-  int64_t dangling;   /**< pages without out-links (out-weight 0) */
+  int64_t iterations;     /**< iterations run */
+  double l1_change;       /**< sum_i |r_i - r_i(previous)| of the last iteration */
+  int64_t dangling;       /**< pages without out-links (out-weight 0) */
+  double setup_seconds;   /**< the out-weights, the pull graph and the first x = r / w */
+  double iterate_seconds; /**< the iterations (each waits for its sums) */
 } csr_pagerank_info;
 
 /** ranks = the PageRank of the graph whose adjacency matrix is A: A(i,j) != 0 is a link i -> j
@@ -553,14 +555,20 @@ typedef struct csr_pagerank_info {
  * out-weights w_i (out-degree, or the row sum when weighted), each iteration computes r_i <- d * (
  * sum_{j -> i} r_j a_ji / w_j  +  (sum of r_j over w_j = 0) / n )  +  (1 - d) p_i from r = 1/n:
  * dangling pages spread their rank uniformly (as networkx with uniform personalization, igraph and
- * cuGraph do); the ranks sum to 1. It pulls along the transposed graph (built once, as a pattern
- * matrix unless weighted) with csr_spmv, so it runs on the context's CPU backend. ranks: n entries,
- * F64 or F32 (the precision of the iteration's vectors; sums are accumulated in double), host.
+ * cuGraph do); the ranks sum to 1. It pulls along the transposed graph, built once where A lives
+ * (a pattern matrix unless weighted). With A and ranks on the host it runs on the context's CPU
+ * backend: an SpMV and an update pass per iteration. On the device (CUDA backend) an iteration is
+ * one pass over the pull graph by the SpMV kernel csr_spmv_choose names for it, with the update,
+ * the next iteration's x_j = r_j / w_j, the dangling sum and the L1 change done where each row's
+ * sum is finished; the host waits for the two sums once per iteration. Every sum is taken in an
+ * order fixed by the graph: the same bits on every run. ranks: n entries, F64 or F32 (the
+ * precision of the iteration's vectors; sums are accumulated in double), where A is. The
+ * personalization may be on the host or the device (it is read once, on the host).
  * Returns CSR_SUCCESS when the L1 change fell below tol, CSR_INFO_NOT_CONVERGED after max_iter
  * (ranks hold the last iterate), CSR_ERR_DIMENSION_MISMATCH (A not square, vector sizes),
- * CSR_ERR_INVALID_VALUE (options, negative weights, a row of weights whose sum or its reciprocal
- * overflows, a bad personalization), CSR_ERR_UNSUPPORTED (device operands: PageRank runs on the
- * host).
+ * CSR_ERR_LOCATION_MISMATCH (A and ranks in different places), CSR_ERR_INVALID_VALUE (options,
+ * negative weights, a row of weights whose sum or its reciprocal overflows, a bad
+ * personalization), CSR_ERR_OUT_OF_MEMORY (the pull graph and four vectors of n entries).
  * info may be NULL.
  */
 csr_status csr_pagerank(csr_context *ctx, const csr_matrix *A, const csr_pagerank_options *options,

@@ -142,20 +142,48 @@ typedef struct csri_bad_diagonal {
 typedef csr_status csri_jacobi_fn(csr_context *ctx, const csr_matrix *A, csr_vector *d,
                                   csri_bad_diagonal *bad);
 
-/* --- PageRank's vector passes (src/graph/pagerank.c) ----------------------------------------- */
+/* --- PageRank's passes (src/graph/pagerank.c) ----------------------------------------------- */
 
+/* What the out-weight pass found: the dangling pages (out-weight 0) and the explicit zeros (not
+ * links), and the first bad row in row order, for the front end's message. */
+typedef struct csri_pagerank_weights {
+  int64_t dangling, zeros;
+  int64_t bad_row;   /* -1: every row is fine */
+  int64_t bad_entry; /* the row's first link of bad weight (entry of A), or -1: the row's weights
+                        sum to bad_value, whose reciprocal does not fit a double */
+  int32_t bad_col;   /* that link's column */
+  double bad_value;  /* that link's weight, or the row's sum */
+} csri_pagerank_weights;
+
+/* inv_w[i] = 1 / w_i, w_i page i's out-weight: the number of its links (entries of row i that
+ * are not explicit zeros), or with `weighted` the sum of row i's values in stored order (each
+ * finite and >= 0); 0 for a page without out-weight. inv_w (A->rows doubles) lives where A does.
+ * Every row up to the first bad one is done; *found says what was seen. */
+typedef csr_status csri_pagerank_weights_fn(csr_context *ctx, const csr_matrix *A, int weighted,
+                                            double *inv_w, csri_pagerank_weights *found);
+/* The pull graph's values: M has T's shape, offsets and columns (T = A^T with A's values), and
+ * M(i, j) = (weighted ? T(i, j) : T(i, j) != 0) * inv_w[j] in M's value type. */
+typedef csr_status csri_pagerank_pull_fn(csr_context *ctx, const csr_matrix *T, int weighted,
+                                         const double *inv_w, csr_matrix *M);
 /* x_j = r_j * inv_w[j] (scale) or r_j (not scale); *dangling = the sum of r_j over dangling
- * pages (inv_w[j] == 0). x and r share a value type; inv_w is a host array. */
+ * pages (inv_w[j] == 0). x and r share a value type; inv_w lives where they do. */
 typedef csr_status csri_pagerank_spread_fn(csr_context *ctx, const csr_vector *r,
                                            const double *inv_w, int scale, csr_vector *x,
                                            double *dangling);
 /* r_i <- d * (y_i + base) + (1 - d) * p_i (p NULL: 1/n), *l1_change = sum_i |r_i(new) -
  * r_i(old)|, and in the same pass the next iteration's spread: x_i from the new r_i as above,
- * *dangling = the new ranks' dangling sum. */
+ * *dangling = the new ranks' dangling sum. p and inv_w live where r does. */
 typedef csr_status csri_pagerank_update_fn(csr_context *ctx, csr_vector *r, const csr_vector *y,
                                            const double *p, double d, double base,
                                            const double *inv_w, int scale, csr_vector *x,
                                            double *dangling, double *l1_change);
+/* One whole iteration in one pass over the pull graph AT: y = AT x, then the update above with
+ * its spread written to x_next (not x, which the pass reads). A backend without it runs the SpMV
+ * and the update. */
+typedef csr_status csri_pagerank_step_fn(csr_context *ctx, const csr_matrix *AT,
+                                         const csr_vector *x, csr_vector *r, const double *p,
+                                         double d, double base, const double *inv_w, int scale,
+                                         csr_vector *x_next, double *dangling, double *l1_change);
 
 /* --- primitives (src/ops/scan.c, compact.c, radix_sort.c, histogram.c) ----------------------- */
 
@@ -257,8 +285,11 @@ typedef struct csri_backend {
     csri_jacobi_fn *jacobi;
   } solve;
   struct {
+    csri_pagerank_weights_fn *pagerank_weights;
+    csri_pagerank_pull_fn *pagerank_pull;
     csri_pagerank_spread_fn *pagerank_spread;
-    csri_pagerank_update_fn *pagerank_update;
+    csri_pagerank_update_fn *pagerank_update; /* NULL when pagerank_step is given */
+    csri_pagerank_step_fn *pagerank_step;     /* NULL: pagerank_update after an SpMV */
   } graph;
   struct {
     csri_scan_bytes_fn *scan_bytes;
@@ -302,8 +333,11 @@ typedef struct csri_backend {
   csri_symmetric_expand_fn csri_##b##_symmetric_expand;                                            \
   csri_cg_step_fn csri_##b##_cg_step;                                                              \
   csri_jacobi_fn csri_##b##_jacobi;                                                                \
+  csri_pagerank_weights_fn csri_##b##_pagerank_weights;                                            \
+  csri_pagerank_pull_fn csri_##b##_pagerank_pull;                                                  \
   csri_pagerank_spread_fn csri_##b##_pagerank_spread;                                              \
   csri_pagerank_update_fn csri_##b##_pagerank_update;                                              \
+  csri_pagerank_step_fn csri_##b##_pagerank_step;                                                  \
   csri_scan_bytes_fn csri_##b##_scan_bytes;                                                        \
   csri_scan_fn csri_##b##_scan;                                                                    \
   csri_compact_bytes_fn csri_##b##_compact_bytes;                                                  \

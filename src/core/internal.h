@@ -118,6 +118,9 @@ void csri_device_free(void *p);
 /* Number of CUDA devices present (0 without the CUDA backend). */
 int csri_device_count(void);
 
+/* Seconds on a monotonic clock (src/core/clock.c). */
+double csri_seconds_now(void);
+
 /* --- workspaces (src/core/workspace.c) -------------------------------------------------------- */
 
 /* Host scratch space cached in the context (or a fresh allocation with a NULL context, which the

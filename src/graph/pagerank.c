@@ -26,7 +26,7 @@ static csr_status check(csr_context *ctx, const csr_matrix *A, const csr_pageran
   CSRI_CHECK_NULL(ctx, A);
   CSRI_CHECK_NULL(ctx, o);
   CSRI_TRY(csri_check_vector(ctx, ranks, "ranks"));
-  CSRI_TRY(CSRI_DISPATCH(ctx, A->location, graph.pagerank_update, "PageRank", b));
+  CSRI_TRY(CSRI_DISPATCH(ctx, A->location, graph.pagerank_weights, "PageRank", b));
   if (ranks->location != A->location)
     return CSRI_FAIL(ctx, CSR_ERR_LOCATION_MISMATCH,
                      "PageRank: A and ranks live in different places");
@@ -45,9 +45,6 @@ static csr_status check(csr_context *ctx, const csr_matrix *A, const csr_pageran
   if (p == NULL)
     return CSR_SUCCESS;
   CSRI_TRY(csri_check_vector(ctx, p, "personalization"));
-  if (p->location != CSR_HOST) /* read once, on the host, to scale it */
-    return CSRI_FAIL(ctx, CSR_ERR_LOCATION_MISMATCH,
-                     "PageRank: the personalization vector must be on the host");
   if (p->n != A->rows)
     return CSRI_FAIL(ctx, CSR_ERR_DIMENSION_MISMATCH,
                      "personalization has %lld entries for %lld pages", (long long)p->n,
@@ -55,64 +52,51 @@ static csr_status check(csr_context *ctx, const csr_matrix *A, const csr_pageran
   return CSR_SUCCESS;
 }
 
-/* The arrays of one run, released together. */
+/* The arrays of one run, where A lives, released together. */
 typedef struct work {
-  double *inv_w; /* 1 / out-weight; 0 for a dangling page */
-  double *p;     /* the teleport distribution, summing to 1; NULL: uniform */
+  csr_vector *inv_w; /* F64: 1 / out-weight; 0 for a dangling page */
+  csr_vector *p;     /* F64: the teleport distribution, summing to 1; NULL: uniform */
   csr_matrix *AT;
   csr_vector *x, *y;
 } work;
 
 static void work_free(work *w) {
-  csri_free(w->inv_w);
-  csri_free(w->p);
+  csr_vector_free(&w->inv_w);
+  csr_vector_free(&w->p);
   csr_matrix_free(&w->AT);
   csr_vector_free(&w->x);
   csr_vector_free(&w->y);
 }
 
-/* The weight of stored entry k as a link: its value when weighted, else 1 for a link and 0 for
- * an explicit zero (A(i,j) != 0 is a link; a pattern matrix stores links only). */
-static double link_weight(const csr_matrix *A, int weighted, int64_t k) {
-  if (A->value_type == CSR_PATTERN)
-    return 1.0;
-  double a =
-      A->value_type == CSR_F64 ? ((const double *)A->values)[k] : ((const float *)A->values)[k];
-  return weighted ? a : a != 0.0;
+/* w->inv_w from the backend's pass; the first bad row's weight becomes the message. */
+static csr_status out_weights(csr_context *ctx, const csri_backend *b, const csr_matrix *A,
+                              int weighted, work *w, csri_pagerank_weights *found) {
+  CSRI_TRY(csr_vector_create(ctx, &w->inv_w, A->rows, CSR_F64, A->location));
+  CSRI_TRY(b->graph.pagerank_weights(ctx, A, weighted, w->inv_w->data, found));
+  if (found->bad_row < 0)
+    return CSR_SUCCESS;
+  if (found->bad_entry >= 0)
+    return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE,
+                     "weighted PageRank: link %lld -> %d has weight %g (finite, >= 0 expected)",
+                     (long long)found->bad_row, found->bad_col, found->bad_value);
+  return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE,
+                   "weighted PageRank: page %lld's out-weights sum to %g, whose reciprocal "
+                   "does not fit a double; rescale the weights",
+                   (long long)found->bad_row, found->bad_value);
 }
 
-/* inv_w[i] = 1 / (out-degree, or row sum when weighted); 0 when the page has no out-weight.
- * *zeros counts explicit zeros (they are not links). */
-static csr_status out_weights(csr_context *ctx, const csr_matrix *A, int weighted, double *inv_w,
-                              int64_t *dangling, int64_t *zeros) {
-  *dangling = *zeros = 0;
-  for (int64_t i = 0; i < A->rows; i++) {
-    double w = 0.0;
-    for (int64_t k = A->row_offsets[i]; k < A->row_offsets[i + 1]; k++) {
-      double a = link_weight(A, weighted, k);
-      if (!(a >= 0.0 && isfinite(a)))
-        return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE,
-                         "weighted PageRank: link %lld -> %d has weight %g (finite, >= 0 expected)",
-                         (long long)i, A->col_indices[k], a);
-      *zeros += link_weight(A, 0, k) == 0.0;
-      w += a;
-    }
-    if (w > 0.0 && !(isfinite(w) && isfinite(1.0 / w)))
-      return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE,
-                       "weighted PageRank: page %lld's out-weights sum to %g, whose reciprocal "
-                       "does not fit a double; rescale the weights",
-                       (long long)i, w);
-    inv_w[i] = w > 0.0 ? 1.0 / w : 0.0;
-    *dangling += w == 0.0;
-  }
-  return CSR_SUCCESS;
-}
-
-/* p scaled to sum 1 (NULL stays NULL: uniform). */
-static csr_status teleport(csr_context *ctx, const csr_vector *v, double **p) {
-  *p = NULL;
+/* w->p: v scaled to sum 1, at `location` (v NULL: p stays NULL, uniform). Read once, on the
+ * host (a device v is copied there first). */
+static csr_status teleport(csr_context *ctx, const csr_vector *v, csr_location location, work *w) {
   if (v == NULL)
     return CSR_SUCCESS;
+  if (v->location != CSR_HOST) {
+    csr_vector *copy = NULL;
+    CSRI_TRY(csr_vector_clone(ctx, v, &copy, CSR_HOST));
+    csr_status s = teleport(ctx, copy, location, w);
+    csr_vector_free(&copy);
+    return s;
+  }
   double top = 0.0, sum = 0.0; /* summed over the largest entry: no overflow to inf */
   for (int64_t i = 0; i < v->n; i++) {
     double e = entry(v, i);
@@ -125,18 +109,25 @@ static csr_status teleport(csr_context *ctx, const csr_vector *v, double **p) {
     return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "personalization sums to 0");
   for (int64_t i = 0; i < v->n; i++)
     sum += entry(v, i) / top;
-  if ((*p = csri_malloc((size_t)v->n * sizeof **p)) == NULL)
-    return CSRI_FAIL(ctx, CSR_ERR_OUT_OF_MEMORY, "personalization of %lld pages", (long long)v->n);
+  csr_vector *host = NULL;
+  CSRI_TRY(csr_vector_create(ctx, &host, v->n, CSR_F64, CSR_HOST));
   for (int64_t i = 0; i < v->n; i++)
-    (*p)[i] = entry(v, i) / top / sum;
-  return CSR_SUCCESS;
+    ((double *)host->data)[i] = entry(v, i) / top / sum;
+  if (location == CSR_HOST) {
+    w->p = host;
+    return CSR_SUCCESS;
+  }
+  csr_status s = csr_vector_clone(ctx, host, &w->p, location);
+  csr_vector_free(&host);
+  return s;
 }
 
 /* AT = A^T as a pattern matrix, or (weighted, or unweighted with explicit zeros, which are not
- * links) with link_weight / w_j in the ranks' precision: each iteration is then one SpMV of the
- * precision asked for. */
-static csr_status transposed(csr_context *ctx, const csr_matrix *A, int weighted, int64_t zeros,
-                             const double *inv_w, csr_value_type type, csr_matrix **AT) {
+ * links) with link weight / w_j in the ranks' precision: each iteration is then one SpMV of the
+ * precision asked for. Built where A lives. */
+static csr_status transposed(csr_context *ctx, const csri_backend *b, const csr_matrix *A,
+                             int weighted, int64_t zeros, const csr_vector *inv_w,
+                             csr_value_type type, csr_matrix **AT) {
   csr_matrix view = *A;
   if (!weighted &&
       zeros == 0) { /* links only: no value array to transpose or to read each iteration */
@@ -146,20 +137,13 @@ static csr_status transposed(csr_context *ctx, const csr_matrix *A, int weighted
   }
   csr_matrix *T = NULL, *M = NULL;
   CSRI_TRY(csr_transpose(ctx, A, &T));
-  csr_status s = csr_matrix_create(ctx, &M, T->rows, T->cols, T->nnz, type, CSR_HOST);
+  csr_status s = csr_matrix_create(ctx, &M, T->rows, T->cols, T->nnz, type, A->location);
+  if (s >= 0)
+    s = b->graph.pagerank_pull(ctx, T, weighted, inv_w->data, M);
   if (s < 0) {
     csr_matrix_free(&T);
+    csr_matrix_free(&M);
     return s;
-  }
-  for (int64_t i = 0; i <= T->rows; i++)
-    M->row_offsets[i] = T->row_offsets[i];
-  for (int64_t k = 0; k < T->nnz; k++) {
-    double v = link_weight(T, weighted, k) * inv_w[T->col_indices[k]];
-    M->col_indices[k] = T->col_indices[k];
-    if (type == CSR_F64)
-      ((double *)M->values)[k] = v;
-    else
-      ((float *)M->values)[k] = (float)v;
   }
   M->flags = T->flags;
   csr_matrix_free(&T);
@@ -167,17 +151,36 @@ static csr_status transposed(csr_context *ctx, const csr_matrix *A, int weighted
   return CSR_SUCCESS;
 }
 
-static csr_status setup(csr_context *ctx, const csr_matrix *A, const csr_pagerank_options *o,
-                        const csr_vector *ranks, work *w, int64_t *dangling) {
+static csr_status setup(csr_context *ctx, const csri_backend *b, const csr_matrix *A,
+                        const csr_pagerank_options *o, const csr_vector *ranks, work *w,
+                        int64_t *dangling) {
   int64_t n = A->rows;
-  if ((w->inv_w = csri_malloc((size_t)n * sizeof *w->inv_w)) == NULL)
-    return CSRI_FAIL(ctx, CSR_ERR_OUT_OF_MEMORY, "out-weights of %lld pages", (long long)n);
-  int64_t zeros = 0;
-  CSRI_TRY(out_weights(ctx, A, o->weighted, w->inv_w, dangling, &zeros));
-  CSRI_TRY(teleport(ctx, o->personalization, &w->p));
-  CSRI_TRY(transposed(ctx, A, o->weighted, zeros, w->inv_w, ranks->value_type, &w->AT));
-  CSRI_TRY(csr_vector_create(ctx, &w->x, n, ranks->value_type, CSR_HOST));
-  return csr_vector_create(ctx, &w->y, n, ranks->value_type, CSR_HOST);
+  csri_pagerank_weights found;
+  CSRI_TRY(out_weights(ctx, b, A, o->weighted, w, &found));
+  *dangling = found.dangling;
+  CSRI_TRY(teleport(ctx, o->personalization, A->location, w));
+  CSRI_TRY(transposed(ctx, b, A, o->weighted, found.zeros, w->inv_w, ranks->value_type, &w->AT));
+  CSRI_TRY(csr_vector_create(ctx, &w->x, n, ranks->value_type, A->location));
+  return csr_vector_create(ctx, &w->y, n, ranks->value_type, A->location);
+}
+
+/* One iteration from x = the spread of r: r and x become the next iterate's (x by swapping x and
+ * y when the backend's step writes the next spread to y). */
+static csr_status iterate(csr_context *ctx, const csri_backend *b, work *w, csr_vector *ranks,
+                          double d, int scale, double *dangling, double *l1_change) {
+  double base = *dangling / (double)ranks->n; /* the update also spreads for the next one */
+  const double *p = w->p ? w->p->data : NULL, *inv_w = w->inv_w->data;
+  if (b->graph.pagerank_step) {
+    CSRI_TRY(b->graph.pagerank_step(ctx, w->AT, w->x, ranks, p, d, base, inv_w, scale, w->y,
+                                    dangling, l1_change));
+    csr_vector *next = w->y;
+    w->y = w->x;
+    w->x = next;
+    return CSR_SUCCESS;
+  }
+  CSRI_TRY(csr_spmv(ctx, 1.0, w->AT, w->x, 0.0, w->y));
+  return b->graph.pagerank_update(ctx, ranks, w->y, p, d, base, inv_w, scale, w->x, dangling,
+                                  l1_change);
 }
 
 csr_status csr_pagerank(csr_context *ctx, const csr_matrix *A, const csr_pagerank_options *options,
@@ -187,25 +190,25 @@ csr_status csr_pagerank(csr_context *ctx, const csr_matrix *A, const csr_pageran
   const csr_pagerank_options *o = options ? options : &defaults;
   const csri_backend *b;
   CSRI_TRY(check(ctx, A, o, ranks, &b));
-  csr_pagerank_info done = {0, 0.0, 0};
+  csr_pagerank_info done = {0, 0.0, 0, 0.0, 0.0};
   int64_t n = A->rows;
   work w = {NULL, NULL, NULL, NULL, NULL};
-  csr_status status = n == 0 ? CSR_SUCCESS : setup(ctx, A, o, ranks, &w, &done.dangling);
+  double start = csri_seconds_now();
+  csr_status status = n == 0 ? CSR_SUCCESS : setup(ctx, b, A, o, ranks, &w, &done.dangling);
   if (status >= 0 && n > 0)
     status = csr_fill(ctx, 1.0 / (double)n, ranks);
   if (status >= 0 && n > 0) {
     status = CSR_INFO_NOT_CONVERGED;
     int scale = w.AT->value_type == CSR_PATTERN;
     double d = o->damping, dangling = 0.0;
-    csr_status s = b->graph.pagerank_spread(ctx, ranks, w.inv_w, scale, w.x, &dangling);
+    /* The spread returns its sum: the device is done with the set-up when it returns. */
+    csr_status s = b->graph.pagerank_spread(ctx, ranks, w.inv_w->data, scale, w.x, &dangling);
+    done.setup_seconds = csri_seconds_now() - start;
+    start = csri_seconds_now();
     if (s < 0)
       status = s;
     while (s >= 0 && done.iterations < o->max_iter) {
-      s = csr_spmv(ctx, 1.0, w.AT, w.x, 0.0, w.y);
-      double base = dangling / (double)n; /* the update also spreads for the next iteration */
-      if (s >= 0)
-        s = b->graph.pagerank_update(ctx, ranks, w.y, w.p, d, base, w.inv_w, scale, w.x, &dangling,
-                                     &done.l1_change);
+      s = iterate(ctx, b, &w, ranks, d, scale, &dangling, &done.l1_change);
       if (s < 0) {
         status = s;
         break;
@@ -225,6 +228,7 @@ csr_status csr_pagerank(csr_context *ctx, const csr_matrix *A, const csr_pageran
       }
     }
   }
+  done.iterate_seconds = done.iterations > 0 ? csri_seconds_now() - start : 0.0;
   work_free(&w);
   if (status < 0)
     return status;

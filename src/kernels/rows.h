@@ -2,11 +2,16 @@
  * the reference backend runs over everything and the OpenMP backend chunk by chunk. Sharing them
  * is what makes the two agree bit for bit; it also means that for these operations the reference
  * is no independent oracle of the OpenMP backend (docs/design.md lists what the tests check them
- * against instead). Internal. */
+ * against instead). The CUDA backend calls one of them, on the host, to describe a bad row of
+ * PageRank's weights as the CPU does. Internal. */
 #ifndef CSR_KERNELS_ROWS_H
 #define CSR_KERNELS_ROWS_H
 
 #include "core/backend.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* --- values ------------------------------------------------------------------------------- */
 
@@ -107,6 +112,13 @@ int64_t csri_jacobi_rows(const csr_matrix *A, csr_vector *d, int64_t r0, int64_t
 
 /* --- PageRank (src/kernels/pagerank_rows.c) ------------------------------------------------ */
 
+/* The out-weight pass of src/core/backend.h over pages [b, e): stops at the first bad row, which
+ * it records in *found (bad_row -1: none); adds the range's dangling pages and zeros. */
+void csri_pagerank_weights_rows(const csr_matrix *A, int weighted, double *inv_w, int64_t b,
+                                int64_t e, csri_pagerank_weights *found);
+/* The pull graph's values of rows [b, e) of M (src/core/backend.h), offsets and columns too. */
+void csri_pagerank_pull_rows(const csr_matrix *T, int weighted, const double *inv_w, csr_matrix *M,
+                             int64_t b, int64_t e);
 /* The spread and update passes of src/core/backend.h over pages [b, e); each returns its sum
  * (the dangling sum, the L1 change). */
 double csri_pagerank_spread_rows(const csr_vector *r, const double *inv_w, int scale, csr_vector *x,
@@ -115,4 +127,7 @@ double csri_pagerank_update_rows(csr_vector *r, const csr_vector *y, const doubl
                                  double base, const double *inv_w, int scale, csr_vector *x,
                                  int64_t b, int64_t e, double *dangling);
 
+#ifdef __cplusplus
+}
+#endif
 #endif /* CSR_KERNELS_ROWS_H */

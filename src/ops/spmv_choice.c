@@ -25,12 +25,6 @@ static int same_matrix(const entry *e, const csr_matrix *A) {
          e->rows == A->rows && e->cols == A->cols && e->nnz == A->nnz && e->location == A->location;
 }
 
-static double seconds_now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 void csr_context_forget_matrix(csr_context *ctx, const csr_matrix *A) {
   if (ctx == NULL)
     return;
@@ -56,9 +50,9 @@ static csr_status stats_of(csr_context *ctx, const csr_matrix *A, csr_row_stats 
         *cached = 1;
         return CSR_SUCCESS;
       }
-  double start = seconds_now();
+  double start = csri_seconds_now();
   CSRI_TRY(csr_row_stats_compute(ctx, A, stats));
-  *seconds = seconds_now() - start;
+  *seconds = csri_seconds_now() - start;
   if (c == NULL)
     return CSR_SUCCESS;
   int slot = 0;

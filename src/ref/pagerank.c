@@ -1,8 +1,23 @@
-/* PageRank's vector passes, serial: x = r / w with the dangling sum; r = d (y + base) +
- * (1 - d) p with the L1 change, fused with the next spread. The row kernels of
- * src/kernels/pagerank_rows.c over every page, in index order. */
+/* PageRank's passes, serial: the out-weights, the pull graph's values, x = r / w with the
+ * dangling sum; r = d (y + base) + (1 - d) p with the L1 change, fused with the next spread. The
+ * row kernels of src/kernels/pagerank_rows.c over every page, in index order. */
 #include "kernels/rows.h"
 #include "ref/ref.h"
+
+csr_status csri_ref_pagerank_weights(csr_context *ctx, const csr_matrix *A, int weighted,
+                                     double *inv_w, csri_pagerank_weights *found) {
+  (void)ctx;
+  *found = (csri_pagerank_weights){0, 0, -1, -1, -1, 0.0};
+  csri_pagerank_weights_rows(A, weighted, inv_w, 0, A->rows, found);
+  return CSR_SUCCESS;
+}
+
+csr_status csri_ref_pagerank_pull(csr_context *ctx, const csr_matrix *T, int weighted,
+                                  const double *inv_w, csr_matrix *M) {
+  (void)ctx;
+  csri_pagerank_pull_rows(T, weighted, inv_w, M, 0, T->rows);
+  return CSR_SUCCESS;
+}
 
 csr_status csri_ref_pagerank_spread(csr_context *ctx, const csr_vector *r, const double *inv_w,
                                     int scale, csr_vector *x, double *dangling) {
