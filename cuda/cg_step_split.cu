@@ -1,11 +1,12 @@
-/* CG's step for a matrix whose SpMV is the segmented kernel, in three passes: the point update
- * r' = r - alpha q, x += alpha p, z' = d .* r', p' = z' + beta p (one pass over the vectors);
- * q' = A p' (cuda/spmv_merge.cu); the five sums of src/core/backend.h over r', z', p', q' (a
- * reduction). The fused step (cuda/cg_step.cu) cannot take this SpMV: a row there is one group's,
- * while the segmented kernel splits rows between threads and blocks. Same rounding as the fused
+/* CG's step for a matrix whose SpMV is the segmented or the stream kernel, in three passes: the
+ * point update r' = r - alpha q, x += alpha p, z' = d .* r', p' = z' + beta p (one pass over the
+ * vectors); q' = A p' by the matrix's kernel (cuda/spmv_merge.cu, cuda/spmv_stream.cu); the five
+ * sums of src/core/backend.h over r', z', p', q' (a reduction). The fused step (cuda/cg_step.cu)
+ * cannot take these SpMVs: a row there is one group's, while they stage tiles of the matrix
+ * (and the segmented kernel splits rows between threads and blocks). Same rounding as the fused
  * step (cuda/cg_point.cuh); only q' is summed in another order. */
 #include "cg_point.cuh"
-#include "spmv_merge.cuh"
+#include "spmv_out.cuh"
 
 namespace {
 
@@ -43,7 +44,8 @@ csr_status step(csr_context *ctx, const csr_matrix *A, double alpha, double beta
   update_kernel<T, JACOBI><<<csri_vector_blocks(n), CSRI_VECTOR_THREADS, 0, stream>>>(
       n, pt, (T *)v->x->data, (T *)v->r_next->data, (T *)v->p_next->data);
   CSRI_TRY(CSRI_CUDA_CHECK(ctx, "CG update kernel"));
-  CSRI_TRY(csri_cuda_spmv_merge(ctx, 1.0, A, v->p_next, 0.0, v->q_next));
+  CSRI_TRY(csri_cuda_spmv_out<T>(ctx, A, (const T *)v->p_next->data,
+                                 csri_spmv_to_y<T>{(T *)v->q_next->data, 1.0, 0.0}, NULL));
   int grid = csri_reduce_grid((const void *)sums_kernel<T, JACOBI>, CSRI_REDUCE_THREADS, n,
                               CSRI_REDUCE_THREADS);
   csri_reduce_run<CSRI_CG_SUMS> r;

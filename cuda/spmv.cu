@@ -1,9 +1,11 @@
 /* y = alpha*A*x + beta*y on the GPU: y_i = alpha * sum_k a_ik x_k + beta * y_i, each row summed
- * in double by one thread (scalar) or a group of lanes (vector), see cuda/spmv_rows.cuh, or with
- * the nonzeros cut evenly over the threads (segmented, cuda/spmv_merge.cu). */
-#include "spmv_merge.cuh"
+ * in double by one thread (scalar) or a group of lanes (vector), see cuda/spmv_rows.cuh, with the
+ * nonzeros cut evenly over the threads (segmented, cuda/spmv_merge.cu), or with whole rows packed
+ * into shared-memory tiles (stream, cuda/spmv_stream.cu): the kernel that the matrix's row
+ * statistics name. What a kernel does with a row's sum is its `Out` (cuda/spmv_out.cuh): y here,
+ * PageRank's update in cuda/pagerank.cu. */
+#include "spmv_out.cuh"
 #include "spmv_rows.cuh"
-#include "spmv_stream.cuh"
 
 namespace {
 
@@ -13,60 +15,74 @@ template <typename T> struct gather_x {
   __device__ __forceinline__ double operator()(int32_t j) const { return (double)__ldg(x + j); }
 };
 
-/* One group of W lanes per row; the grid covers every row once. beta == 0 overwrites y (a NaN
- * in the old y does not survive), as on the CPU. */
-template <int W, typename T, bool PATTERN>
+/* One group of W lanes per row; the grid covers every row once; the group's lane 0 finishes the
+ * row (out.row). */
+template <int W, typename T, bool PATTERN, typename Out>
 __global__ void __launch_bounds__(CSRI_SPMV_THREADS)
     spmv_kernel(int64_t rows, const int64_t *off, const int32_t *col, const T *val, const T *x,
-                double alpha, double beta, T *y) {
+                Out out, double *partials) {
   const int lane = W == 1 ? 0 : (int)(threadIdx.x & (W - 1));
   int64_t row = ((int64_t)blockIdx.x * CSRI_SPMV_THREADS + threadIdx.x) / W;
   double sum =
       row < rows ? csri_row_sum<W, T, PATTERN>(off, col, val, row, lane, gather_x<T>{x}) : 0.0;
   if (W > 1)
     sum = csri_group_total<W>(sum);
+  typename Out::terms terms = {};
   if (lane == 0 && row < rows)
-    y[row] = (T)(beta == 0.0 ? alpha * sum : alpha * sum + beta * (double)y[row]);
+    out.row(row, sum, terms);
+  csri_out_block<Out, CSRI_SPMV_THREADS>(terms, partials);
 }
 
-template <typename T, bool PATTERN> struct spmv_launch {
+template <typename T, bool PATTERN, typename Out> struct spmv_launch {
   csr_context *ctx;
   const csr_matrix *A;
   const T *x;
-  double alpha, beta;
-  T *y;
+  const Out &out;
+  double *result;
 
   template <int W> csr_status run() {
-    int64_t blocks = (A->rows * W + CSRI_SPMV_THREADS - 1) / CSRI_SPMV_THREADS;
-    spmv_kernel<W, T, PATTERN><<<(unsigned)blocks, CSRI_SPMV_THREADS, 0, csri_stream(ctx)>>>(
-        A->rows, A->row_offsets, A->col_indices, (const T *)A->values, x, alpha, beta, y);
-    return CSRI_CUDA_CHECK(ctx, "SpMV kernel");
+    const int64_t blocks = (A->rows * W + CSRI_SPMV_THREADS - 1) / CSRI_SPMV_THREADS;
+    double *partials = NULL;
+    const size_t bytes = csri_out_partials_bytes<Out>(blocks);
+    if (bytes > 0)
+      CSRI_TRY(csri_device_scratch(ctx, bytes, (void **)&partials));
+    spmv_kernel<W, T, PATTERN, Out><<<(unsigned)blocks, CSRI_SPMV_THREADS, 0, csri_stream(ctx)>>>(
+        A->rows, A->row_offsets, A->col_indices, (const T *)A->values, x, out, partials);
+    csr_status status = CSRI_CUDA_CHECK(ctx, "SpMV kernel");
+    if (status >= 0)
+      status = csri_out_total<Out>(ctx, partials, blocks, result);
+    if (bytes > 0)
+      csri_device_scratch_done(ctx, partials);
+    return status;
   }
 };
 
-template <typename T>
-csr_status spmv_typed(csr_context *ctx, int lanes, double alpha, const csr_matrix *A,
-                      const csr_vector *x, double beta, csr_vector *y) {
-  const T *xv = (const T *)x->data;
-  T *yv = (T *)y->data;
-  if (A->value_type == CSR_PATTERN) {
-    spmv_launch<T, true> launch{ctx, A, xv, alpha, beta, yv};
-    return csri_with_lanes(lanes, launch);
-  }
-  spmv_launch<T, false> launch{ctx, A, xv, alpha, beta, yv};
-  return csri_with_lanes(lanes, launch);
-}
-
 } // namespace
 
-extern "C" csr_status csri_cuda_spmv(csr_context *ctx, double alpha, const csr_matrix *A,
-                                     const csr_vector *x, double beta, csr_vector *y) {
+template <typename T, typename Out>
+csr_status csri_cuda_spmv_out(csr_context *ctx, const csr_matrix *A, const T *x, const Out &out,
+                              double *result) {
   csri_spmv_pick pick;
   CSRI_TRY(csri_spmv_pick_for(ctx, A, &pick));
   if (pick.kernel == CSR_KERNEL_SEGMENTED)
-    return csri_cuda_spmv_merge(ctx, alpha, A, x, beta, y);
+    return csri_cuda_spmv_merge<T, Out>(ctx, A, x, out, result);
   if (pick.kernel == CSR_KERNEL_STREAM)
-    return csri_cuda_spmv_stream(ctx, alpha, A, x, beta, y);
-  return y->value_type == CSR_F64 ? spmv_typed<double>(ctx, pick.lanes, alpha, A, x, beta, y)
-                                  : spmv_typed<float>(ctx, pick.lanes, alpha, A, x, beta, y);
+    return csri_cuda_spmv_stream<T, Out>(ctx, A, x, out, result);
+  if (A->value_type == CSR_PATTERN) {
+    spmv_launch<T, true, Out> launch{ctx, A, x, out, result};
+    return csri_with_lanes(pick.lanes, launch);
+  }
+  spmv_launch<T, false, Out> launch{ctx, A, x, out, result};
+  return csri_with_lanes(pick.lanes, launch);
+}
+
+CSRI_SPMV_OUT_INSTANTIATE(csri_cuda_spmv_out)
+
+extern "C" csr_status csri_cuda_spmv(csr_context *ctx, double alpha, const csr_matrix *A,
+                                     const csr_vector *x, double beta, csr_vector *y) {
+  if (y->value_type == CSR_F64)
+    return csri_cuda_spmv_out<double>(ctx, A, (const double *)x->data,
+                                      csri_spmv_to_y<double>{(double *)y->data, alpha, beta}, NULL);
+  return csri_cuda_spmv_out<float>(ctx, A, (const float *)x->data,
+                                   csri_spmv_to_y<float>{(float *)y->data, alpha, beta}, NULL);
 }

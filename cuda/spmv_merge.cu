@@ -4,14 +4,14 @@
  * that the cuts split is summed from its pieces in double, in an order fixed by the matrix's shape:
  * within a tile by a segmented scan of the threads' carries, across tiles by a fix-up that adds the
  * tiles' carries in tile order. No atomics: the same bits on every call. */
-#include "common.cuh"
 #include "kernels/merge_path.h"
-#include "spmv_merge.cuh"
+#include "spmv_out.cuh"
 #include "spmv_tile.cuh"
 
 namespace {
 
 constexpr int THREADS = CSRI_SPMV_MERGE_THREADS;
+constexpr int FIX_UP_THREADS = 256;
 
 /* The tile shape of each value type (cuda/tuning.cuh): path items per thread, and the blocks per
  * SM that the register budget must fit. */
@@ -92,26 +92,32 @@ __global__ void tile_starts(const int64_t *off, int64_t rows, int64_t nnz, int64
  * then walks its items: a nonzero adds its product to the open row's sum, a row end closes the
  * row. The first row a thread closes also takes the earlier threads' carries of that row (the
  * block scan); the tile's first closed row, when it began in an earlier tile, is left to the
- * fix-up as the tile's head; every other row is stored here. The row open at the tile's end
- * leaves its sum in the tile's carry. Within the tile everything is 32-bit, counted from the
- * tile's start. */
-template <typename T, bool PATTERN>
+ * fix-up as the tile's head; every other row is finished here (out.row, cuda/spmv_out.cuh). The
+ * row open at the tile's end leaves its sum in the tile's carry. Within the tile everything is
+ * 32-bit, counted from the tile's start. */
+template <typename T, bool PATTERN, typename Out>
 __global__ void __launch_bounds__(THREADS, shape<T>::min_blocks)
     merge_kernel(int64_t rows, const int64_t *off, const int32_t *col, const T *val, const T *x,
-                 double alpha, double beta, T *y, const csri_merge_coord *starts,
-                 int64_t *carry_row, double *carry_sum, double *head_sum) {
+                 Out out, double *partials, const csri_merge_coord *starts, int64_t *carry_row,
+                 double *carry_sum, double *head_sum) {
   constexpr int ITEMS = shape<T>::items;
   constexpr int64_t TILE = shape<T>::tile;
   __shared__ int ends[TILE + 1];    /* the tile's rows' ends, and the open row's at its end */
   __shared__ double products[TILE]; /* a_k x_{c_k} of the tile's nonzeros */
   __shared__ keyed warp_totals[THREADS / 32];
+  __shared__ T batched[Out::BATCHED ? TILE : 1]; /* the sums of the rows closed here, by row */
   const int64_t t = blockIdx.x;
   const csri_merge_coord start = starts[t], end = starts[t + 1];
   const int tile_rows = (int)(end.row - start.row), nonzeros = (int)(end.nz - start.nz);
   const int staged = tile_rows < rows - start.row ? tile_rows + 1 : tile_rows;
   const int tid = threadIdx.x;
-  /* The row ends' first round, then the products' loads, all in flight before any is used. A
-   * tile starts before the last row's end, so it stages at least one row end. */
+  /* A BATCHED Out's loads for the first row this thread finishes at the end, then the row
+   * ends' first round, then the products' loads, all in flight before any is used. A tile
+   * starts before the last row's end, so it stages at least one row end. */
+  typename Out::ahead ahead;
+  if constexpr (Out::BATCHED)
+    if ((t > 0) + tid < tile_rows)
+      ahead = out.fetch(start.row + (t > 0) + tid);
   const int64_t end_first = __ldcs(off + start.row + 1 + min(tid, staged - 1));
   csri_tile_products<T, PATTERN, ITEMS, THREADS> staging;
   staging.load(col, val, x, start.nz, nonzeros);
@@ -127,6 +133,7 @@ __global__ void __launch_bounds__(THREADS, shape<T>::min_blocks)
   const int start_row = c.row;
   double sum = 0.0, first_sum = 0.0;
   int first_row = -1;
+  typename Out::terms terms = {};
 #pragma unroll
   for (int k = 0; k < ITEMS; k++) {
     if (k >= mine) /* the items this thread owns; the last threads of a tile may own fewer */
@@ -138,8 +145,10 @@ __global__ void __launch_bounds__(THREADS, shape<T>::min_blocks)
       if (first_row < 0) {
         first_row = c.row;
         first_sum = sum;
+      } else if constexpr (Out::BATCHED) {
+        batched[c.row] = (T)sum;
       } else {
-        csri_store_y(y, start.row + c.row, alpha, sum, beta);
+        out.row(start.row + c.row, sum, terms);
       }
       sum = 0.0;
       c.row++;
@@ -151,32 +160,39 @@ __global__ void __launch_bounds__(THREADS, shape<T>::min_blocks)
     double total = (exclusive.row == start_row ? exclusive.sum : 0.0) + first_sum;
     if (t > 0 && first_row == 0)
       head_sum[t] = total;
+    else if constexpr (Out::BATCHED)
+      batched[first_row] = (T)total;
     else
-      csri_store_y(y, start.row + first_row, alpha, total, beta);
+      out.row(start.row + first_row, total, terms);
+  }
+  if constexpr (Out::BATCHED) { /* every row closed here but the head, together */
+    __syncthreads();
+    const int first = (t > 0) + tid;
+    if (first < tile_rows)
+      out.row(start.row + first, (double)batched[first], terms, ahead);
+    for (int r = first + THREADS; r < tile_rows; r += THREADS)
+      out.row(start.row + r, (double)batched[r], terms);
   }
   if (threadIdx.x == THREADS - 1) {
     carry_row[t] = start.row + inclusive.row;
     carry_sum[t] = inclusive.sum;
   }
+  csri_out_block<Out, THREADS>(terms, partials);
 }
 
 /* One warp per tile t >= 1 that closes a row: its head row r began in an earlier tile, and the
  * run of tiles before t whose carry is row r holds the rest of r's sum. The warp finds the run
  * (the 32 tiles before t at once; a longer run's start by binary search, the carries' rows being
  * non-decreasing), sums its carries (each lane every 32nd tile into 8 running sums, then a
- * shuffle tree, then the head: an order fixed by the matrix's shape) and stores y_r. A row
- * spanning n tiles costs its warp n / 256 rounds of loads. */
-template <typename T>
-__global__ void fix_up(int64_t tiles, const csri_merge_coord *starts, const int64_t *carry_row,
-                       const double *carry_sum, const double *head_sum, double alpha, double beta,
-                       T *y) {
+ * shuffle tree, then the head: an order fixed by the matrix's shape) and finishes row r
+ * (out.row). A row spanning n tiles costs its warp n / 256 rounds of loads. */
+template <typename Out>
+__device__ __forceinline__ void fix_up_head(int64_t t, const csri_merge_coord *starts,
+                                            const int64_t *carry_row, const double *carry_sum,
+                                            const double *head_sum, const Out &out,
+                                            typename Out::terms &terms) {
   const int lane = threadIdx.x & 31;
-  const int64_t t = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32 + 1;
-  if (t >= tiles)
-    return; /* the whole warp: t is the same for its lanes */
   const int64_t r = starts[t].row;
-  if (starts[t + 1].row == r)
-    return; /* no row closes in tile t: no head */
   /* The carries' rows are non-decreasing: the lanes that match form a prefix. */
   int64_t s = t - 1 - lane;
   int m = __popc(__ballot_sync(FULL, s >= 0 && carry_row[s] == r));
@@ -206,23 +222,43 @@ __global__ void fix_up(int64_t tiles, const csri_merge_coord *starts, const int6
   for (int d = 16; d > 0; d /= 2)
     sum += __shfl_down_sync(FULL, sum, d);
   if (lane == 0)
-    csri_store_y(y, r, alpha, sum + head_sum[t], beta);
+    out.row(r, sum + head_sum[t], terms);
 }
 
-/* The scratch of one call: tile starts, then the tiles' carries and heads. */
+/* One warp per tile t >= 1; the warps of tiles without a head (no row closes in them) only join
+ * the block's combination of the terms. */
+template <typename Out>
+__global__ void __launch_bounds__(FIX_UP_THREADS)
+    fix_up(int64_t tiles, const csri_merge_coord *starts, const int64_t *carry_row,
+           const double *carry_sum, const double *head_sum, Out out, double *partials) {
+  const int64_t t = ((int64_t)blockIdx.x * FIX_UP_THREADS + threadIdx.x) / 32 + 1;
+  typename Out::terms terms = {};
+  /* the same for the whole warp: t is */
+  if (t < tiles && starts[t + 1].row != starts[t].row)
+    fix_up_head(t, starts, carry_row, carry_sum, head_sum, out, terms);
+  csri_out_block<Out, FIX_UP_THREADS>(terms, partials);
+}
+
+/* The scratch of one call: tile starts, the tiles' carries and heads, and the blocks' partials of
+ * an Out with sums (the tiles', then the fix-up's). */
 struct scratch {
   csri_merge_coord *starts;
   int64_t *carry_row;
-  double *carry_sum, *head_sum;
+  double *carry_sum, *head_sum, *partials;
 };
 
+/* Blocks of the fix-up: a warp for each tile but the first. */
+int64_t fix_up_blocks(int64_t tiles) {
+  return ((tiles - 1) * 32 + FIX_UP_THREADS - 1) / FIX_UP_THREADS;
+}
+
 /* The scratch's size in bytes; with a base, also where its pieces lie (each 256-byte aligned). */
-size_t layout(char *base, int64_t tiles, scratch *s) {
-  const size_t sizes[4] = {(size_t)(tiles + 1) * sizeof(csri_merge_coord),
+size_t layout(char *base, int64_t tiles, size_t partials_bytes, scratch *s) {
+  const size_t sizes[5] = {(size_t)(tiles + 1) * sizeof(csri_merge_coord),
                            (size_t)tiles * sizeof(int64_t), (size_t)tiles * sizeof(double),
-                           (size_t)tiles * sizeof(double)};
-  size_t at[4], total = 0;
-  for (int i = 0; i < 4; i++) {
+                           (size_t)tiles * sizeof(double), partials_bytes};
+  size_t at[5], total = 0;
+  for (int i = 0; i < 5; i++) {
     at[i] = total;
     total += csri_align256(sizes[i]);
   }
@@ -231,52 +267,51 @@ size_t layout(char *base, int64_t tiles, scratch *s) {
     s->carry_row = (int64_t *)(base + at[1]);
     s->carry_sum = (double *)(base + at[2]);
     s->head_sum = (double *)(base + at[3]);
+    s->partials = (double *)(base + at[4]);
   }
   return total;
 }
 
-template <typename T, bool PATTERN>
-csr_status run(csr_context *ctx, double alpha, const csr_matrix *A, const T *x, double beta, T *y,
+template <typename T, bool PATTERN, typename Out>
+csr_status run(csr_context *ctx, const csr_matrix *A, const T *x, const Out &out, double *result,
                const scratch &s, int64_t tiles) {
   cudaStream_t stream = csri_stream(ctx);
   tile_starts<<<(unsigned)((tiles + 1 + 255) / 256), 256, 0, stream>>>(
       A->row_offsets, A->rows, A->nnz, tiles, shape<T>::tile, s.starts);
   CSRI_TRY(CSRI_CUDA_CHECK(ctx, "SpMV tile starts"));
-  merge_kernel<T, PATTERN><<<(unsigned)tiles, THREADS, 0, stream>>>(
-      A->rows, A->row_offsets, A->col_indices, (const T *)A->values, x, alpha, beta, y, s.starts,
+  merge_kernel<T, PATTERN, Out><<<(unsigned)tiles, THREADS, 0, stream>>>(
+      A->rows, A->row_offsets, A->col_indices, (const T *)A->values, x, out, s.partials, s.starts,
       s.carry_row, s.carry_sum, s.head_sum);
   CSRI_TRY(CSRI_CUDA_CHECK(ctx, "segmented SpMV kernel"));
-  if (tiles == 1)
-    return CSR_SUCCESS;
-  int64_t threads = (tiles - 1) * 32;
-  fix_up<T><<<(unsigned)((threads + 255) / 256), 256, 0, stream>>>(
-      tiles, s.starts, s.carry_row, s.carry_sum, s.head_sum, alpha, beta, y);
-  return CSRI_CUDA_CHECK(ctx, "segmented SpMV fix-up");
+  const int64_t fix_ups = tiles > 1 ? fix_up_blocks(tiles) : 0;
+  if (fix_ups > 0) {
+    fix_up<Out><<<(unsigned)fix_ups, FIX_UP_THREADS, 0, stream>>>(
+        tiles, s.starts, s.carry_row, s.carry_sum, s.head_sum, out,
+        s.partials + (size_t)tiles * Out::SUMS);
+    CSRI_TRY(CSRI_CUDA_CHECK(ctx, "segmented SpMV fix-up"));
+  }
+  return csri_out_total<Out>(ctx, s.partials, tiles + fix_ups, result);
 }
 
-/* One value type's call: its tiles, the scratch, the kernels. */
-template <typename T>
-csr_status run_typed(csr_context *ctx, double alpha, const csr_matrix *A, const csr_vector *x,
-                     double beta, csr_vector *y) {
+} // namespace
+
+template <typename T, typename Out>
+csr_status csri_cuda_spmv_merge(csr_context *ctx, const csr_matrix *A, const T *x, const Out &out,
+                                double *result) {
   int64_t tiles = csri_merge_tiles(A->rows, A->nnz, shape<T>::tile);
   if (tiles == 0)
     return CSR_SUCCESS;
   void *base = NULL;
   scratch s = {};
-  CSRI_TRY(csri_device_scratch(ctx, layout(NULL, tiles, &s), &base));
-  layout((char *)base, tiles, &s);
-  csr_status status =
-      A->value_type == CSR_PATTERN
-          ? run<T, true>(ctx, alpha, A, (const T *)x->data, beta, (T *)y->data, s, tiles)
-          : run<T, false>(ctx, alpha, A, (const T *)x->data, beta, (T *)y->data, s, tiles);
+  const size_t partials =
+      csri_out_partials_bytes<Out>(tiles + (tiles > 1 ? fix_up_blocks(tiles) : 0));
+  CSRI_TRY(csri_device_scratch(ctx, layout(NULL, tiles, partials, &s), &base));
+  layout((char *)base, tiles, partials, &s);
+  csr_status status = A->value_type == CSR_PATTERN
+                          ? run<T, true, Out>(ctx, A, x, out, result, s, tiles)
+                          : run<T, false, Out>(ctx, A, x, out, result, s, tiles);
   csri_device_scratch_done(ctx, base);
   return status;
 }
 
-} // namespace
-
-csr_status csri_cuda_spmv_merge(csr_context *ctx, double alpha, const csr_matrix *A,
-                                const csr_vector *x, double beta, csr_vector *y) {
-  return y->value_type == CSR_F64 ? run_typed<double>(ctx, alpha, A, x, beta, y)
-                                  : run_typed<float>(ctx, alpha, A, x, beta, y);
-}
+CSRI_SPMV_OUT_INSTANTIATE(csri_cuda_spmv_merge)

@@ -3,9 +3,8 @@
  * flight at once, then a group of lanes sums each row there, in double. No row crosses a tile, so
  * there is no carry between threads or blocks: one kernel, no scan, no fix-up, and the summation
  * order is fixed by the matrix's shape (the same bits on every call). */
-#include "common.cuh"
 #include "kernels/row_tiles.h"
-#include "spmv_stream.cuh"
+#include "spmv_out.cuh"
 #include "spmv_tile.cuh"
 
 namespace {
@@ -60,11 +59,14 @@ __device__ __forceinline__ double block_sum(double v, double (&warp_sums)[THREAD
 }
 
 /* A tile that holds a row longer than the staging allows (only when the kernel is forced on
- * such a matrix): the whole block sums each of its rows in turn, straight from global memory. */
-template <typename T, bool PATTERN>
-__device__ __noinline__ void
+ * such a matrix): the whole block sums each of its rows in turn, straight from global memory;
+ * returns thread 0's terms. Out comes by value: a reference made every thread of every tile store
+ * it to local memory first, which cost the stream kernel up to a fifth of its speed. */
+template <typename T, bool PATTERN, typename Out>
+__device__ __noinline__ typename Out::terms
 unstaged_tile(tile_start start, int tile_rows, const int64_t *off, const int32_t *col, const T *val,
-              const T *x, double alpha, double beta, T *y, double (&warp_sums)[THREADS / 32]) {
+              const T *x, const Out out, double (&warp_sums)[THREADS / 32]) {
+  typename Out::terms terms = {};
   for (int r = 0; r < tile_rows; r++) {
     const int64_t row = start.row + r, end = off[row + 1];
     double sum = 0.0;
@@ -72,33 +74,30 @@ unstaged_tile(tile_start start, int tile_rows, const int64_t *off, const int32_t
       sum += PATTERN ? (double)__ldg(x + col[k]) : (double)val[k] * (double)__ldg(x + col[k]);
     sum = block_sum(sum, warp_sums);
     if (threadIdx.x == 0)
-      csri_store_y(y, row, alpha, sum, beta);
+      out.row(row, sum, terms);
   }
+  return terms;
 }
 
-/* One tile per block. Staging: thread i loads entries i, i + THREADS, ... (coalesced), every load
- * of the tile issued before any is used (the rows' starts, the columns and values, then the
- * gathers of x), each predicated on being inside the tile; the products go to shared memory in
- * double, the rows' starts as 32-bit offsets from the tile's first nonzero. Summing: groups of
- * `lanes` lanes (csri_row_tile_lanes), one row each, lane j adding the row's products j,
- * j + lanes, ..., then a shuffle tree over the group. */
-template <typename T, bool PATTERN>
-__global__ void __launch_bounds__(THREADS, shape<T>::min_blocks)
-    stream_kernel(const int64_t *off, const int32_t *col, const T *val, const T *x, double alpha,
-                  double beta, T *y, const tile_start *starts) {
+/* A tile that fits: thread i loads entries i, i + THREADS, ... (coalesced), every load of the
+ * tile issued before any is used (the rows' starts, the columns and values, then the gathers of
+ * x), each predicated on being inside the tile; the products go to shared memory in double, the
+ * rows' starts as 32-bit offsets from the tile's first nonzero. Summing: groups of `lanes` lanes
+ * (csri_row_tile_lanes), one row each, lane j adding the row's products j, j + lanes, ..., then a
+ * shuffle tree over the group; its lane 0 finishes the row (out.row, cuda/spmv_out.cuh). */
+template <typename T, bool PATTERN, typename Out>
+__device__ __forceinline__ void staged_tile(tile_start start, int tile_rows, int nonzeros,
+                                            const int64_t *off, const int32_t *col, const T *val,
+                                            const T *x, const Out &out, typename Out::terms &terms,
+                                            double *products, int *row_starts, T *batched) {
   constexpr int ITEMS = shape<T>::items;
-  __shared__ double products[shape<T>::capacity];
-  __shared__ int row_starts[shape<T>::window + 1]; /* a tile holds at most window rows */
-  __shared__ double warp_sums[THREADS / 32];
-  const tile_start start = starts[blockIdx.x], end = starts[blockIdx.x + 1];
-  const int tile_rows = (int)(end.row - start.row);
-  if (end.nz - start.nz > shape<T>::capacity) { /* the same for the whole block */
-    unstaged_tile<T, PATTERN>(start, tile_rows, off, col, val, x, alpha, beta, y, warp_sums);
-    return;
-  }
-  const int nonzeros = (int)(end.nz - start.nz), tid = threadIdx.x;
+  const int tid = threadIdx.x;
   /* The rows' starts' first round, then the products' loads (cuda/spmv_tile.cuh), all in flight
    * before any is used. */
+  typename Out::ahead ahead; /* a BATCHED Out's loads for the thread's first row, first */
+  if constexpr (Out::BATCHED)
+    if (tid < tile_rows)
+      ahead = out.fetch(start.row + tid);
   const int64_t start_first = __ldcs(off + start.row + min(tid, tile_rows));
   csri_tile_products<T, PATTERN, ITEMS, THREADS> staging;
   staging.load(col, val, x, start.nz, nonzeros);
@@ -121,45 +120,75 @@ __global__ void __launch_bounds__(THREADS, shape<T>::min_blocks)
     }
     for (int d = lanes / 2; d > 0; d /= 2)
       sum += __shfl_down_sync(FULL, sum, d, lanes);
-    if (lane == 0 && r < tile_rows)
-      csri_store_y(y, start.row + r, alpha, sum, beta);
+    if (lane == 0 && r < tile_rows) {
+      if constexpr (Out::BATCHED)
+        batched[r] = (T)sum;
+      else
+        out.row(start.row + r, sum, terms);
+    }
+  }
+  if constexpr (Out::BATCHED) { /* the tile's rows together (cuda/spmv_out.cuh) */
+    __syncthreads();
+    if (tid < tile_rows)
+      out.row(start.row + tid, (double)batched[tid], terms, ahead);
+    for (int r = tid + THREADS; r < tile_rows; r += THREADS)
+      out.row(start.row + r, (double)batched[r], terms);
   }
 }
 
-template <typename T, bool PATTERN>
-csr_status run(csr_context *ctx, double alpha, const csr_matrix *A, const T *x, double beta, T *y,
-               tile_start *starts, int64_t tiles) {
+/* One tile per block: staged when it fits (always, for a matrix whose rows fit the tiles), else
+ * row by row; then the block's terms of an Out with sums. */
+template <typename T, bool PATTERN, typename Out>
+__global__ void __launch_bounds__(THREADS, shape<T>::min_blocks)
+    stream_kernel(const int64_t *off, const int32_t *col, const T *val, const T *x, Out out,
+                  double *partials, const tile_start *starts) {
+  __shared__ double products[shape<T>::capacity];
+  __shared__ int row_starts[shape<T>::window + 1]; /* a tile holds at most window rows */
+  __shared__ double warp_sums[THREADS / 32];
+  __shared__ T batched[Out::BATCHED ? shape<T>::window : 1]; /* the rows' sums, by row */
+  const tile_start start = starts[blockIdx.x], end = starts[blockIdx.x + 1];
+  const int tile_rows = (int)(end.row - start.row);
+  typename Out::terms terms = {};
+  if (end.nz - start.nz > shape<T>::capacity) /* the same for the whole block */
+    terms = unstaged_tile<T, PATTERN, Out>(start, tile_rows, off, col, val, x, out, warp_sums);
+  else
+    staged_tile<T, PATTERN>(start, tile_rows, (int)(end.nz - start.nz), off, col, val, x, out,
+                            terms, products, row_starts, batched);
+  csri_out_block<Out, THREADS>(terms, partials);
+}
+
+template <typename T, bool PATTERN, typename Out>
+csr_status run(csr_context *ctx, const csr_matrix *A, const T *x, const Out &out, double *result,
+               tile_start *starts, double *partials, int64_t tiles) {
   cudaStream_t stream = csri_stream(ctx);
   tile_starts<<<(unsigned)((tiles + 1 + 255) / 256), 256, 0, stream>>>(
       A->row_offsets, A->rows, tiles, shape<T>::window, starts);
   CSRI_TRY(CSRI_CUDA_CHECK(ctx, "SpMV row tile starts"));
-  stream_kernel<T, PATTERN><<<(unsigned)tiles, THREADS, 0, stream>>>(
-      A->row_offsets, A->col_indices, (const T *)A->values, x, alpha, beta, y, starts);
-  return CSRI_CUDA_CHECK(ctx, "stream SpMV kernel");
-}
-
-/* One value type's call: its tiles, their starts in the context's scratch, the kernels. */
-template <typename T>
-csr_status run_typed(csr_context *ctx, double alpha, const csr_matrix *A, const csr_vector *x,
-                     double beta, csr_vector *y) {
-  int64_t tiles = csri_row_tiles(A->rows, A->nnz, shape<T>::window);
-  if (tiles == 0)
-    return CSR_SUCCESS;
-  void *base = NULL;
-  CSRI_TRY(csri_device_scratch(ctx, (size_t)(tiles + 1) * sizeof(tile_start), &base));
-  tile_start *starts = (tile_start *)base;
-  csr_status status =
-      A->value_type == CSR_PATTERN
-          ? run<T, true>(ctx, alpha, A, (const T *)x->data, beta, (T *)y->data, starts, tiles)
-          : run<T, false>(ctx, alpha, A, (const T *)x->data, beta, (T *)y->data, starts, tiles);
-  csri_device_scratch_done(ctx, base);
-  return status;
+  stream_kernel<T, PATTERN, Out><<<(unsigned)tiles, THREADS, 0, stream>>>(
+      A->row_offsets, A->col_indices, (const T *)A->values, x, out, partials, starts);
+  CSRI_TRY(CSRI_CUDA_CHECK(ctx, "stream SpMV kernel"));
+  return csri_out_total<Out>(ctx, partials, tiles, result);
 }
 
 } // namespace
 
-csr_status csri_cuda_spmv_stream(csr_context *ctx, double alpha, const csr_matrix *A,
-                                 const csr_vector *x, double beta, csr_vector *y) {
-  return y->value_type == CSR_F64 ? run_typed<double>(ctx, alpha, A, x, beta, y)
-                                  : run_typed<float>(ctx, alpha, A, x, beta, y);
+/* The tiles, their starts and the blocks' partials in the context's scratch, the kernels. */
+template <typename T, typename Out>
+csr_status csri_cuda_spmv_stream(csr_context *ctx, const csr_matrix *A, const T *x, const Out &out,
+                                 double *result) {
+  int64_t tiles = csri_row_tiles(A->rows, A->nnz, shape<T>::window);
+  if (tiles == 0)
+    return CSR_SUCCESS;
+  const size_t starts_bytes = csri_align256((size_t)(tiles + 1) * sizeof(tile_start));
+  void *base = NULL;
+  CSRI_TRY(csri_device_scratch(ctx, starts_bytes + csri_out_partials_bytes<Out>(tiles), &base));
+  tile_start *starts = (tile_start *)base;
+  double *partials = (double *)((char *)base + starts_bytes);
+  csr_status status = A->value_type == CSR_PATTERN
+                          ? run<T, true, Out>(ctx, A, x, out, result, starts, partials, tiles)
+                          : run<T, false, Out>(ctx, A, x, out, result, starts, partials, tiles);
+  csri_device_scratch_done(ctx, base);
+  return status;
 }
+
+CSRI_SPMV_OUT_INSTANTIATE(csri_cuda_spmv_stream)

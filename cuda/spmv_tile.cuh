@@ -26,14 +26,6 @@ __device__ __forceinline__ double csri_after(double v, double) {
   return v;
 }
 
-/* y_row = alpha * sum + beta * y_row; beta == 0 overwrites (a NaN in the old y does not
- * survive), as on the CPU. */
-template <typename T>
-__device__ __forceinline__ void csri_store_y(T *y, int64_t row, double alpha, double sum,
-                                             double beta) {
-  y[row] = (T)(beta == 0.0 ? alpha * sum : alpha * sum + beta * (double)y[row]);
-}
-
 /* One thread's share of a tile's products, in registers between the loads and the store to
  * shared memory, so that the caller can issue its own loads (the rows' ends) in between. */
 template <typename T, bool PATTERN, int ITEMS, int THREADS> struct csri_tile_products {

@@ -1,6 +1,6 @@
 /* The CUDA backend's table: the operations it runs on device operands, and device memory. A NULL
- * entry (PageRank's passes, the copy, which the front end makes a transfer) answers device
- * operands with CSR_ERR_UNSUPPORTED (src/core/dispatch.c). */
+ * entry (the copy, which the front end makes a transfer; PageRank's separate update, which its
+ * step fuses into the SpMV) is never called with device operands (src/core/dispatch.c). */
 #include "entries.h"
 
 const csri_backend csri_cuda_backend = {
@@ -21,6 +21,10 @@ const csri_backend csri_cuda_backend = {
     .convert.symmetric_expand = csri_cuda_symmetric_expand,
     .solve.cg_step = csri_cuda_cg_step,
     .solve.jacobi = csri_cuda_jacobi,
+    .graph.pagerank_weights = csri_cuda_pagerank_weights,
+    .graph.pagerank_pull = csri_cuda_pagerank_pull,
+    .graph.pagerank_spread = csri_cuda_pagerank_spread,
+    .graph.pagerank_step = csri_cuda_pagerank_step,
     .primitive.scan_bytes = csri_cuda_scan_bytes,
     .primitive.scan = csri_cuda_scan,
     .primitive.compact_bytes = csri_cuda_compact_bytes,

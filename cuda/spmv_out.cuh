@@ -1,0 +1,178 @@
+/* What an SpMV kernel does with a finished row sum s_i = sum_k a_ik x_k (in double): every kernel
+ * (scalar and vector, cuda/spmv.cu; segmented, cuda/spmv_merge.cu; stream, cuda/spmv_stream.cu)
+ * takes it as a template parameter `Out` and calls out.row(i, s_i, terms) once per row.
+ *   csri_spmv_to_y:      y_i = alpha s_i + beta y_i (csr_spmv);
+ *   csri_pagerank_row:   page i's new rank from s_i, and the next iteration's x_i (csr_pagerank's
+ *                        fused iteration, cuda/pagerank.cu).
+ * An Out with SUMS > 0 also adds SUMS terms per row (the L1 change, ...): each thread adds its
+ * rows' terms, each block combines its threads' in a fixed order into its partial, and
+ * csri_out_total combines the partials in block order. The rows a thread and a block finish are
+ * fixed by the matrix's shape, so the totals have the same bits on every call.
+ * An Out whose row() reads memory of its own (PageRank: r_i, 1 / w_i) is BATCHED: the tiled
+ * kernels keep its rows' sums, rounded to the value type, in shared memory and finish the tile's
+ * rows together at its end, thread t taking rows t, t + THREADS, ...: coalesced loads, all in
+ * flight at once, where calling it as each row closes would make a thread wait for its loads once
+ * per row (4x slower on web graphs). What a thread's first such row reads (out.fetch, an `ahead`)
+ * is loaded with the tile's own loads, before the tile is summed. */
+#ifndef CSR_CUDA_SPMV_OUT_CUH
+#define CSR_CUDA_SPMV_OUT_CUH
+
+#include "reduce.cuh"
+
+/* y_i = alpha s_i + beta y_i; beta == 0 overwrites (a NaN in the old y does not survive), as on
+ * the CPU. */
+template <typename T> struct csri_spmv_to_y {
+  static constexpr int SUMS = 0;
+  static constexpr bool BATCHED = false;
+  typedef csri_sums<1> terms; /* unused */
+  struct ahead {};            /* unused: not BATCHED */
+  T *y;
+  double alpha, beta;
+  __device__ __forceinline__ void row(int64_t i, double s, terms &) const {
+    y[i] = (T)(beta == 0.0 ? alpha * s : alpha * s + beta * (double)y[i]);
+  }
+};
+
+/* PageRank's update of page i from s_i = sum_{j -> i} x_j a_ji (src/kernels/pagerank_rows.c does
+ * the same on the CPU, with the same roundings: s_i is rounded to the ranks' type as the CPU's y
+ * stores it, and the _rn operations forbid fused multiply-adds):
+ *   r_i <- d (s_i + base) + (1 - d) p_i, x_next_i = r_i inv_w_i (scale) or r_i,
+ * terms: |r_i(new) - r_i(old)| and r_i(new) when page i dangles (inv_w_i == 0). r is updated in
+ * place (only row i's owner reads or writes r_i); x_next must not be the x the SpMV reads. Every
+ * x_next_i is written, a dangling page's too (which no link reads): skipping those stores made
+ * partial sectors that cost more than they saved. */
+template <typename T> struct csri_pagerank_row {
+  static constexpr int SUMS = 2;
+  static constexpr bool BATCHED = true; /* s_i is rounded to T first anyway */
+  typedef csri_sums<2> terms;
+  T *r, *x_next;
+  const double *inv_w, *p; /* p NULL: uniform */
+  double d, base, uniform;
+  int scale;
+  /* What row i's update reads: loaded ahead of the row's sum where the kernel can. */
+  struct ahead {
+    double w, teleport;
+    T old;
+  };
+  __device__ __forceinline__ ahead fetch(int64_t i) const {
+    return ahead{__ldcs(inv_w + i), p ? __ldcs(p + i) : uniform, __ldcs(r + i)};
+  }
+  __device__ __forceinline__ void row(int64_t i, double s, terms &acc) const {
+    row(i, s, acc, fetch(i));
+  }
+  __device__ __forceinline__ void row(int64_t i, double s, terms &acc, const ahead &a) const {
+    const double w = a.w, y = (double)(T)s;
+    const double next = __dadd_rn(__dmul_rn(d, __dadd_rn(y, base)), __dmul_rn(1.0 - d, a.teleport));
+    const T rounded = (T)next;
+    acc.v[0] += fabs((double)rounded - (double)a.old);
+    acc.v[1] += w == 0.0 ? (double)rounded : 0.0;
+    r[i] = rounded;
+    x_next[i] = (T)(scale ? __dmul_rn((double)rounded, w) : (double)rounded);
+  }
+};
+
+/* Every thread of the block calls it once, last: the block's terms, in a fixed order, into
+ * partials[blockIdx.x] (SUMS doubles each). Nothing for an Out without sums. */
+template <typename Out, int THREADS>
+__device__ __forceinline__ void csri_out_block(const typename Out::terms &acc, double *partials) {
+  if constexpr (Out::SUMS > 0) {
+    typename Out::terms total = csri_block_combine<csri_add, Out::SUMS, THREADS>(acc);
+    if (threadIdx.x == 0)
+#pragma unroll
+      for (int k = 0; k < Out::SUMS; k++)
+        partials[(size_t)blockIdx.x * Out::SUMS + k] = total.v[k];
+  }
+}
+
+/* Partials combined per fold: a block of CSRI_REDUCE_THREADS threads, 8 each, their loads in
+ * flight together. */
+#define CSRI_OUT_FOLD (CSRI_REDUCE_THREADS * 8)
+
+/* folded[b] = the sum of partials [b FOLD, (b + 1) FOLD) (< blocks), K sums each: thread t adds
+ * partials t, t + 256, ... of its fold, then the block's fixed tree. Block b of the grid takes
+ * fold b; with one fold, folded is the result (device-visible, possibly mapped host memory). */
+template <int K>
+__global__ void __launch_bounds__(CSRI_REDUCE_THREADS)
+    csri_partials_fold(const double *partials, int64_t blocks, double *folded) {
+  csri_sums<K> s;
+#pragma unroll
+  for (int k = 0; k < K; k++)
+    s.v[k] = 0.0;
+  const int64_t first = (int64_t)blockIdx.x * CSRI_OUT_FOLD + threadIdx.x;
+#pragma unroll
+  for (int j = 0; j < CSRI_OUT_FOLD / CSRI_REDUCE_THREADS; j++) {
+    const int64_t b = first + j * CSRI_REDUCE_THREADS;
+    if (b < blocks)
+#pragma unroll
+      for (int k = 0; k < K; k++)
+        s.v[k] += partials[b * K + k];
+  }
+  s = csri_block_combine<csri_add, K, CSRI_REDUCE_THREADS>(s);
+  if (threadIdx.x == 0) {
+#pragma unroll
+    for (int k = 0; k < K; k++)
+      folded[(size_t)blockIdx.x * K + k] = s.v[k];
+    __threadfence_system(); /* the result may be mapped host memory */
+  }
+}
+
+/* Folds of `blocks` partials. */
+static inline int64_t csri_out_folds(int64_t blocks) {
+  return (blocks + CSRI_OUT_FOLD - 1) / CSRI_OUT_FOLD;
+}
+
+/* After an SpMV whose `blocks` partials are in `partials`: their totals at `result` (Out::SUMS
+ * doubles, device-visible), in a fixed order: folds of CSRI_OUT_FOLD partials into the space
+ * after them, folds of those, ..., until one fold makes the result. Nothing for an Out without
+ * sums. */
+template <typename Out>
+static csr_status csri_out_total(csr_context *ctx, double *partials, int64_t blocks,
+                                 double *result) {
+  if constexpr (Out::SUMS > 0) {
+    constexpr int K = Out::SUMS;
+    const cudaStream_t stream = csri_stream(ctx);
+    double *space = partials + (size_t)blocks * K;
+    for (int64_t folds = csri_out_folds(blocks); folds > 1; folds = csri_out_folds(blocks)) {
+      csri_partials_fold<K>
+          <<<(unsigned)folds, CSRI_REDUCE_THREADS, 0, stream>>>(partials, blocks, space);
+      partials = space;
+      blocks = folds;
+      space += (size_t)folds * K;
+    }
+    csri_partials_fold<K><<<1, CSRI_REDUCE_THREADS, 0, stream>>>(partials, blocks, result);
+    return CSRI_CUDA_CHECK(ctx, "SpMV row sums' totals");
+  }
+  (void)ctx, (void)partials, (void)blocks, (void)result;
+  return CSR_SUCCESS;
+}
+
+/* Bytes of partials and their folds for `blocks` blocks of an Out (0 without sums): the folds
+ * of the folds take less than the first folds again. */
+template <typename Out> static size_t csri_out_partials_bytes(int64_t blocks) {
+  return (size_t)(blocks + 2 * csri_out_folds(blocks)) * Out::SUMS * sizeof(double);
+}
+
+/* out.row(i, s_i) for every row i of A (device operands; A->rows > 0), s = A x, by the kernel
+ * csri_spmv_pick_for names for A (cuda/spmv.cu); an Out with sums leaves their totals at
+ * `result`. The kernels' own entry points, by the same contract: */
+template <typename T, typename Out>
+csr_status csri_cuda_spmv_out(csr_context *ctx, const csr_matrix *A, const T *x, const Out &out,
+                              double *result);
+template <typename T, typename Out> /* segmented, cuda/spmv_merge.cu */
+csr_status csri_cuda_spmv_merge(csr_context *ctx, const csr_matrix *A, const T *x, const Out &out,
+                                double *result);
+template <typename T, typename Out> /* stream, cuda/spmv_stream.cu */
+csr_status csri_cuda_spmv_stream(csr_context *ctx, const csr_matrix *A, const T *x, const Out &out,
+                                 double *result);
+
+/* Instantiates fn (one of the three above) for every value type and Out, in its source. */
+#define CSRI_SPMV_OUT_INSTANCE(fn, T, OUT)                                                         \
+  template csr_status fn<T, OUT<T>>(csr_context *, const csr_matrix *, const T *, const OUT<T> &,  \
+                                    double *);
+#define CSRI_SPMV_OUT_INSTANTIATE(fn)                                                              \
+  CSRI_SPMV_OUT_INSTANCE(fn, double, csri_spmv_to_y)                                               \
+  CSRI_SPMV_OUT_INSTANCE(fn, float, csri_spmv_to_y)                                                \
+  CSRI_SPMV_OUT_INSTANCE(fn, double, csri_pagerank_row)                                            \
+  CSRI_SPMV_OUT_INSTANCE(fn, float, csri_pagerank_row)
+
+#endif
