@@ -485,8 +485,8 @@ int main(int argc, char **argv) {
     goto done;
   }
   const int on_device = o.backend == CSR_BACKEND_CUDA;
-  if ((rc = app_load_csr(ctx, prog, o.path, NULL, on_device, on_device ? &dA : &A, NULL,
-                         &r.stages)) != APP_OK)
+  if ((rc = app_load_csr(ctx, prog, o.path, NULL, on_device ? APP_BUILD_DEVICE : APP_BUILD_HOST,
+                         on_device ? &dA : &A, NULL, &r.stages)) != APP_OK)
     goto done;
   /* The host's copy of a device A serves b = A * ones and the check of the result. */
   if (on_device && (s = csr_matrix_copy(ctx, dA, &A, CSR_HOST)) < 0) {

@@ -127,22 +127,35 @@ csr_status app_read_coo(csr_context *ctx, const char *prog, const char *path,
 
 /* Seconds of each stage of a run. */
 typedef struct app_stages {
-  int on_device;  /* the CSR was built on the GPU */
-  double read;    /* the file read: into triples for the GPU; into CSR, assembly included, on the
-                     host */
-  double upload;  /* the triples copied to the GPU */
-  double build;   /* the CSR built from them on the GPU (csr_from_coo) */
-  double compute; /* the app's own work, set by the app */
+  int on_device; /* the CSR was built on the GPU */
+  double read;   /* the file read: into triples for the GPU; into CSR, assembly included, on the
+                    host */
+  double upload; /* the triples copied to the GPU */
+  double build;  /* the CSR built from them on the GPU (csr_from_coo) */
+  const char *prepare_name; /* the app's preparation before its work ("pull graph"), or NULL */
+  double prepare;           /* its seconds, set by the app */
+  double compute;           /* the app's own work, set by the app */
 } app_stages;
 
-/* Reads path as CSR where the run needs it, timing each stage. On the host: csr_read_csr. With
- * on_device (ctx set to the CUDA backend): the triples read on the host, copied to the device
- * (the host's copy freed), and the CSR built from them there (the device's triples freed), so the
- * device holds the triples and the CSR at once, never two CSRs. A failure is reported in the
- * user's terms (which stage, how much memory it needed and what the device has); returns APP_OK
- * or the exit code. */
+/* Where app_load_csr builds the CSR: on the host, on the GPU, or on the GPU when the file holds
+ * at least APP_GPU_MIN_ENTRIES entries (the triples are read on the host first either way). */
+typedef enum app_build {
+  APP_BUILD_HOST = 0,
+  APP_BUILD_DEVICE = 1,
+  APP_BUILD_DEVICE_IF_LARGE = 2
+} app_build;
+/* Below this many entries a GPU run does not gain: the upload, the device's set-up and a few
+ * microseconds per launch outweigh what the CPU spends on the whole job. */
+#define APP_GPU_MIN_ENTRIES 100000
+
+/* Reads path as CSR where the run needs it, timing each stage. On the host: csr_read_csr. On the
+ * device (ctx set to the CUDA backend or AUTO): the triples read on the host, copied to the
+ * device (the host's copy freed), and the CSR built from them there (the device's triples
+ * freed), so the device holds the triples and the CSR at once, never two CSRs. A failure is
+ * reported in the user's terms (which stage, how much memory it needed and what the device has);
+ * returns APP_OK or the exit code. */
 int app_load_csr(csr_context *ctx, const char *prog, const char *path,
-                 const csr_read_options *options, int on_device, csr_matrix **A,
+                 const csr_read_options *options, app_build where, csr_matrix **A,
                  csr_file_info *info, app_stages *stages);
 /* The stages as one line of text, "read 1.234 s, upload 40.1 ms, build 6.2 ms (on the GPU), spmv
  * 41.0 ms" (compute named by `compute`), in buf. */
@@ -187,7 +200,7 @@ void app_json_double(app_json *j, const char *key, double value);
 void app_json_bool(app_json *j, const char *key, int value);
 void app_json_null(app_json *j, const char *key);
 /* "stages": {"built_on": "device" or "host", "read_s", "upload_s", "build_s" (null on the host),
- * "compute_s"}. */
+ * then "<prepare_name>_s" (spaces as underscores) when the app names one, "compute_s"}. */
 void app_json_stages(app_json *j, const app_stages *stages);
 
 #endif /* CSR_APPS_COMMON_H */

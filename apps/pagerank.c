@@ -31,8 +31,11 @@ static void usage(void) {
       "  --top K              print the K highest-ranked pages (default 10; 0: none)\n"
       "  --output FILE        write one \"id rank\" line per page, in id order (%%.17g for f64,\n"
       "                       %%.9g for f32)\n"
-      "  --backend B          auto (default: OpenMP when built), ref (serial), omp, cuda (not\n"
-      "                       available for PageRank yet: says so and exits 3)\n"
+      "  --backend B          auto (default: the GPU when libcsr has CUDA, a device is present\n"
+      "                       and the graph has at least 100000 links; else OpenMP when\n"
+      "                       built), ref (serial), omp, cuda (the graph built and ranked on\n"
+      "                       the GPU; exits 3 without a device or when the graph does not\n"
+      "                       fit, saying how much it needs and what the device has)\n"
       "  --precision P        f64 (default) or f32 rank vectors and weights (sums in double)\n"
       "  --weighted           rank flows along out-links in proportion to their values (which\n"
       "                       must be >= 0); default: equally, values ignored\n"
@@ -45,7 +48,8 @@ static void usage(void) {
       "                       dangling, id_base, damping, tol, max_iter, weighted,\n"
       "                       personalized, iterations, l1_change, converged, seconds,\n"
       "                       seconds_per_iteration, bytes_per_iteration, gbs, backend,\n"
-      "                       threads, precision, top: [{id, rank}...])\n"
+      "                       threads (null on the GPU), precision, stages, top: [{id,\n"
+      "                       rank}...])\n"
       "  --maxit N            the same as --max-iter\n" APP_VERBOSE_HELP
       "  --help               this text\n"
       "  --version            library version and the backends compiled in\n"
@@ -66,6 +70,9 @@ static void usage(void) {
       "             a = v with --weighted, else 0. A floor on the traffic: the library's\n"
       "             iteration moves more (rank re-reads, row offsets, 1/w, the fused passes)\n"
       "  GB/s       bytes per iteration * iterations / time / 1e9 (setup included)\n"
+      "  stages     seconds to read the file (with the host's assembly of the CSR on the CPU),\n"
+      "             upload its triples and build the CSR on the GPU, build the pull graph\n"
+      "             (out-weights, the transpose; csr_pagerank's set-up) and iterate\n"
       "A progress line per iteration goes to stderr (only when it is a terminal).\n"
       "\n" APP_INPUT_HELP "\n" APP_EXIT_HELP);
 }
@@ -275,6 +282,7 @@ typedef struct result {
   double seconds, bytes, gbs;
   int64_t top;
   const ranked *best;
+  app_stages stages;
 } result;
 
 static void print_text(const options *o, const csr_matrix *A, const result *r) {
@@ -284,14 +292,20 @@ static void print_text(const options *o, const csr_matrix *A, const result *r) {
   printf("model      d = %g, tol = %g (L1), max-iter %lld, %s, %s teleport\n", o->damping, o->tol,
          o->max_iter, o->weighted ? "weighted" : "unweighted",
          o->personalization ? "personalized" : "uniform");
-  printf("backend    %s, %d thread%s, %s\n", csr_backend_name(r->ran), r->threads,
-         r->threads == 1 ? "" : "s", precision);
+  if (r->ran == CSR_BACKEND_CUDA)
+    printf("backend    cuda, GPU, %s\n", precision);
+  else
+    printf("backend    %s, %d thread%s, %s\n", csr_backend_name(r->ran), r->threads,
+           r->threads == 1 ? "" : "s", precision);
   printf("result     %s after %lld iterations, L1 change %.3g\n",
          r->converged ? "converged" : "NOT converged", (long long)r->info.iterations,
          r->info.l1_change);
   printf("time       %.6f s, %.6f ms per iteration, %.3f GB/s (%.0f bytes per iteration)\n",
          r->seconds, r->info.iterations ? 1e3 * r->seconds / (double)r->info.iterations : 0.0,
          r->gbs, r->bytes);
+  char stages[256];
+  app_stages_text(&r->stages, "iterate", stages, sizeof stages);
+  printf("stages     %s\n", stages);
   if (r->top > 0)
     printf("top %lld:\n%6s %12s %s\n", (long long)r->top, "place", "id", "rank");
   for (int64_t k = 0; k < r->top; k++)
@@ -321,8 +335,12 @@ static void print_json(const options *o, const csr_matrix *A, const result *r) {
   app_json_double(&j, "bytes_per_iteration", r->bytes);
   app_json_double(&j, "gbs", r->gbs);
   app_json_string(&j, "backend", csr_backend_name(r->ran));
-  app_json_int(&j, "threads", r->threads);
+  if (r->ran == CSR_BACKEND_CUDA)
+    app_json_null(&j, "threads");
+  else
+    app_json_int(&j, "threads", r->threads);
   app_json_string(&j, "precision", o->precision == CSR_F64 ? "f64" : "f32");
+  app_json_stages(&j, &r->stages);
   app_json_open(&j, "top", '[');
   for (int64_t k = 0; k < r->top; k++) {
     app_json_open(&j, NULL, '{');
@@ -334,12 +352,21 @@ static void print_json(const options *o, const csr_matrix *A, const result *r) {
   app_json_end(&j);
 }
 
-/* Why --backend cuda cannot run: csr_pagerank takes host operands and runs on a CPU backend. */
-static int cuda_unavailable(void) {
-  const char *why = !csr_backend_available(CSR_BACKEND_CUDA) ? "this libcsr was built without CUDA"
-                    : !csr_cuda_device_present()             ? "no CUDA device is present"
-                                                 : "csr_pagerank runs on the CPU backends only";
-  return app_fail(APP_RUNTIME, "the CUDA backend is not available for PageRank yet (%s)", why);
+/* Where the graph is built and ranked: --backend cuda on the GPU (refused, exit 3, without
+ * CUDA or a device); auto on the GPU when there is one and the graph is large enough; else on
+ * the host. Before the file is read, which may take a minute. */
+static int placement(const options *o, app_build *where) {
+  const int gpu = csr_backend_available(CSR_BACKEND_CUDA) && csr_cuda_device_present();
+  *where = APP_BUILD_HOST;
+  if (o->backend == CSR_BACKEND_CUDA && !csr_backend_available(CSR_BACKEND_CUDA))
+    return app_fail(APP_RUNTIME, "--backend cuda: this libcsr was built without CUDA");
+  if (o->backend == CSR_BACKEND_CUDA && !gpu)
+    return app_fail(APP_RUNTIME, "--backend cuda: no CUDA device is present");
+  if (o->backend == CSR_BACKEND_CUDA)
+    *where = APP_BUILD_DEVICE;
+  else if (o->backend == CSR_BACKEND_AUTO && gpu)
+    *where = APP_BUILD_DEVICE_IF_LARGE;
+  return APP_OK;
 }
 
 /* One progress line per iteration, rewritten in place (stderr is a terminal). */
@@ -380,12 +407,13 @@ int main(int argc, char **argv) {
   int rc = parse(argc, argv, &o, &exit_now);
   if (rc != APP_OK || exit_now)
     return rc;
-  if (o.backend == CSR_BACKEND_CUDA)
-    return cuda_unavailable();
+  app_build where;
+  if ((rc = placement(&o, &where)) != APP_OK)
+    return rc;
 
   csr_context *ctx = NULL;
   csr_matrix *A = NULL;
-  csr_vector *p = NULL, *ranks = NULL;
+  csr_vector *p = NULL, *ranks = NULL, *host_ranks = NULL;
   ranked *best = NULL;
   result r;
   memset(&r, 0, sizeof r);
@@ -401,15 +429,13 @@ int main(int argc, char **argv) {
   csr_read_options_init(&ro);
   ro.value_type = o.precision;
   csr_file_info fi;
-  if ((s = app_read_csr(ctx, prog, o.path, &ro, &A, &fi, NULL)) < 0) {
-    rc = app_fail_status(app_exit_code(s), o.path, ctx, s);
+  if ((rc = app_load_csr(ctx, prog, o.path, &ro, where, &A, &fi, &r.stages)) != APP_OK)
     goto done;
-  }
   r.base = fi.format == CSR_FORMAT_MATRIX_MARKET ? 1 : 0;
   if (o.personalization &&
       (rc = load_personalization(ctx, o.personalization, A->rows, &p)) != APP_OK)
     goto done;
-  if ((s = csr_vector_create(ctx, &ranks, A->rows, o.precision, CSR_HOST)) < 0) {
+  if ((s = csr_vector_create(ctx, &ranks, A->rows, o.precision, A->location)) < 0) {
     rc = app_fail_status(APP_RUNTIME, "the rank vector", ctx, s);
     goto done;
   }
@@ -419,17 +445,26 @@ int main(int argc, char **argv) {
   }
   r.converged = s == CSR_SUCCESS;
   r.ran = csr_context_last_backend(ctx);
+  r.stages.prepare_name = "pull graph";
+  r.stages.prepare = r.info.setup_seconds;
+  r.stages.compute = r.info.iterate_seconds;
+  host_ranks = ranks;
+  if (A->location != CSR_HOST && (s = csr_vector_clone(ctx, ranks, &host_ranks, CSR_HOST)) < 0) {
+    host_ranks = NULL;
+    rc = app_fail_status(APP_RUNTIME, "copying the ranks from the GPU", ctx, s);
+    goto done;
+  }
   r.threads = r.ran == CSR_BACKEND_OMP ? app_omp_threads((int)o.threads) : 1;
   double v = o.precision == CSR_F64 ? 8.0 : 4.0;
   r.bytes = (4.0 + (o.weighted ? v : 0.0)) * (double)A->nnz + 3.0 * v * (double)A->rows;
   r.gbs = r.seconds > 0.0 ? r.bytes * (double)r.info.iterations / r.seconds / 1e9 : 0.0;
   r.top = o.top < A->rows ? (int64_t)o.top : A->rows;
-  if (r.top > 0 && (best = by_rank(ranks)) == NULL) {
+  if (r.top > 0 && (best = by_rank(host_ranks)) == NULL) {
     rc = app_fail(APP_RUNTIME, "cannot allocate the ranking of %lld pages", (long long)A->rows);
     goto done;
   }
   r.best = best;
-  if (o.output && (rc = write_ranks(o.output, ranks, r.base)) != APP_OK)
+  if (o.output && (rc = write_ranks(o.output, host_ranks, r.base)) != APP_OK)
     goto done;
   if (o.json)
     print_json(&o, A, &r);
@@ -439,6 +474,8 @@ int main(int argc, char **argv) {
     rc = app_fail(APP_RUNTIME, "writing the output failed");
 done:
   free(best);
+  if (host_ranks != ranks)
+    csr_vector_free(&host_ranks);
   csr_vector_free(&ranks);
   csr_vector_free(&p);
   csr_matrix_free(&A);

@@ -547,8 +547,9 @@ int main(int argc, char **argv) {
   csr_read_options ro;
   csr_read_options_init(&ro);
   ro.value_type = o.precision;
-  if ((rc = app_load_csr(ctx, prog, o.path, &ro, o.backend == CSR_BACKEND_CUDA, &A, NULL,
-                         &r.stages)) != APP_OK)
+  if ((rc = app_load_csr(ctx, prog, o.path, &ro,
+                         o.backend == CSR_BACKEND_CUDA ? APP_BUILD_DEVICE : APP_BUILD_HOST, &A,
+                         NULL, &r.stages)) != APP_OK)
     goto done;
   s = csr_vector_create(ctx, &x, A->cols, o.precision, CSR_HOST);
   if (s >= 0)

@@ -4,7 +4,7 @@
 # under compute-sanitizer (memcheck, racecheck), then the GPU benchmarks. Logs go to $OUT when it
 # is set, else to ./gpu-out.
 #   usage: bash bench/run_gpu.sh [tests|sanitize|bench|apps|all ...]   (default all; steps run in
-#   the order given; apps: spmv and cg with --backend cuda, and bench/e2e_gpu.sh)
+#   the order given; apps: spmv, cg and pagerank with --backend cuda, and bench/e2e_gpu.sh)
 #   Split a long run into several: the build directory (build-gpu) is kept, so later runs
 #   rebuild only what changed.
 #   CSR_GPU_TESTS (a regex over test names) and CSR_GPU_BENCH (a name glob) narrow the tests and
@@ -108,13 +108,17 @@ run_bench() {
 # end-to-end benchmark on large files (bench/e2e_gpu.sh).
 run_apps() {
   step "apps on the GPU"
-  cmake --build "$build" -j "$(nproc)" --target spmv cg make_mtx >"$out/build-apps.log" 2>&1 ||
+  cmake --build "$build" -j "$(nproc)" --target spmv cg pagerank make_mtx >"$out/build-apps.log" 2>&1 ||
     { grep -E "error" "$out/build-apps.log" | head -30; status=1; return; }
   for c in spmv_cuda spmv_cuda_oom; do
     bash tests/apps/run.sh "$c" "$build/apps" "$PWD" 2>&1 | tail -8
     [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
   done
   bash tests/apps/cg.sh cuda "$build/apps" "$PWD" 2>&1 | tail -3
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  bash tests/apps/pagerank.sh cuda "$build/apps" "$PWD" 2>&1 | tail -3
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  python3 tests/apps/pagerank_igraph.py "$build/apps" "$PWD" cuda 2>&1 | tail -3
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
   bash bench/e2e_gpu.sh "$build" || status=1
 }

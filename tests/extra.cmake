@@ -31,7 +31,8 @@ if(CSR_BUILD_APPS)
   # apps_pagerank_*: pagerank's command line and exit codes (tests/apps/pagerank.sh), and its
   # ranks against networkx and the model iterated in numpy (nx_*: tests/apps/pagerank_check.py);
   # 77 (python3 or networkx missing, ../shared absent for nx_web) reports skipped.
-  foreach(case help usage bad_input nx_karate nx_dangling nx_weighted nx_personalization nx_web)
+  foreach(case help usage bad_input cuda nx_karate nx_dangling nx_weighted nx_personalization
+               nx_web)
     add_test(NAME apps_pagerank_${case}
       COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/apps/pagerank.sh ${case}
               $<TARGET_FILE_DIR:pagerank> ${PROJECT_SOURCE_DIR})
@@ -53,6 +54,12 @@ if(CSR_BUILD_APPS)
     COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/apps/pagerank_igraph.py
             $<TARGET_FILE_DIR:pagerank> ${PROJECT_SOURCE_DIR})
   set_tests_properties(apps_pagerank_igraph PROPERTIES LABELS apps SKIP_RETURN_CODE 77 TIMEOUT 300)
+  # The same on the GPU (77 without a CUDA build and a device).
+  add_test(NAME apps_pagerank_igraph_cuda
+    COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/apps/pagerank_igraph.py
+            $<TARGET_FILE_DIR:pagerank> ${PROJECT_SOURCE_DIR} cuda)
+  set_tests_properties(apps_pagerank_igraph_cuda
+    PROPERTIES LABELS apps SKIP_RETURN_CODE 77 TIMEOUT 300)
 endif()
 
 # mmio_example: a program in the style of NIST's example_read.c (tests/mmio_example/), written

@@ -3,7 +3,7 @@
 #
 #   bash tests/apps/pagerank.sh CASE APPS_DIR SOURCE_DIR
 #
-# CASE: help, usage, bad_input (here), or nx_karate, nx_dangling, nx_weighted,
+# CASE: help, usage, bad_input, cuda (here), or nx_karate, nx_dangling, nx_weighted,
 # nx_personalization, nx_web (tests/apps/pagerank_check.py: ranks against networkx and the model).
 # Exit 0 pass, 1 fail, 77 skipped (python3 or networkx missing; ../shared absent for nx_web).
 set -euo pipefail
@@ -67,9 +67,6 @@ case_usage() {
   run 0 "$app" "$karate" --damping=0 --tol=1 --max-iter=1 --top=0 --precision=f32
   run 0 "$app" "$karate" --top 1000 --threads 1
   [[ $(grep -c '^ *[0-9]\+ \+[0-9]\+ 0\.' "$tmp/out") == 34 ]] || fail "--top 1000 lists 34 pages"
-  # No CUDA PageRank: a runtime failure (3) that says so.
-  run 3 "$app" "$karate" --backend cuda
-  contains "$tmp/err" "the CUDA backend is not available for PageRank yet"
   echo "usage: ok"
 }
 
@@ -119,8 +116,48 @@ case_bad_input() {
   echo "bad_input: ok"
 }
 
+# --backend cuda: on a machine with a device and a CUDA build, the graph built and ranked on the
+# GPU with each stage's time, the same top pages as the CPU, and auto choosing the GPU for a
+# large graph only; elsewhere a runtime failure (3) that says why.
+case_cuda() {
+  local rc=0 gpu=0 web="$src/../shared/matrices/web-NotreDame.txt.gz"
+  if "$app" --version | grep -E "^backends compiled in:.*\bcuda\b" >/dev/null &&
+    command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
+    gpu=1
+  fi
+  "$app" "$karate" --backend cuda --top 10 >"$tmp/out" 2>"$tmp/err" || rc=$?
+  if [[ $gpu == 0 ]]; then
+    [[ $rc == 3 ]] || fail "--backend cuda without a GPU: exit $rc, expected 3"
+    contains "$tmp/err" "--backend cuda: "
+    [[ ! -s "$tmp/out" ]] || fail "--backend cuda printed results without running on the GPU"
+    echo "cuda: ok (no GPU: exit 3)"
+    return
+  fi
+  [[ $rc == 0 ]] || fail "--backend cuda on a GPU: exit $rc: $(cat "$tmp/err")"
+  contains "$tmp/out" "backend    cuda, GPU, f64"
+  contains "$tmp/out" "(on the GPU), pull graph "
+  grep -A10 '^top 10' "$tmp/out" >"$tmp/gpu_top"
+  run 0 "$app" "$karate" --backend omp --top 10 # karate's 78 links: auto stays on the CPU too
+  grep -A10 '^top 10' "$tmp/out" >"$tmp/cpu_top"
+  diff -q <(awk '{print $2}' "$tmp/gpu_top") <(awk '{print $2}' "$tmp/cpu_top") >/dev/null ||
+    fail "the GPU's top 10 of karate differs from the CPU's"
+  run 0 "$app" "$karate" --json --top 0
+  python3 -c 'import json, sys; j = json.load(open(sys.argv[1])); sys.exit(j["backend"] == "cuda")' \
+    "$tmp/out" || fail "auto ran karate (78 links) on the GPU"
+  if [[ -f "$web" ]]; then # 1.5M links: auto takes the GPU; every stage timed
+    run 0 "$app" "$web" --json --top 3 --precision f32
+    python3 -c 'import json, sys
+j = json.load(open(sys.argv[1])); s = j["stages"]
+ok = (j["backend"] == "cuda" and j["threads"] is None and s["built_on"] == "device" and
+      min(s["read_s"], s["upload_s"], s["build_s"], s["pull_graph_s"], s["compute_s"]) > 0 and
+      j["converged"] and len(j["top"]) == 3)
+sys.exit(0 if ok else "auto on web-NotreDame: %s" % json.dumps(j))' "$tmp/out" || fail "$(cat "$tmp/out")"
+  fi
+  echo "cuda: ok (gpu)"
+}
+
 case "$case_name" in
-help | usage | bad_input) "case_$case_name" ;;
+help | usage | bad_input | cuda) "case_$case_name" ;;
 nx_*)
   if ! command -v python3 >/dev/null 2>&1; then
     echo "SKIP: python3 not found (it runs networkx)"
