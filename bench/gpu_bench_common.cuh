@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <vector>
 
 /* Exits with 3 when a CUDA call fails. */
@@ -68,6 +69,31 @@ static double bench_copy_gbs(int reps, double *ms) {
   CHECK_CUDA(cudaFree(a));
   CHECK_CUDA(cudaFree(b));
   return 2.0 * bytes / (*ms * 1e-3) / 1e9;
+}
+
+/* The CSV header of bench/README.md's format. */
+static inline void bench_csv_header(FILE *csv) {
+  if (csv)
+    fprintf(csv, "benchmark,case,variant,ours_seconds,anchor_name,anchor_seconds,ratio,"
+                 "target_ratio,bytes,ours_gbs,floor_gbs,fraction_of_floor,"
+                 "anchor_fraction_of_floor,extra,device,date_utc,command\n");
+}
+
+/* Device 0 as "NAME N SMs CUDA X.Y" (without commas: it is a CSV field), and now in UTC as
+ * "YYYY-MM-DDTHH:MMZ". */
+static inline void bench_device_and_date(char *device, size_t device_size, char *date,
+                                         size_t date_size) {
+  cudaDeviceProp prop;
+  CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
+  int runtime = 0;
+  cudaRuntimeGetVersion(&runtime);
+  snprintf(device, device_size, "%s %d SMs CUDA %d.%d", prop.name, prop.multiProcessorCount,
+           runtime / 1000, runtime % 1000 / 10);
+  for (char *c = device; *c; c++)
+    if (*c == ',')
+      *c = ' ';
+  time_t now = time(NULL);
+  strftime(date, date_size, "%Y-%m-%dT%H:%MZ", gmtime(&now));
 }
 
 /* splitmix64's finaliser: a well-mixed 64-bit hash of x. */

@@ -467,10 +467,7 @@ int main(int argc, char **argv) {
       matrices = argv[++i];
     else if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
       csv = fopen(argv[++i], "w");
-      if (csv)
-        fprintf(csv, "benchmark,case,variant,ours_seconds,anchor_name,anchor_seconds,ratio,"
-                     "target_ratio,bytes,ours_gbs,floor_gbs,fraction_of_floor,"
-                     "anchor_fraction_of_floor,extra,device,date_utc,command\n");
+      bench_csv_header(csv);
     } else {
       fprintf(stderr, "usage: %s [--reps N] [--small] [--csv FILE] [--matrices DIR]\n", argv[0]);
       return 2;

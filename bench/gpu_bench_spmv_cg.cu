@@ -571,19 +571,10 @@ int main(int argc, char **argv) {
   cudaRuntimeGetVersion(&runtime);
   cusparseGetProperty(MAJOR_VERSION, &major);
   cusparseGetProperty(MINOR_VERSION, &minor);
-  snprintf(g_device, sizeof g_device, "%s %d SMs CUDA %d.%d", prop.name, prop.multiProcessorCount,
-           runtime / 1000, runtime % 1000 / 10);
+  bench_device_and_date(g_device, sizeof g_device, g_date, sizeof g_date);
   snprintf(g_anchor, sizeof g_anchor, "cuSPARSE %d.%d best of CSR ALG1/ALG2 (CUDA %d.%d)", major,
            minor, runtime / 1000, runtime % 1000 / 10);
-  for (char *c = g_device; *c; c++)
-    if (*c == ',')
-      *c = ' ';
-  time_t now = time(NULL);
-  strftime(g_date, sizeof g_date, "%Y-%m-%dT%H:%MZ", gmtime(&now));
-  if (g_csv)
-    fprintf(g_csv, "benchmark,case,variant,ours_seconds,anchor_name,anchor_seconds,ratio,"
-                   "target_ratio,bytes,ours_gbs,floor_gbs,fraction_of_floor,"
-                   "anchor_fraction_of_floor,extra,device,date_utc,command\n");
+  bench_csv_header(g_csv);
   double copy_ms = 0.0;
   g_copy_gbps = bench_copy_gbs(g_reps, &copy_ms);
   printf("device %s, L2 %d MB, copy %.0f GB/s (read + write), median of %d\n", prop.name,

@@ -185,6 +185,7 @@ static std::shared_ptr<host_csr> read_structure(csr_context *ctx, const char *di
   auto A = std::make_shared<host_csr>();
   A->rows = H->rows;
   A->cols = H->cols;
+  A->pattern = H->value_type == CSR_PATTERN;
   A->off.assign(H->row_offsets, H->row_offsets + H->rows + 1);
   A->col.assign(H->col_indices, H->col_indices + H->nnz);
   if (H != M)
@@ -193,9 +194,10 @@ static std::shared_ptr<host_csr> read_structure(csr_context *ctx, const char *di
   return A;
 }
 
-/* One case per real matrix of dir large enough to time. */
+/* One case per real matrix of dir large enough to time (graphs_only: square pattern matrices and
+ * edge lists alone). */
 static void real_cases(csr_context *ctx, const char *dir, int64_t target_nnz,
-                       std::vector<spmv_case> &cases) {
+                       std::vector<spmv_case> &cases, bool graphs_only = false) {
   std::error_code error;
   std::vector<std::string> files;
   for (const auto &entry : std::filesystem::directory_iterator(dir, error))
@@ -210,6 +212,10 @@ static void real_cases(csr_context *ctx, const char *dir, int64_t target_nnz,
     std::shared_ptr<host_csr> A = read_structure(ctx, dir, file);
     if (A == NULL)
       continue;
+    if (graphs_only && !(A->pattern && A->rows == A->cols)) {
+      printf("matrices: %s skipped: not a graph (square, links without values)\n", file.c_str());
+      continue;
+    }
     int64_t nnz = A->off[A->rows];
     if (nnz < SPMV_MIN_REAL_NNZ) {
       printf("matrices: %s skipped: %lld nonzeros < %d\n", file.c_str(), (long long)nnz,
@@ -262,5 +268,16 @@ std::vector<spmv_case> spmv_cases(csr_context *ctx, const char *matrices_dir, in
                  spmv_case{"poisson3d_7pt_256", 1, [] { return stencil(3, 256, 0); }});
   if (matrices_dir != NULL)
     real_cases(ctx, matrices_dir, target_nnz, cases);
+  return cases;
+}
+
+std::vector<spmv_case> graph_cases(csr_context *ctx, const char *matrices_dir, int quick,
+                                   int64_t target_links) {
+  std::vector<spmv_case> cases;
+  if (matrices_dir != NULL)
+    real_cases(ctx, matrices_dir, target_links, cases, true);
+  for (int scale : {quick ? 16 : 23, quick ? 17 : 24})
+    cases.push_back(
+        {"rmat_" + std::to_string(scale) + "_16", 0, [scale] { return rmat(scale, 16); }});
   return cases;
 }

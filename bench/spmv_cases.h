@@ -16,6 +16,7 @@
  * fp64 values (the fp32 runs round them). */
 struct host_csr {
   int64_t rows = 0, cols = 0;
+  bool pattern = false; /* read from a file that holds no values (a graph's links) */
   std::vector<int64_t> off;
   std::vector<int32_t> col;
   std::vector<double> val;
@@ -65,5 +66,12 @@ struct spmv_case {
  * matrices_dir NULL: the generated cases alone. */
 std::vector<spmv_case> spmv_cases(csr_context *ctx, const char *matrices_dir, int quick,
                                   int64_t target_nnz);
+
+/* The graphs of the GPU PageRank benchmark (bench/gpu_bench_pagerank.cu): every square pattern
+ * matrix or edge list of matrices_dir with at least SPMV_MIN_REAL_NNZ links, replicated
+ * block-diagonally to at least target_links, then R-MAT graphs of scale 23 and 24 with 16 edges
+ * per vertex (16 and 17 with quick). */
+std::vector<spmv_case> graph_cases(csr_context *ctx, const char *matrices_dir, int quick,
+                                   int64_t target_links);
 
 #endif
