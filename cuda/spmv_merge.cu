@@ -274,11 +274,13 @@ size_t layout(char *base, int64_t tiles, size_t partials_bytes, scratch *s) {
 
 template <typename T, bool PATTERN, typename Out>
 csr_status run(csr_context *ctx, const csr_matrix *A, const T *x, const Out &out, double *result,
-               const scratch &s, int64_t tiles) {
+               const scratch &s, int64_t tiles, bool find_starts) {
   cudaStream_t stream = csri_stream(ctx);
-  tile_starts<<<(unsigned)((tiles + 1 + 255) / 256), 256, 0, stream>>>(
-      A->row_offsets, A->rows, A->nnz, tiles, shape<T>::tile, s.starts);
-  CSRI_TRY(CSRI_CUDA_CHECK(ctx, "SpMV tile starts"));
+  if (find_starts) {
+    tile_starts<<<(unsigned)((tiles + 1 + 255) / 256), 256, 0, stream>>>(
+        A->row_offsets, A->rows, A->nnz, tiles, shape<T>::tile, s.starts);
+    CSRI_TRY(CSRI_CUDA_CHECK(ctx, "SpMV tile starts"));
+  }
   merge_kernel<T, PATTERN, Out><<<(unsigned)tiles, THREADS, 0, stream>>>(
       A->rows, A->row_offsets, A->col_indices, (const T *)A->values, x, out, s.partials, s.starts,
       s.carry_row, s.carry_sum, s.head_sum);
@@ -301,15 +303,23 @@ csr_status csri_cuda_spmv_merge(csr_context *ctx, const csr_matrix *A, const T *
   int64_t tiles = csri_merge_tiles(A->rows, A->nnz, shape<T>::tile);
   if (tiles == 0)
     return CSR_SUCCESS;
-  void *base = NULL;
+  /* The tile starts kept with the matrix (searched on its first call), else in the scratch. */
+  void *kept = NULL, *base = NULL;
+  int fresh = 0;
+  const uint64_t key = (uint64_t)CSR_KERNEL_SEGMENTED << 32 | (uint64_t)shape<T>::tile;
+  CSRI_TRY(csri_spmv_tiles_for(ctx, A, key, (size_t)(tiles + 1) * sizeof(csri_merge_coord), &kept,
+                               &fresh));
   scratch s = {};
   const size_t partials =
       csri_out_partials_bytes<Out>(tiles + (tiles > 1 ? fix_up_blocks(tiles) : 0));
   CSRI_TRY(csri_device_scratch(ctx, layout(NULL, tiles, partials, &s), &base));
   layout((char *)base, tiles, partials, &s);
+  if (kept != NULL)
+    s.starts = (csri_merge_coord *)kept;
+  const bool find = kept == NULL || fresh;
   csr_status status = A->value_type == CSR_PATTERN
-                          ? run<T, true, Out>(ctx, A, x, out, result, s, tiles)
-                          : run<T, false, Out>(ctx, A, x, out, result, s, tiles);
+                          ? run<T, true, Out>(ctx, A, x, out, result, s, tiles, find)
+                          : run<T, false, Out>(ctx, A, x, out, result, s, tiles, find);
   csri_device_scratch_done(ctx, base);
   return status;
 }

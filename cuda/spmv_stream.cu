@@ -159,11 +159,13 @@ __global__ void __launch_bounds__(THREADS, shape<T>::min_blocks)
 
 template <typename T, bool PATTERN, typename Out>
 csr_status run(csr_context *ctx, const csr_matrix *A, const T *x, const Out &out, double *result,
-               tile_start *starts, double *partials, int64_t tiles) {
+               tile_start *starts, bool find_starts, double *partials, int64_t tiles) {
   cudaStream_t stream = csri_stream(ctx);
-  tile_starts<<<(unsigned)((tiles + 1 + 255) / 256), 256, 0, stream>>>(
-      A->row_offsets, A->rows, tiles, shape<T>::window, starts);
-  CSRI_TRY(CSRI_CUDA_CHECK(ctx, "SpMV row tile starts"));
+  if (find_starts) {
+    tile_starts<<<(unsigned)((tiles + 1 + 255) / 256), 256, 0, stream>>>(
+        A->row_offsets, A->rows, tiles, shape<T>::window, starts);
+    CSRI_TRY(CSRI_CUDA_CHECK(ctx, "SpMV row tile starts"));
+  }
   stream_kernel<T, PATTERN, Out><<<(unsigned)tiles, THREADS, 0, stream>>>(
       A->row_offsets, A->col_indices, (const T *)A->values, x, out, partials, starts);
   CSRI_TRY(CSRI_CUDA_CHECK(ctx, "stream SpMV kernel"));
@@ -179,14 +181,21 @@ csr_status csri_cuda_spmv_stream(csr_context *ctx, const csr_matrix *A, const T 
   int64_t tiles = csri_row_tiles(A->rows, A->nnz, shape<T>::window);
   if (tiles == 0)
     return CSR_SUCCESS;
+  /* The tile starts kept with the matrix (searched on its first call), else in the scratch. */
+  void *kept = NULL, *base = NULL;
+  int fresh = 0;
+  const uint64_t key = (uint64_t)CSR_KERNEL_STREAM << 32 | (uint64_t)shape<T>::window;
+  CSRI_TRY(
+      csri_spmv_tiles_for(ctx, A, key, (size_t)(tiles + 1) * sizeof(tile_start), &kept, &fresh));
   const size_t starts_bytes = csri_align256((size_t)(tiles + 1) * sizeof(tile_start));
-  void *base = NULL;
   CSRI_TRY(csri_device_scratch(ctx, starts_bytes + csri_out_partials_bytes<Out>(tiles), &base));
-  tile_start *starts = (tile_start *)base;
+  tile_start *starts = kept != NULL ? (tile_start *)kept : (tile_start *)base;
   double *partials = (double *)((char *)base + starts_bytes);
-  csr_status status = A->value_type == CSR_PATTERN
-                          ? run<T, true, Out>(ctx, A, x, out, result, starts, partials, tiles)
-                          : run<T, false, Out>(ctx, A, x, out, result, starts, partials, tiles);
+  const bool find = kept == NULL || fresh;
+  csr_status status =
+      A->value_type == CSR_PATTERN
+          ? run<T, true, Out>(ctx, A, x, out, result, starts, find, partials, tiles)
+          : run<T, false, Out>(ctx, A, x, out, result, starts, find, partials, tiles);
   csri_device_scratch_done(ctx, base);
   return status;
 }

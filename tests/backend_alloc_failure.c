@@ -205,7 +205,7 @@ static const scenario scenarios[] = {
     {"symmetric_expand", run_symmetric_expand, NEEDS(convert.symmetric_expand)},
     {"spmv", run_spmv, NEEDS(sparse.spmv)},
     {"row_stats", run_row_stats, NONE},
-    {"pagerank", run_pagerank, NEEDS(graph.pagerank_update)},
+    {"pagerank", run_pagerank, NEEDS(graph.pagerank_weights)},
     {"vector_ops", run_vector_ops, NEEDS(vector.reduce)},
 };
 

@@ -1,7 +1,9 @@
 /* The SpMV kernel choice on the GPU (label gpu): row statistics counted on the device equal the
  * host's (histogram, rows, nnz, longest, empty rows exactly; variance to rounding), so the device
  * matrix gets the host's choice; decreasing offsets are refused on the device too; the first
- * AUTO SpMV on a matrix fills the context's cache and the next calls reuse it. */
+ * AUTO SpMV on a matrix fills the context's cache and the next calls reuse it, the tiled kernels'
+ * tile starts too: the same y when they are kept, made for the other value type's tiles, dropped
+ * with a matrix pushed out of the cache or forgotten. */
 #include "testing.h"
 
 #include <float.h>
@@ -83,6 +85,83 @@ static void errors(csr_context *ctx, csr_context *ref, csrt_rng *rng) {
   csr_matrix_free(&D);
 }
 
+/* y = A x on the device (x all ones, in `type`) against the reference on the host: each y_i
+ * within 1e-12 of it relatively; returns y on the host. */
+static csr_vector *checked_spmv(csr_context *ctx, csr_context *ref, const csr_matrix *A,
+                                const csr_matrix *D, csr_value_type type, const char *what) {
+  csr_vector *x = NULL, *y = NULL, *hx = NULL, *hy = NULL;
+  CHECK_OK(ctx, csr_vector_create(ctx, &x, A->cols, type, CSR_DEVICE));
+  CHECK_OK(ctx, csr_vector_create(ctx, &y, A->rows, type, CSR_DEVICE));
+  CHECK_OK(ctx, csr_fill(ctx, 1.0, x));
+  CHECK_OK(ctx, csr_spmv(ctx, 1.0, D, x, 0.0, y));
+  CHECK_OK(ref, csr_vector_create(ref, &hx, A->cols, type, CSR_HOST));
+  CHECK_OK(ref, csr_vector_create(ref, &hy, A->rows, type, CSR_HOST));
+  CHECK_OK(ref, csr_fill(ref, 1.0, hx));
+  CHECK_OK(ref, csr_spmv(ref, 1.0, A, hx, 0.0, hy));
+  csr_vector *got = csrt_host_vector(y);
+  int64_t bad = -1;
+  const double tol = type == CSR_F64 ? 1e-12 : 1e-6;
+  for (int64_t i = 0; i < A->rows && bad < 0; i++) {
+    double g = csrt_value(got->data, type, i), w = csrt_value(hy->data, type, i);
+    if (!(fabs(g - w) <= tol * fabs(w)))
+      bad = i;
+  }
+  CHECKF(bad < 0, "%s: y_%lld differs from the reference", what, (long long)bad);
+  csr_vector_free(&x);
+  csr_vector_free(&y);
+  csr_vector_free(&hx);
+  csr_vector_free(&hy);
+  return got;
+}
+
+/* The tile starts kept with a matrix: AUTO's segmented and stream kernels, each matrix called in
+ * f64, f32 (other tiles) and f64 again, the f64 results the same bits; then more matrices than
+ * the cache holds, and the first one again; then forgotten and called again. */
+static void kept_tiles(csr_context *ctx, csr_context *ref, csrt_rng *rng) {
+  enum { MATRICES = 10 };
+  const int64_t rows = getenv("CSR_GPU_QUICK") ? 4000 : 120000;
+  csr_matrix *A[MATRICES], *D[MATRICES];
+  csr_vector *first[MATRICES];
+  int64_t *len = malloc((size_t)rows * sizeof *len);
+  for (int m = 0; m < MATRICES; m++) {
+    for (int64_t i = 0; i < rows; i++) /* even: short rows (stream); odd: a few long (segmented) */
+      len[i] = m % 2 == 0     ? 12 + (int64_t)csrt_below(rng, 8)
+               : i % 997 == 0 ? 3000
+                              : (int64_t)csrt_below(rng, 6);
+    A[m] = csrt_from_row_lengths(ref, rows, rows, len, CSR_PATTERN, CSRT_CONSTANT, rng);
+    CHECK_OK(ctx, csr_matrix_copy(ctx, A[m], &D[m], CSR_DEVICE));
+    csr_spmv_choice c;
+    CHECK_OK(ctx, csr_spmv_choose(ctx, D[m], &c));
+    CHECKF(c.kernel == (m % 2 == 0 ? CSR_KERNEL_STREAM : CSR_KERNEL_SEGMENTED),
+           "matrix %d: AUTO chose %s", m, csr_spmv_kernel_name(c.kernel));
+    first[m] = checked_spmv(ctx, ref, A[m], D[m], CSR_F64, "first f64 call");
+    csr_vector *again = checked_spmv(ctx, ref, A[m], D[m], CSR_F64, "kept tiles");
+    csr_vector *f32 = checked_spmv(ctx, ref, A[m], D[m], CSR_F32, "f32 tiles");
+    csr_vector *back = checked_spmv(ctx, ref, A[m], D[m], CSR_F64, "f64 after f32");
+    CHECKF(memcmp(first[m]->data, again->data, (size_t)rows * 8) == 0 &&
+               memcmp(first[m]->data, back->data, (size_t)rows * 8) == 0,
+           "matrix %d: kept tile starts gave other bits", m);
+    csr_vector_free(&again);
+    csr_vector_free(&f32);
+    csr_vector_free(&back);
+  }
+  for (int m = 0; m < 2; m++) { /* pushed out of the cache by the later ones, then forgotten */
+    for (int round = 0; round < 2; round++) {
+      csr_vector *y = checked_spmv(ctx, ref, A[m], D[m], CSR_F64, "after eviction");
+      CHECKF(memcmp(first[m]->data, y->data, (size_t)rows * 8) == 0,
+             "matrix %d, round %d: other bits after the cache dropped it", m, round);
+      csr_vector_free(&y);
+      csr_context_forget_matrix(ctx, D[m]);
+    }
+  }
+  for (int m = 0; m < MATRICES; m++) {
+    csr_vector_free(&first[m]);
+    csr_matrix_free(&A[m]);
+    csr_matrix_free(&D[m]);
+  }
+  free(len);
+}
+
 int main(void) {
   if (!csr_backend_available(CSR_BACKEND_CUDA) || !csr_cuda_device_present()) {
     printf("gpu_choice: no CUDA device (or CUDA backend not built): skipped\n");
@@ -93,6 +172,7 @@ int main(void) {
   CHECK_OK(ctx, csr_context_set_debug_sync(ctx, 1));
   shapes(ctx, ref, &rng);
   errors(ctx, ref, &rng);
+  kept_tiles(ctx, ref, &rng);
   csr_context_free(&ctx);
   csr_context_free(&ref);
   return csrt_finish("gpu_choice");

@@ -20,6 +20,7 @@ csr_status csr_context_create(csr_context **ctx) {
 void csr_context_free(csr_context **ctx) {
   if (ctx == NULL || *ctx == NULL)
     return;
+  csr_context_forget_matrix(*ctx, NULL); /* and what it kept on the device */
   csri_free((*ctx)->host_workspace);
   csri_device_free((*ctx)->device_workspace);
   const csri_backend *cuda = csri_backend_of(CSR_BACKEND_CUDA);

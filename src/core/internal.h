@@ -26,6 +26,12 @@ typedef struct csri_choice_entry {
   uint64_t last_use; /* the entry used longest ago is replaced first */
   double seconds;    /* what computing the statistics cost */
   csr_row_stats stats;
+  /* Where the tiles of a tiled SpMV kernel start in this matrix (device memory, NULL until a
+   * kernel keeps them: csri_spmv_tiles_for), which kernel and tile size they are for, their size.
+   */
+  void *tiles;
+  uint64_t tiles_key;
+  size_t tiles_bytes;
 } csri_choice_entry;
 enum { CSRI_CHOICE_ENTRIES = 8 };
 typedef struct csri_choice_cache {
@@ -140,6 +146,14 @@ void csri_device_scratch_done(csr_context *ctx, void *p);
  * statistics (src/kernels/spmv_choice.h), computed on a matrix's first use and kept in the
  * context's cache. */
 csr_status csri_spmv_pick_for(csr_context *ctx, const csr_matrix *A, csri_spmv_pick *pick);
+/* A device buffer of `bytes` kept with A's statistics in the context, for the tile starts of a
+ * tiled SpMV kernel (`key`: the kernel and its tile size): *fresh = 1 when it was just made and
+ * the caller must fill it, 0 when it holds what an earlier call with the same key filled in.
+ * *tiles = NULL (and CSR_SUCCESS) when there is nothing to keep it with (no context, A not among
+ * the cached matrices, as when a kernel is forced) or no memory for it: the caller computes the
+ * starts in its scratch, as every call did before. Dropped with A's statistics. */
+csr_status csri_spmv_tiles_for(csr_context *ctx, const csr_matrix *A, uint64_t key, size_t bytes,
+                               void **tiles, int *fresh);
 
 /* --- COO to CSR for a COO the caller gives up (src/ops/convert_coo.c) ------------------------ */
 

@@ -60,7 +60,9 @@ typedef struct work {
   csr_vector *x, *y;
 } work;
 
-static void work_free(work *w) {
+static void work_free(csr_context *ctx, work *w) {
+  if (w->AT != NULL) /* what the context keeps for the pull graph's SpMV goes with it */
+    csr_context_forget_matrix(ctx, w->AT);
   csr_vector_free(&w->inv_w);
   csr_vector_free(&w->p);
   csr_matrix_free(&w->AT);
@@ -229,7 +231,7 @@ csr_status csr_pagerank(csr_context *ctx, const csr_matrix *A, const csr_pageran
     }
   }
   done.iterate_seconds = done.iterations > 0 ? csri_seconds_now() - start : 0.0;
-  work_free(&w);
+  work_free(ctx, &w);
   if (status < 0)
     return status;
   csri_set_last_backend(ctx, b->id);

@@ -25,15 +25,52 @@ static int same_matrix(const entry *e, const csr_matrix *A) {
          e->rows == A->rows && e->cols == A->cols && e->nnz == A->nnz && e->location == A->location;
 }
 
+/* Frees what an entry keeps on the device. */
+static void entry_release(entry *e) {
+  csri_device_free(e->tiles); /* waits for work that may still read them */
+  e->tiles = NULL;
+  e->tiles_bytes = 0;
+}
+
 void csr_context_forget_matrix(csr_context *ctx, const csr_matrix *A) {
   if (ctx == NULL)
     return;
   csri_choice_cache *c = &ctx->choices;
   for (int i = 0; i < c->filled;)
-    if (A == NULL || same_matrix(&c->entries[i], A))
+    if (A == NULL || same_matrix(&c->entries[i], A)) {
+      entry_release(&c->entries[i]);
       c->entries[i] = c->entries[--c->filled]; /* order does not matter: last_use decides */
-    else
+    } else {
       i++;
+    }
+}
+
+csr_status csri_spmv_tiles_for(csr_context *ctx, const csr_matrix *A, uint64_t key, size_t bytes,
+                               void **tiles, int *fresh) {
+  *tiles = NULL;
+  *fresh = 0;
+  if (ctx == NULL || A->location != CSR_DEVICE)
+    return CSR_SUCCESS;
+  csri_choice_cache *c = &ctx->choices;
+  for (int i = 0; i < c->filled; i++) {
+    entry *e = &c->entries[i];
+    if (!same_matrix(e, A))
+      continue;
+    if (e->tiles != NULL && e->tiles_key == key && e->tiles_bytes == bytes) {
+      *tiles = e->tiles;
+      return CSR_SUCCESS;
+    }
+    entry_release(e); /* another kernel's or tile size's */
+    void *p = NULL;
+    if (csri_device_alloc(NULL, &p, bytes) < 0) /* no error for the caller: it has its scratch */
+      return CSR_SUCCESS;
+    e->tiles = *tiles = p;
+    e->tiles_key = key;
+    e->tiles_bytes = bytes;
+    *fresh = 1;
+    return CSR_SUCCESS;
+  }
+  return CSR_SUCCESS;
 }
 
 /* A's statistics: from the context's cache, or computed (in *seconds) and cached. */
@@ -56,14 +93,17 @@ static csr_status stats_of(csr_context *ctx, const csr_matrix *A, csr_row_stats 
   if (c == NULL)
     return CSR_SUCCESS;
   int slot = 0;
-  if (c->filled < CSRI_CHOICE_ENTRIES)
-    slot = c->filled++;
-  else /* full: the entry used longest ago goes */
+  if (c->filled < CSRI_CHOICE_ENTRIES) {
+    slot = c->filled++; /* a free slot (what it held was moved or released) */
+  } else {              /* full: the entry used longest ago goes */
     for (int i = 1; i < CSRI_CHOICE_ENTRIES; i++)
       if (c->entries[i].last_use < c->entries[slot].last_use)
         slot = i;
-  c->entries[slot] = (entry){A->serial, A->row_offsets, A->col_indices, A->rows,  A->cols,
-                             A->nnz,    A->location,    ++c->clock,     *seconds, *stats};
+    entry_release(&c->entries[slot]);
+  }
+  c->entries[slot] =
+      (entry){A->serial,  A->row_offsets, A->col_indices, A->rows, A->cols, A->nnz, A->location,
+              ++c->clock, *seconds,       *stats,         NULL,    0,       0};
   return CSR_SUCCESS;
 }
 

@@ -105,7 +105,7 @@ void *csrt_place_bytes(csr_backend backend, const void *host, size_t bytes);
 void csrt_fetch_bytes(csr_backend backend, void *host, const void *placed, size_t bytes);
 void csrt_free_at(csr_backend backend, void *placed);
 /* 1 when `backend`'s table implements `entry` (a member of csri_backend, src/core/backend.h, as
- * CSRT_IMPLEMENTS(backend, graph.pagerank_update) writes it): the test of an operation the
+ * CSRT_IMPLEMENTS(backend, graph.pagerank_weights) writes it): the test of an operation the
  * backend lacks checks that device operands are refused (CSR_ERR_UNSUPPORTED) instead. */
 int csrt_implements(csr_backend backend, size_t entry);
 #define CSRT_IMPLEMENTS(backend, entry) csrt_implements((backend), offsetof(csri_backend, entry))
