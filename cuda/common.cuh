@@ -40,6 +40,17 @@ static inline cudaStream_t csri_stream(const csr_context *ctx) {
   return ctx ? (cudaStream_t)ctx->stream : (cudaStream_t)0;
 }
 
+/* Whether the context's stream is being captured into a CUDA graph, which refuses what would
+ * allocate or synchronise (a failed query counts as capturing: the cautious answer). */
+static inline bool csri_stream_capturing(const csr_context *ctx) {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(csri_stream(ctx), &status) != cudaSuccess) {
+    cudaGetLastError();
+    return true;
+  }
+  return status != cudaStreamCaptureStatusNone;
+}
+
 /* Rounds up to a multiple of 256 bytes: workspace pieces stay aligned for any access. */
 static inline size_t csri_align256(size_t bytes) {
   return (bytes + 255) & ~(size_t)255;

@@ -307,8 +307,8 @@ csr_status csri_cuda_spmv_merge(csr_context *ctx, const csr_matrix *A, const T *
   void *kept = NULL, *base = NULL;
   int fresh = 0;
   const uint64_t key = (uint64_t)CSR_KERNEL_SEGMENTED << 32 | (uint64_t)shape<T>::tile;
-  CSRI_TRY(csri_spmv_tiles_for(ctx, A, key, (size_t)(tiles + 1) * sizeof(csri_merge_coord), &kept,
-                               &fresh));
+  CSRI_TRY(csri_spmv_tiles_for(ctx, A, key, (size_t)(tiles + 1) * sizeof(csri_merge_coord),
+                               !csri_stream_capturing(ctx), &kept, &fresh));
   scratch s = {};
   const size_t partials =
       csri_out_partials_bytes<Out>(tiles + (tiles > 1 ? fix_up_blocks(tiles) : 0));

@@ -185,8 +185,8 @@ csr_status csri_cuda_spmv_stream(csr_context *ctx, const csr_matrix *A, const T 
   void *kept = NULL, *base = NULL;
   int fresh = 0;
   const uint64_t key = (uint64_t)CSR_KERNEL_STREAM << 32 | (uint64_t)shape<T>::window;
-  CSRI_TRY(
-      csri_spmv_tiles_for(ctx, A, key, (size_t)(tiles + 1) * sizeof(tile_start), &kept, &fresh));
+  CSRI_TRY(csri_spmv_tiles_for(ctx, A, key, (size_t)(tiles + 1) * sizeof(tile_start),
+                               !csri_stream_capturing(ctx), &kept, &fresh));
   const size_t starts_bytes = csri_align256((size_t)(tiles + 1) * sizeof(tile_start));
   CSRI_TRY(csri_device_scratch(ctx, starts_bytes + csri_out_partials_bytes<Out>(tiles), &base));
   tile_start *starts = kept != NULL ? (tile_start *)kept : (tile_start *)base;

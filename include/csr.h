@@ -412,12 +412,15 @@ typedef struct csr_spmv_choice {
  *  and kept in the context (8 matrices, the least recently used dropped first); csr_spmv with
  *  CSR_KERNEL_AUTO uses the same cache, so only its first call on a matrix pays for them (and
  *  synchronises the stream: make it before capturing a CUDA graph, which refuses it with
- *  CSR_ERR_UNSUPPORTED). A host matrix gets the choice the GPU would make. A NULL context keeps
- *  nothing. */
+ *  CSR_ERR_UNSUPPORTED). The first SpMV of a tiled kernel (segmented, stream) on a matrix also
+ *  keeps where its tiles start, on the device, with the statistics; a call captured into a graph
+ *  before that searches them in its scratch instead, on every replay. A host matrix gets the
+ *  choice the GPU would make. A NULL context keeps nothing. */
 csr_status csr_spmv_choose(csr_context *ctx, const csr_matrix *A, csr_spmv_choice *choice);
-/** Drops what the context keeps about A (its SpMV choice); NULL drops everything. Needed only when
- *  a matrix's row offsets are changed in place, or for a matrix made by hand (serial 0) whose
- *  arrays are freed and others allocated at the same addresses. */
+/** Drops what the context keeps about A (its SpMV choice and tile starts); NULL drops everything
+ *  (the context's end does too). Needed only when a matrix's row offsets are changed in place, or
+ *  for a matrix made by hand (serial 0) whose arrays are freed and others allocated at the same
+ *  addresses. */
 void csr_context_forget_matrix(csr_context *ctx, const csr_matrix *A);
 /** Bin of a row of `length` entries: 0 for 0, else floor(log2(length)) + 1. */
 int csr_row_length_bin(int64_t length);

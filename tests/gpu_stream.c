@@ -5,7 +5,9 @@
  *  2. The asynchronous calls (SpMV, axpby, scale, fill, a scan with the caller's workspace) are
  *     captured into a CUDA graph from that stream: the graph holds their nodes and nothing runs
  *     until it is launched. A launch on any other stream would run at once (the stream does not
- *     wait for the legacy default stream) and leave the graph empty.
+ *     wait for the legacy default stream) and leave the graph empty. A tiled SpMV kernel whose
+ *     tile starts the context has not kept yet (only csr_spmv_choose before the capture) is
+ *     captured too: it searches them in its scratch instead of keeping them.
  *  3. Two contexts on two streams, their work interleaved, each get their own results. */
 #include "testing.h"
 
@@ -218,6 +220,58 @@ static void captured(const csr_matrix *A, const csr_vector *x0, cudaStream_t s) 
   csr_context_free(&ref);
 }
 
+/* 2, a tiled kernel: a matrix AUTO gives the stream kernel (rows of 12 to 19), chosen before the
+ * capture but never multiplied: the captured SpMV must not allocate or synchronise, and the
+ * replayed graph gives the reference's y. */
+static void captured_tiled(cudaStream_t s) {
+  csr_context *ctx = csrt_context(CSR_BACKEND_CUDA), *ref = csrt_context(CSR_BACKEND_REF);
+  CHECK_OK(ctx, csr_context_set_stream(ctx, s));
+  const int64_t rows = 20000;
+  int64_t *len = malloc((size_t)rows * sizeof *len);
+  for (int64_t i = 0; i < rows; i++)
+    len[i] = 12 + (int64_t)csrt_below(&rng, 8);
+  csr_matrix *A = csrt_from_row_lengths(ref, rows, rows, len, CSR_F64, CSRT_RANDOM, &rng);
+  free(len);
+  csr_matrix *D = csrt_place_matrix(CSR_BACKEND_CUDA, A);
+  csr_vector *x0 = csrt_random_vector(ref, rows, CSR_F64, &rng), *want = NULL, *yh = NULL;
+  csr_vector *x = csrt_place_vector(CSR_BACKEND_CUDA, x0), *y = NULL;
+  CHECK_OK(ctx, csr_vector_create(ctx, &y, rows, CSR_F64, CSR_DEVICE));
+  csr_spmv_choice choice;
+  CHECK_OK(ctx, csr_spmv_choose(ctx, D, &choice));
+  CHECKF(choice.kernel == CSR_KERNEL_STREAM, "AUTO chose %s", csr_spmv_kernel_name(choice.kernel));
+  CHECK(cudaStreamSynchronize(s) == cudaSuccess);
+  cudaGraph_t graph = NULL;
+  cudaGraphExec_t exec = NULL;
+  CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) == cudaSuccess);
+  CHECK_OK(ctx, csr_spmv(ctx, 1.0, D, x, 0.0, y));
+  CHECK(cudaStreamEndCapture(s, &graph) == cudaSuccess && graph != NULL);
+  CHECK(graph && cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
+  CHECK(exec && cudaGraphLaunch(exec, s) == cudaSuccess);
+  CHECK(cudaStreamSynchronize(s) == cudaSuccess);
+  CHECK_OK(ref, csr_vector_create(ref, &want, rows, CSR_F64, CSR_HOST));
+  CHECK_OK(ref, csr_spmv(ref, 1.0, A, x0, 0.0, want));
+  yh = csrt_host_vector(y);
+  double worst = 0.0;
+  for (int64_t i = 0; i < rows; i++) {
+    double d = ((double *)yh->data)[i] - ((double *)want->data)[i];
+    worst = d > worst ? d : -d > worst ? -d : worst;
+  }
+  CHECKF(worst <= 1e-12, "tiled graph replay: max |y - reference| = %.3g", worst);
+  if (exec)
+    cudaGraphExecDestroy(exec);
+  if (graph)
+    cudaGraphDestroy(graph);
+  csr_vector_free(&x0);
+  csr_vector_free(&x);
+  csr_vector_free(&y);
+  csr_vector_free(&yh);
+  csr_vector_free(&want);
+  csr_matrix_free(&A);
+  csr_matrix_free(&D);
+  csr_context_free(&ctx);
+  csr_context_free(&ref);
+}
+
 int main(void) {
   if (!csr_backend_available(CSR_BACKEND_CUDA) || !csr_cuda_device_present()) {
     printf("gpu_stream: no CUDA device (or CUDA backend not built): skipped\n");
@@ -232,6 +286,7 @@ int main(void) {
   CHECK(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking) == cudaSuccess);
   same_results(A, x0, s1, s2);
   captured(A, x0, s1);
+  captured_tiled(s1);
   cudaStreamDestroy(s1);
   cudaStreamDestroy(s2);
   csr_matrix_free(&A);

@@ -150,10 +150,12 @@ csr_status csri_spmv_pick_for(csr_context *ctx, const csr_matrix *A, csri_spmv_p
  * tiled SpMV kernel (`key`: the kernel and its tile size): *fresh = 1 when it was just made and
  * the caller must fill it, 0 when it holds what an earlier call with the same key filled in.
  * *tiles = NULL (and CSR_SUCCESS) when there is nothing to keep it with (no context, A not among
- * the cached matrices, as when a kernel is forced) or no memory for it: the caller computes the
- * starts in its scratch, as every call did before. Dropped with A's statistics. */
+ * the cached matrices, as when a kernel is forced), no memory for it, or none kept for `key` while
+ * `may_allocate` is 0 (a stream being captured into a CUDA graph, which cannot allocate or
+ * synchronise): the caller computes the starts in its scratch, as every call did before. Dropped
+ * with A's statistics. */
 csr_status csri_spmv_tiles_for(csr_context *ctx, const csr_matrix *A, uint64_t key, size_t bytes,
-                               void **tiles, int *fresh);
+                               int may_allocate, void **tiles, int *fresh);
 
 /* --- COO to CSR for a COO the caller gives up (src/ops/convert_coo.c) ------------------------ */
 

@@ -46,7 +46,7 @@ void csr_context_forget_matrix(csr_context *ctx, const csr_matrix *A) {
 }
 
 csr_status csri_spmv_tiles_for(csr_context *ctx, const csr_matrix *A, uint64_t key, size_t bytes,
-                               void **tiles, int *fresh) {
+                               int may_allocate, void **tiles, int *fresh) {
   *tiles = NULL;
   *fresh = 0;
   if (ctx == NULL || A->location != CSR_DEVICE)
@@ -60,6 +60,8 @@ csr_status csri_spmv_tiles_for(csr_context *ctx, const csr_matrix *A, uint64_t k
       *tiles = e->tiles;
       return CSR_SUCCESS;
     }
+    if (!may_allocate) /* nor free: a free synchronises the device */
+      return CSR_SUCCESS;
     entry_release(e); /* another kernel's or tile size's */
     void *p = NULL;
     if (csri_device_alloc(NULL, &p, bytes) < 0) /* no error for the caller: it has its scratch */
