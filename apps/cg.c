@@ -461,13 +461,9 @@ int main(int argc, char **argv) {
   int rc = parse(argc, argv, &o, &exit_now);
   if (rc != APP_OK || exit_now)
     return rc;
-  if (o.backend == CSR_BACKEND_CUDA &&
-      (!csr_backend_available(CSR_BACKEND_CUDA) || !csr_cuda_device_present())) {
-    const char *why = csr_backend_available(CSR_BACKEND_CUDA)
-                          ? "no CUDA device is present"
-                          : "this libcsr was built without CUDA";
-    return app_fail(APP_RUNTIME, "the CUDA backend is not available (%s)", why);
-  }
+  const char *missing = o.backend == CSR_BACKEND_CUDA ? app_cuda_missing() : NULL;
+  if (missing)
+    return app_fail(APP_RUNTIME, "the CUDA backend is not available (%s)", missing);
 
   csr_context *ctx = NULL;
   csr_matrix *A = NULL, *dA = NULL; /* A on the host; with --backend cuda built on the device */

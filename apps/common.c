@@ -363,6 +363,12 @@ void app_stages_text(const app_stages *stages, const char *compute, char *buf, s
              work);
 }
 
+const char *app_cuda_missing(void) {
+  if (!csr_backend_available(CSR_BACKEND_CUDA))
+    return "this libcsr was built without CUDA";
+  return csr_cuda_device_present() ? NULL : "no CUDA device is present";
+}
+
 int app_omp_threads(int requested) {
 #ifdef _OPENMP
   return requested > 0 ? requested : omp_get_max_threads();

@@ -179,6 +179,10 @@ typedef struct app_copy_result {
 /* 0 on success; -1 when the arrays cannot be allocated. */
 int app_copy_bandwidth(size_t array_bytes, int threads, int reps, app_copy_result *result);
 
+/* Why the GPU cannot run here ("this libcsr was built without CUDA", "no CUDA device is present"),
+ * or NULL when it can. */
+const char *app_cuda_missing(void);
+
 /* Threads an OpenMP region gets for a requested count (0: the OpenMP default); 1 without OpenMP. */
 int app_omp_threads(int requested);
 

@@ -356,15 +356,13 @@ static void print_json(const options *o, const csr_matrix *A, const result *r) {
  * CUDA or a device); auto on the GPU when there is one and the graph is large enough; else on
  * the host. Before the file is read, which may take a minute. */
 static int placement(const options *o, app_build *where) {
-  const int gpu = csr_backend_available(CSR_BACKEND_CUDA) && csr_cuda_device_present();
+  const char *missing = app_cuda_missing();
   *where = APP_BUILD_HOST;
-  if (o->backend == CSR_BACKEND_CUDA && !csr_backend_available(CSR_BACKEND_CUDA))
-    return app_fail(APP_RUNTIME, "--backend cuda: this libcsr was built without CUDA");
-  if (o->backend == CSR_BACKEND_CUDA && !gpu)
-    return app_fail(APP_RUNTIME, "--backend cuda: no CUDA device is present");
+  if (o->backend == CSR_BACKEND_CUDA && missing)
+    return app_fail(APP_RUNTIME, "--backend cuda: %s", missing);
   if (o->backend == CSR_BACKEND_CUDA)
     *where = APP_BUILD_DEVICE;
-  else if (o->backend == CSR_BACKEND_AUTO && gpu)
+  else if (o->backend == CSR_BACKEND_AUTO && !missing)
     *where = APP_BUILD_DEVICE_IF_LARGE;
   return APP_OK;
 }

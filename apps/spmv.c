@@ -516,10 +516,9 @@ int main(int argc, char **argv) {
   if (rc != APP_OK || exit_now)
     return rc;
   /* Before reading the file, which may take a minute. */
-  if (o.backend == CSR_BACKEND_CUDA && !csr_backend_available(CSR_BACKEND_CUDA))
-    return app_fail(APP_RUNTIME, "%s: this libcsr was built without CUDA", cuda_unavailable);
-  if (o.backend == CSR_BACKEND_CUDA && !csr_cuda_device_present())
-    return app_fail(APP_RUNTIME, "%s: no CUDA device is present", cuda_unavailable);
+  const char *missing = o.backend == CSR_BACKEND_CUDA ? app_cuda_missing() : NULL;
+  if (missing)
+    return app_fail(APP_RUNTIME, "%s: %s", cuda_unavailable, missing);
 
   csr_context *ctx = NULL, *ref = NULL;
   csr_matrix *A = NULL, *hA = NULL; /* A where it runs; hA on the host for --validate */

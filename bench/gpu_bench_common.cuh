@@ -71,6 +71,13 @@ static double bench_copy_gbs(int reps, double *ms) {
   return 2.0 * bytes / (*ms * 1e-3) / 1e9;
 }
 
+/* Seconds on a monotonic clock. */
+static inline double bench_now_s() {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 /* The CSV header of bench/README.md's format. */
 static inline void bench_csv_header(FILE *csv) {
   if (csv)

@@ -23,7 +23,6 @@
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
-#include <chrono>
 #include <cmath>
 #include <stdio.h>
 #include <string.h>
@@ -47,18 +46,14 @@ static int g_reps = 20;
 static int g_profile = 0; /* > 0: only our PageRank, that many iterations (--profile) */
 static double g_copy_gbps = 0.0;
 
-static double now_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
 /* Median of 3 host-clock times of f() (which ends with the device idle), in ms. */
 template <typename F> static double median3_ms(F f) {
   std::vector<double> t;
   for (int i = 0; i < 3; i++) {
-    double a = now_s();
+    double a = bench_now_s();
     f();
     CHECK_CUDA(cudaDeviceSynchronize());
-    t.push_back((now_s() - a) * 1e3);
+    t.push_back((bench_now_s() - a) * 1e3);
   }
   std::sort(t.begin(), t.end());
   return t[1];
@@ -215,11 +210,11 @@ struct power_loop {
 
 static void run_case(csr_context *ctx, const spmv_case &c, FILE *csv, const char *device,
                      const char *date) {
-  double t0 = now_s();
+  double t0 = bench_now_s();
   host_csr H = c.make();
   const int64_t n = H.rows, m = (int64_t)H.col.size();
   printf("%s: %lld pages, %lld links (built in %.1f s)\n", c.name.c_str(), (long long)n,
-         (long long)m, now_s() - t0);
+         (long long)m, bench_now_s() - t0);
   csr_matrix *A = upload_graph(ctx, H);
   csr_vector *r = NULL, *r2 = NULL;
   CSR_OK(ctx, csr_vector_create(ctx, &r, n, CSR_F64, CSR_DEVICE));

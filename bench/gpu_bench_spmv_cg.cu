@@ -108,12 +108,6 @@ static double median_ms(F call, double limit_ms = INFINITY, double *first_ms = N
   return median;
 }
 
-static double now_s() {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* One row in the format of bench/README.md (17 columns; ratio = anchor / ours, > 1: we are
  * faster; empty cells where a value does not apply). */
 static void csv_row(const char *bench, const char *name, const char *variant, double ours_s,
@@ -406,10 +400,10 @@ static double solve_seconds(csr_context *ctx, device_matrix &d, csr_vector *b,
     csr_solver_info info;
     CSR_OK(ctx, csr_fill(ctx, 0.0, d.y));
     CHECK_CUDA(cudaDeviceSynchronize());
-    double t0 = now_s();
+    double t0 = bench_now_s();
     CSR_OK(ctx, csr_solve(ctx, d.A, b, d.y, &o, &info));
     CHECK_CUDA(cudaDeviceSynchronize());
-    t.push_back(now_s() - t0);
+    t.push_back(bench_now_s() - t0);
     *iterations = info.iterations;
   }
   std::sort(t.begin(), t.end());
@@ -461,9 +455,9 @@ static void bench_overheads(csr_context *ctx) {
   std::vector<double> t;
   double r = 0.0;
   for (int k = 0; k < 200; k++) {
-    double t0 = now_s();
+    double t0 = bench_now_s();
     CSR_OK(ctx, csr_dot(ctx, a, b, &r));
-    t.push_back(now_s() - t0);
+    t.push_back(bench_now_s() - t0);
   }
   std::sort(t.begin(), t.end());
   printf("overhead: csr_dot of 1024 device entries %.1f us (median of 200)\n", t[100] * 1e6);
@@ -487,11 +481,11 @@ static void bench_overheads(csr_context *ctx) {
 /* One case: built on the host, then fp64 (and CG where asked), then fp32, each freed before the
  * next, so the device holds one copy of one matrix at a time. */
 static void run_case(csr_context *ctx, const spmv_case &c, int precisions) {
-  double t0 = now_s();
+  double t0 = bench_now_s();
   host_csr H = c.make();
   std::vector<double> x = random_x(H.cols);
   int64_t longest = longest_row(H);
-  printf("%s: built in %.1f s\n", c.name.c_str(), now_s() - t0);
+  printf("%s: built in %.1f s\n", c.name.c_str(), bench_now_s() - t0);
   if ((precisions & 1) || c.cg) {
     device_matrix d = upload<double>(ctx, H, x);
     double ms = (precisions & 1) ? bench_spmv<double>(ctx, c.name.c_str(), d, longest) : NAN;
@@ -563,7 +557,7 @@ int main(int argc, char **argv) {
   }
   if (g_reps < 1)
     g_reps = 1;
-  double start = now_s();
+  double start = bench_now_s();
   cudaDeviceProp prop;
   CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
   g_sms = prop.multiProcessorCount;
@@ -598,7 +592,7 @@ int main(int argc, char **argv) {
   cudaFree(g_count);
   cusparseDestroy(g_sparse);
   csr_context_free(&ctx);
-  printf("total %.0f s\n", now_s() - start);
+  printf("total %.0f s\n", bench_now_s() - start);
   if (g_csv)
     fclose(g_csv);
   return 0;

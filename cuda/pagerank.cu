@@ -57,11 +57,11 @@ __global__ void __launch_bounds__(CSRI_REDUCE_THREADS)
 }
 
 /* The pull graph's values: M_k = link weight of T_k / w_{c_k}, in M's type. */
-template <typename T, typename M, bool PATTERN>
+template <typename T, typename M>
 __global__ void pull_kernel(int64_t nnz, const int32_t *col, const T *val, int weighted,
                             const double *inv_w, M *out) {
   CSRI_GRID_STRIDE(k, nnz) {
-    out[k] = (M)(link_weight<T, PATTERN>(val, weighted, k) * inv_w[col[k]]);
+    out[k] = (M)(link_weight<T, false>(val, weighted, k) * inv_w[col[k]]);
   }
 }
 
@@ -122,22 +122,21 @@ csr_status describe_bad_row(csr_context *ctx, const csr_matrix *A, int weighted,
   return CSR_SUCCESS;
 }
 
-template <typename T, typename M, bool PATTERN>
+template <typename T, typename M>
 void launch_pull(cudaStream_t stream, const csr_matrix *T_, int weighted, const double *inv_w,
                  csr_matrix *out) {
-  pull_kernel<T, M, PATTERN><<<csri_vector_blocks(T_->nnz), CSRI_VECTOR_THREADS, 0, stream>>>(
+  pull_kernel<T, M><<<csri_vector_blocks(T_->nnz), CSRI_VECTOR_THREADS, 0, stream>>>(
       T_->nnz, T_->col_indices, (const T *)T_->values, weighted, inv_w, (M *)out->values);
 }
 
+/* T has values: a graph without any is pulled as a pattern matrix and never gets here. */
 template <typename M>
 void pull_typed(cudaStream_t stream, const csr_matrix *T_, int weighted, const double *inv_w,
                 csr_matrix *out) {
   if (T_->value_type == CSR_F64)
-    launch_pull<double, M, false>(stream, T_, weighted, inv_w, out);
-  else if (T_->value_type == CSR_F32)
-    launch_pull<float, M, false>(stream, T_, weighted, inv_w, out);
+    launch_pull<double, M>(stream, T_, weighted, inv_w, out);
   else
-    launch_pull<double, M, true>(stream, T_, weighted, inv_w, out);
+    launch_pull<float, M>(stream, T_, weighted, inv_w, out);
 }
 
 /* One iteration's pass with the ranks of type T; the two sums at `result`. */

@@ -82,9 +82,7 @@ extern "C" csr_status csri_cuda_row_stats(csr_context *ctx, const int64_t *off, 
     return CSR_SUCCESS;
   int64_t ends[2];
   cudaStream_t stream = csri_stream(ctx);
-  cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
-  CSRI_CUDA_TRY(ctx, cudaStreamIsCapturing(stream, &capturing));
-  if (capturing != cudaStreamCaptureStatusNone) /* the counts come back to the host: a sync */
+  if (csri_stream_capturing(ctx)) /* the counts come back to the host: a sync */
     return csri_error(ctx, CSR_ERR_UNSUPPORTED, __FILE__, __LINE__,
                       "row statistics (the SpMV kernel's choice) cannot be computed while the "
                       "stream is captured into a CUDA graph: call csr_spmv_choose (or csr_spmv "

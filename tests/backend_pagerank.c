@@ -120,12 +120,10 @@ static void test_hand(csr_context *ctx) {
   csr_matrix_free(&A);
 }
 
-/* A random graph of n pages: row lengths 0 (dangling) to 6, random (possibly repeated, possibly
+/* An n-page graph with the row lengths len (freed here), random (possibly repeated, possibly
  * self) links; values made nonnegative for the weighted runs. */
-static csr_matrix *random_graph(csr_context *ctx, int64_t n, csr_value_type type) {
-  int64_t *len = malloc((size_t)n * sizeof *len);
-  for (int64_t i = 0; i < n; i++)
-    len[i] = csrt_below(&rng, 4) == 0 ? 0 : (int64_t)csrt_below(&rng, 7);
+static csr_matrix *graph_of_lengths(csr_context *ctx, int64_t n, int64_t *len,
+                                    csr_value_type type) {
   csr_matrix *A = csrt_from_row_lengths(ctx, n, n, len, type, CSRT_RANDOM, &rng);
   free(len);
   for (int64_t k = 0; type != CSR_PATTERN && k < A->nnz; k++)
@@ -133,6 +131,15 @@ static csr_matrix *random_graph(csr_context *ctx, int64_t n, csr_value_type type
       ((double *)A->values)[k] = fabs(((double *)A->values)[k]);
     else
       ((float *)A->values)[k] = fabsf(((float *)A->values)[k]);
+  return A;
+}
+
+/* A random graph of n pages: row lengths 0 (dangling) to 6, one link repeated. */
+static csr_matrix *random_graph(csr_context *ctx, int64_t n, csr_value_type type) {
+  int64_t *len = malloc((size_t)n * sizeof *len);
+  for (int64_t i = 0; i < n; i++)
+    len[i] = csrt_below(&rng, 4) == 0 ? 0 : (int64_t)csrt_below(&rng, 7);
+  csr_matrix *A = graph_of_lengths(ctx, n, len, type);
   if (A->nnz > 1) /* a repeated link counts twice */
     A->col_indices[1] = A->col_indices[0];
   return A;
@@ -185,8 +192,7 @@ static void test_random(csr_context *ctx) {
 }
 
 /* A graph of n pages whose row lengths follow `kind`: 0 short rows (0 to 8, a quarter dangling),
- * 1 rows of 16 to 64, 2 short rows with every 5000th page linking to n / 3 pages. Links random,
- * repeats and self-loops allowed. */
+ * 1 rows of 16 to 64, 2 short rows with every 5000th page linking to n / 3 pages. */
 static csr_matrix *shaped_graph(csr_context *ctx, int64_t n, int kind, csr_value_type type) {
   int64_t *len = malloc((size_t)n * sizeof *len);
   for (int64_t i = 0; i < n; i++)
@@ -194,11 +200,7 @@ static csr_matrix *shaped_graph(csr_context *ctx, int64_t n, int kind, csr_value
              : kind == 2 && i % 5000 == 7 ? n / 3
              : csrt_below(&rng, 4) == 0   ? 0
                                           : 1 + (int64_t)csrt_below(&rng, 8);
-  csr_matrix *A = csrt_from_row_lengths(ctx, n, n, len, type, CSRT_RANDOM, &rng);
-  free(len);
-  for (int64_t k = 0; type == CSR_F64 && k < A->nnz; k++)
-    ((double *)A->values)[k] = fabs(((double *)A->values)[k]);
-  return A;
+  return graph_of_lengths(ctx, n, len, type);
 }
 
 /* The backend's ranks against the reference backend's on the same graph: L1 below 1e-12 in f64

@@ -27,11 +27,10 @@ typedef struct csri_choice_entry {
   double seconds;    /* what computing the statistics cost */
   csr_row_stats stats;
   /* Where the tiles of a tiled SpMV kernel start in this matrix (device memory, NULL until a
-   * kernel keeps them: csri_spmv_tiles_for), which kernel and tile size they are for, their size.
-   */
+   * kernel keeps them: csri_spmv_tiles_for), and which kernel and tile size they are for (which,
+   * with the matrix, fix their size). */
   void *tiles;
   uint64_t tiles_key;
-  size_t tiles_bytes;
 } csri_choice_entry;
 enum { CSRI_CHOICE_ENTRIES = 8 };
 typedef struct csri_choice_cache {

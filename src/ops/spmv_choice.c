@@ -29,7 +29,6 @@ static int same_matrix(const entry *e, const csr_matrix *A) {
 static void entry_release(entry *e) {
   csri_device_free(e->tiles); /* waits for work that may still read them */
   e->tiles = NULL;
-  e->tiles_bytes = 0;
 }
 
 void csr_context_forget_matrix(csr_context *ctx, const csr_matrix *A) {
@@ -56,7 +55,7 @@ csr_status csri_spmv_tiles_for(csr_context *ctx, const csr_matrix *A, uint64_t k
     entry *e = &c->entries[i];
     if (!same_matrix(e, A))
       continue;
-    if (e->tiles != NULL && e->tiles_key == key && e->tiles_bytes == bytes) {
+    if (e->tiles != NULL && e->tiles_key == key) {
       *tiles = e->tiles;
       return CSR_SUCCESS;
     }
@@ -68,7 +67,6 @@ csr_status csri_spmv_tiles_for(csr_context *ctx, const csr_matrix *A, uint64_t k
       return CSR_SUCCESS;
     e->tiles = *tiles = p;
     e->tiles_key = key;
-    e->tiles_bytes = bytes;
     *fresh = 1;
     return CSR_SUCCESS;
   }
@@ -103,9 +101,8 @@ static csr_status stats_of(csr_context *ctx, const csr_matrix *A, csr_row_stats 
         slot = i;
     entry_release(&c->entries[slot]);
   }
-  c->entries[slot] =
-      (entry){A->serial,  A->row_offsets, A->col_indices, A->rows, A->cols, A->nnz, A->location,
-              ++c->clock, *seconds,       *stats,         NULL,    0,       0};
+  c->entries[slot] = (entry){A->serial,   A->row_offsets, A->col_indices, A->rows, A->cols, A->nnz,
+                             A->location, ++c->clock,     *seconds,       *stats,  NULL,    0};
   return CSR_SUCCESS;
 }
 
