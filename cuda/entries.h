@@ -16,6 +16,7 @@ csri_device_free_fn csri_cuda_free;
 csri_device_zero_fn csri_cuda_memset_zero;
 csri_device_copy_fn csri_cuda_memcpy;
 csri_device_count_fn csri_cuda_device_count;
+csri_device_capturing_fn csri_cuda_capturing;
 csri_context_release_fn csri_cuda_context_release;
 
 #ifdef __cplusplus

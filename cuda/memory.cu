@@ -164,6 +164,10 @@ extern "C" int csri_cuda_device_count(void) {
   return count;
 }
 
+extern "C" int csri_cuda_capturing(const csr_context *ctx) {
+  return csri_stream_capturing(ctx) ? 1 : 0;
+}
+
 extern "C" int csri_cuda_sm_count(void) {
   static int count = 0;
   if (count == 0) {

@@ -78,6 +78,16 @@ csr_status csri_cuda_spmv_out(csr_context *ctx, const csr_matrix *A, const T *x,
 
 CSRI_SPMV_OUT_INSTANTIATE(csri_cuda_spmv_out)
 
+/* The row kernels read nothing but A, x and y; the tiled ones keep their tile starts. */
+extern "C" csr_status csri_cuda_spmv_prepare(csr_context *ctx, const csr_matrix *A,
+                                             csr_spmv_kernel kernel) {
+  if (kernel == CSR_KERNEL_SEGMENTED)
+    return csri_cuda_spmv_merge_prepare(ctx, A);
+  if (kernel == CSR_KERNEL_STREAM)
+    return csri_cuda_spmv_stream_prepare(ctx, A);
+  return CSR_SUCCESS;
+}
+
 extern "C" csr_status csri_cuda_spmv(csr_context *ctx, double alpha, const csr_matrix *A,
                                      const csr_vector *x, double beta, csr_vector *y) {
   if (y->value_type == CSR_F64)

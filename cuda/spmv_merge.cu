@@ -239,8 +239,8 @@ __global__ void __launch_bounds__(FIX_UP_THREADS)
   csri_out_block<Out, FIX_UP_THREADS>(terms, partials);
 }
 
-/* The scratch of one call: tile starts, the tiles' carries and heads, and the blocks' partials of
- * an Out with sums (the tiles', then the fix-up's). */
+/* The scratch of one call: the tiles' carries and heads, the blocks' partials of an Out with
+ * sums (the tiles', then the fix-up's), and the tile starts when they are not kept. */
 struct scratch {
   csri_merge_coord *starts;
   int64_t *carry_row;
@@ -253,34 +253,29 @@ int64_t fix_up_blocks(int64_t tiles) {
 }
 
 /* The scratch's size in bytes; with a base, also where its pieces lie (each 256-byte aligned). */
-size_t layout(char *base, int64_t tiles, size_t partials_bytes, scratch *s) {
-  const size_t sizes[5] = {(size_t)(tiles + 1) * sizeof(csri_merge_coord),
-                           (size_t)tiles * sizeof(int64_t), (size_t)tiles * sizeof(double),
-                           (size_t)tiles * sizeof(double), partials_bytes};
+size_t layout(char *base, int64_t tiles, bool starts_kept, size_t partials_bytes, scratch *s) {
+  const size_t sizes[5] = {(size_t)tiles * sizeof(int64_t), (size_t)tiles * sizeof(double),
+                           (size_t)tiles * sizeof(double), partials_bytes,
+                           starts_kept ? 0 : (size_t)(tiles + 1) * sizeof(csri_merge_coord)};
   size_t at[5], total = 0;
   for (int i = 0; i < 5; i++) {
     at[i] = total;
     total += csri_align256(sizes[i]);
   }
   if (base != NULL) {
-    s->starts = (csri_merge_coord *)(base + at[0]);
-    s->carry_row = (int64_t *)(base + at[1]);
-    s->carry_sum = (double *)(base + at[2]);
-    s->head_sum = (double *)(base + at[3]);
-    s->partials = (double *)(base + at[4]);
+    s->carry_row = (int64_t *)(base + at[0]);
+    s->carry_sum = (double *)(base + at[1]);
+    s->head_sum = (double *)(base + at[2]);
+    s->partials = (double *)(base + at[3]);
+    s->starts = starts_kept ? NULL : (csri_merge_coord *)(base + at[4]);
   }
   return total;
 }
 
 template <typename T, bool PATTERN, typename Out>
 csr_status run(csr_context *ctx, const csr_matrix *A, const T *x, const Out &out, double *result,
-               const scratch &s, int64_t tiles, bool find_starts) {
+               const scratch &s, int64_t tiles) {
   cudaStream_t stream = csri_stream(ctx);
-  if (find_starts) {
-    tile_starts<<<(unsigned)((tiles + 1 + 255) / 256), 256, 0, stream>>>(
-        A->row_offsets, A->rows, A->nnz, tiles, shape<T>::tile, s.starts);
-    CSRI_TRY(CSRI_CUDA_CHECK(ctx, "SpMV tile starts"));
-  }
   merge_kernel<T, PATTERN, Out><<<(unsigned)tiles, THREADS, 0, stream>>>(
       A->rows, A->row_offsets, A->col_indices, (const T *)A->values, x, out, s.partials, s.starts,
       s.carry_row, s.carry_sum, s.head_sum);
@@ -295,33 +290,81 @@ csr_status run(csr_context *ctx, const csr_matrix *A, const T *x, const Out &out
   return csri_out_total<Out>(ctx, s.partials, tiles + fix_ups, result);
 }
 
+/* Finds where A's tiles start, into `starts` (tiles + 1 of them). */
+template <typename T>
+csr_status find_starts(csr_context *ctx, const csr_matrix *A, int64_t tiles,
+                       csri_merge_coord *starts) {
+  tile_starts<<<(unsigned)((tiles + 1 + 255) / 256), 256, 0, csri_stream(ctx)>>>(
+      A->row_offsets, A->rows, A->nnz, tiles, shape<T>::tile, starts);
+  return CSRI_CUDA_CHECK(ctx, "SpMV tile starts");
+}
+
+/* The tile starts kept with A in the context (found now when they were not yet), or NULL when
+ * they cannot be kept (no context, no memory for them, or a CUDA graph capture, which refuses
+ * the allocation). */
+template <typename T>
+csr_status kept_starts(csr_context *ctx, const csr_matrix *A, int64_t tiles,
+                       csri_merge_coord **kept) {
+  void *p = NULL;
+  int fresh = 0;
+  const uint64_t key = (uint64_t)CSR_KERNEL_SEGMENTED << 32 | (uint64_t)shape<T>::tile;
+  CSRI_TRY(csri_spmv_tiles_for(ctx, A, key, (size_t)(tiles + 1) * sizeof(csri_merge_coord),
+                               !csri_stream_capturing(ctx), &p, &fresh));
+  if (p != NULL && fresh)
+    CSRI_TRY(find_starts<T>(ctx, A, tiles, (csri_merge_coord *)p));
+  *kept = (csri_merge_coord *)p;
+  return CSR_SUCCESS;
+}
+
+/* The scratch of a call on A with value type T that finds no kept tile starts, for an Out
+ * without sums (csr_spmv's). */
+template <typename T> size_t unkept_scratch_bytes(const csr_matrix *A) {
+  const int64_t tiles = csri_merge_tiles(A->rows, A->nnz, shape<T>::tile);
+  return tiles == 0 ? 0 : layout(NULL, tiles, false, 0, NULL);
+}
+
 } // namespace
 
 template <typename T, typename Out>
 csr_status csri_cuda_spmv_merge(csr_context *ctx, const csr_matrix *A, const T *x, const Out &out,
                                 double *result) {
-  int64_t tiles = csri_merge_tiles(A->rows, A->nnz, shape<T>::tile);
+  const int64_t tiles = csri_merge_tiles(A->rows, A->nnz, shape<T>::tile);
   if (tiles == 0)
     return CSR_SUCCESS;
-  /* The tile starts kept with the matrix (searched on its first call), else in the scratch. */
-  void *kept = NULL, *base = NULL;
-  int fresh = 0;
-  const uint64_t key = (uint64_t)CSR_KERNEL_SEGMENTED << 32 | (uint64_t)shape<T>::tile;
-  CSRI_TRY(csri_spmv_tiles_for(ctx, A, key, (size_t)(tiles + 1) * sizeof(csri_merge_coord),
-                               !csri_stream_capturing(ctx), &kept, &fresh));
+  csri_merge_coord *kept = NULL;
+  CSRI_TRY(kept_starts<T>(ctx, A, tiles, &kept));
   scratch s = {};
   const size_t partials =
       csri_out_partials_bytes<Out>(tiles + (tiles > 1 ? fix_up_blocks(tiles) : 0));
-  CSRI_TRY(csri_device_scratch(ctx, layout(NULL, tiles, partials, &s), &base));
-  layout((char *)base, tiles, partials, &s);
+  void *base = NULL;
+  CSRI_TRY(csri_device_scratch(ctx, layout(NULL, tiles, kept != NULL, partials, &s), &base));
+  layout((char *)base, tiles, kept != NULL, partials, &s);
+  csr_status status = CSR_SUCCESS;
   if (kept != NULL)
-    s.starts = (csri_merge_coord *)kept;
-  const bool find = kept == NULL || fresh;
-  csr_status status = A->value_type == CSR_PATTERN
-                          ? run<T, true, Out>(ctx, A, x, out, result, s, tiles, find)
-                          : run<T, false, Out>(ctx, A, x, out, result, s, tiles, find);
+    s.starts = kept;
+  else
+    status = find_starts<T>(ctx, A, tiles, s.starts);
+  if (status >= 0)
+    status = A->value_type == CSR_PATTERN ? run<T, true, Out>(ctx, A, x, out, result, s, tiles)
+                                          : run<T, false, Out>(ctx, A, x, out, result, s, tiles);
   csri_device_scratch_done(ctx, base);
   return status;
 }
 
 CSRI_SPMV_OUT_INSTANTIATE(csri_cuda_spmv_merge)
+
+/* The starts of A's tiles for its own value type (f64 x for a pattern matrix), kept; the
+ * workspace of a call without kept starts, of either value type, reserved. */
+csr_status csri_cuda_spmv_merge_prepare(csr_context *ctx, const csr_matrix *A) {
+  const int64_t tiles = csri_merge_tiles(A->rows, A->nnz, shape<double>::tile);
+  if (tiles == 0)
+    return CSR_SUCCESS;
+  void *base = NULL;
+  const size_t f64 = unkept_scratch_bytes<double>(A), f32 = unkept_scratch_bytes<float>(A);
+  CSRI_TRY(csri_device_scratch(ctx, f64 > f32 ? f64 : f32, &base));
+  csri_device_scratch_done(ctx, base);
+  csri_merge_coord *kept = NULL;
+  if (A->value_type == CSR_F32)
+    return kept_starts<float>(ctx, A, csri_merge_tiles(A->rows, A->nnz, shape<float>::tile), &kept);
+  return kept_starts<double>(ctx, A, tiles, &kept);
+}

@@ -165,6 +165,11 @@ template <typename T, typename Out> /* stream, cuda/spmv_stream.cu */
 csr_status csri_cuda_spmv_stream(csr_context *ctx, const csr_matrix *A, const T *x, const Out &out,
                                  double *result);
 
+/* What a tiled kernel readies for A (csri_spmv_prepare_fn, src/core/backend.h): its tile starts
+ * for A's own value type, kept, and the scratch of a call that cannot keep them. */
+csr_status csri_cuda_spmv_merge_prepare(csr_context *ctx, const csr_matrix *A);
+csr_status csri_cuda_spmv_stream_prepare(csr_context *ctx, const csr_matrix *A);
+
 /* Instantiates fn (one of the three above) for every value type and Out, in its source. */
 #define CSRI_SPMV_OUT_INSTANCE(fn, T, OUT)                                                         \
   template csr_status fn<T, OUT<T>>(csr_context *, const csr_matrix *, const T *, const OUT<T> &,  \

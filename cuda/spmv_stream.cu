@@ -159,45 +159,85 @@ __global__ void __launch_bounds__(THREADS, shape<T>::min_blocks)
 
 template <typename T, bool PATTERN, typename Out>
 csr_status run(csr_context *ctx, const csr_matrix *A, const T *x, const Out &out, double *result,
-               tile_start *starts, bool find_starts, double *partials, int64_t tiles) {
-  cudaStream_t stream = csri_stream(ctx);
-  if (find_starts) {
-    tile_starts<<<(unsigned)((tiles + 1 + 255) / 256), 256, 0, stream>>>(
-        A->row_offsets, A->rows, tiles, shape<T>::window, starts);
-    CSRI_TRY(CSRI_CUDA_CHECK(ctx, "SpMV row tile starts"));
-  }
-  stream_kernel<T, PATTERN, Out><<<(unsigned)tiles, THREADS, 0, stream>>>(
+               const tile_start *starts, double *partials, int64_t tiles) {
+  stream_kernel<T, PATTERN, Out><<<(unsigned)tiles, THREADS, 0, csri_stream(ctx)>>>(
       A->row_offsets, A->col_indices, (const T *)A->values, x, out, partials, starts);
   CSRI_TRY(CSRI_CUDA_CHECK(ctx, "stream SpMV kernel"));
   return csri_out_total<Out>(ctx, partials, tiles, result);
 }
 
-} // namespace
+/* Finds where A's tiles start, into `starts` (tiles + 1 of them). */
+template <typename T>
+csr_status find_starts(csr_context *ctx, const csr_matrix *A, int64_t tiles, tile_start *starts) {
+  tile_starts<<<(unsigned)((tiles + 1 + 255) / 256), 256, 0, csri_stream(ctx)>>>(
+      A->row_offsets, A->rows, tiles, shape<T>::window, starts);
+  return CSRI_CUDA_CHECK(ctx, "SpMV row tile starts");
+}
 
-/* The tiles, their starts and the blocks' partials in the context's scratch, the kernels. */
-template <typename T, typename Out>
-csr_status csri_cuda_spmv_stream(csr_context *ctx, const csr_matrix *A, const T *x, const Out &out,
-                                 double *result) {
-  int64_t tiles = csri_row_tiles(A->rows, A->nnz, shape<T>::window);
-  if (tiles == 0)
-    return CSR_SUCCESS;
-  /* The tile starts kept with the matrix (searched on its first call), else in the scratch. */
-  void *kept = NULL, *base = NULL;
+/* The tile starts kept with A in the context (found now when they were not yet), or NULL when
+ * they cannot be kept (no context, no memory for them, or a CUDA graph capture, which refuses
+ * the allocation). */
+template <typename T>
+csr_status kept_starts(csr_context *ctx, const csr_matrix *A, int64_t tiles, tile_start **kept) {
+  void *p = NULL;
   int fresh = 0;
   const uint64_t key = (uint64_t)CSR_KERNEL_STREAM << 32 | (uint64_t)shape<T>::window;
   CSRI_TRY(csri_spmv_tiles_for(ctx, A, key, (size_t)(tiles + 1) * sizeof(tile_start),
-                               !csri_stream_capturing(ctx), &kept, &fresh));
-  const size_t starts_bytes = csri_align256((size_t)(tiles + 1) * sizeof(tile_start));
-  CSRI_TRY(csri_device_scratch(ctx, starts_bytes + csri_out_partials_bytes<Out>(tiles), &base));
-  tile_start *starts = kept != NULL ? (tile_start *)kept : (tile_start *)base;
-  double *partials = (double *)((char *)base + starts_bytes);
-  const bool find = kept == NULL || fresh;
-  csr_status status =
-      A->value_type == CSR_PATTERN
-          ? run<T, true, Out>(ctx, A, x, out, result, starts, find, partials, tiles)
-          : run<T, false, Out>(ctx, A, x, out, result, starts, find, partials, tiles);
-  csri_device_scratch_done(ctx, base);
+                               !csri_stream_capturing(ctx), &p, &fresh));
+  if (p != NULL && fresh)
+    CSRI_TRY(find_starts<T>(ctx, A, tiles, (tile_start *)p));
+  *kept = (tile_start *)p;
+  return CSR_SUCCESS;
+}
+
+/* The bytes of the tile starts in a call's scratch when they are not kept. */
+size_t starts_bytes(int64_t tiles) {
+  return csri_align256((size_t)(tiles + 1) * sizeof(tile_start));
+}
+
+} // namespace
+
+/* The tiles' starts (kept with the matrix, else in the context's scratch before the blocks'
+ * partials), the kernel. */
+template <typename T, typename Out>
+csr_status csri_cuda_spmv_stream(csr_context *ctx, const csr_matrix *A, const T *x, const Out &out,
+                                 double *result) {
+  const int64_t tiles = csri_row_tiles(A->rows, A->nnz, shape<T>::window);
+  if (tiles == 0)
+    return CSR_SUCCESS;
+  tile_start *kept = NULL;
+  CSRI_TRY(kept_starts<T>(ctx, A, tiles, &kept));
+  const size_t in_scratch = kept != NULL ? 0 : starts_bytes(tiles);
+  const size_t bytes = in_scratch + csri_out_partials_bytes<Out>(tiles);
+  void *base = NULL;
+  if (bytes > 0)
+    CSRI_TRY(csri_device_scratch(ctx, bytes, &base));
+  tile_start *starts = kept != NULL ? kept : (tile_start *)base;
+  double *partials = bytes > in_scratch ? (double *)((char *)base + in_scratch) : NULL;
+  csr_status status = kept != NULL ? CSR_SUCCESS : find_starts<T>(ctx, A, tiles, starts);
+  if (status >= 0)
+    status = A->value_type == CSR_PATTERN
+                 ? run<T, true, Out>(ctx, A, x, out, result, starts, partials, tiles)
+                 : run<T, false, Out>(ctx, A, x, out, result, starts, partials, tiles);
+  if (bytes > 0)
+    csri_device_scratch_done(ctx, base);
   return status;
 }
 
 CSRI_SPMV_OUT_INSTANTIATE(csri_cuda_spmv_stream)
+
+/* The starts of A's tiles for its own value type (f64 x for a pattern matrix), kept; the
+ * workspace of a call without kept starts, of either value type, reserved. */
+csr_status csri_cuda_spmv_stream_prepare(csr_context *ctx, const csr_matrix *A) {
+  const int64_t tiles64 = csri_row_tiles(A->rows, A->nnz, shape<double>::window);
+  const int64_t tiles32 = csri_row_tiles(A->rows, A->nnz, shape<float>::window);
+  if (tiles64 == 0)
+    return CSR_SUCCESS;
+  void *base = NULL;
+  const size_t f64 = starts_bytes(tiles64), f32 = starts_bytes(tiles32);
+  CSRI_TRY(csri_device_scratch(ctx, f64 > f32 ? f64 : f32, &base));
+  csri_device_scratch_done(ctx, base);
+  tile_start *kept = NULL;
+  return A->value_type == CSR_F32 ? kept_starts<float>(ctx, A, tiles32, &kept)
+                                  : kept_starts<double>(ctx, A, tiles64, &kept);
+}

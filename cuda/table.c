@@ -13,6 +13,7 @@ const csri_backend csri_cuda_backend = {
     .sparse.spmv = csri_cuda_spmv,
     .sparse.row_stats = csri_cuda_row_stats,
     .sparse.check_csr = csri_cuda_check_csr,
+    .sparse.spmv_prepare = csri_cuda_spmv_prepare,
     .convert.from_coo = csri_cuda_from_coo,
     .convert.to_coo = csri_cuda_to_coo,
     .convert.from_dense = csri_cuda_from_dense,
@@ -38,5 +39,6 @@ const csri_backend csri_cuda_backend = {
     .device.zero = csri_cuda_memset_zero,
     .device.copy = csri_cuda_memcpy,
     .device.count = csri_cuda_device_count,
+    .device.capturing = csri_cuda_capturing,
     .device.context_release = csri_cuda_context_release,
 };

@@ -341,8 +341,9 @@ csr_status csr_symmetric_expand(csr_context *ctx, const csr_matrix *A, csr_trian
  *  Errors: NULL_POINTER, DIMENSION_MISMATCH (x->n != cols, y->n != rows), TYPE_MISMATCH,
  *  LOCATION_MISMATCH (operands in two places, or device operands with a context set to ref or
  *  omp), OUT_OF_MEMORY (the segmented kernel's workspace), INVALID_MATRIX (AUTO's statistics
- *  find decreasing offsets), UNSUPPORTED (AUTO's first call on a matrix inside a CUDA graph
- *  capture), DEVICE. */
+ *  find decreasing offsets), UNSUPPORTED (inside a CUDA graph capture: AUTO's first call on a
+ *  matrix, or a call whose workspace would have to grow; csr_spmv_choose before the capture
+ *  readies both), DEVICE. */
 csr_status csr_spmv(csr_context *ctx, double alpha, const csr_matrix *A, const csr_vector *x,
                     double beta, csr_vector *y);
 
@@ -412,10 +413,13 @@ typedef struct csr_spmv_choice {
  *  and kept in the context (8 matrices, the least recently used dropped first); csr_spmv with
  *  CSR_KERNEL_AUTO uses the same cache, so only its first call on a matrix pays for them (and
  *  synchronises the stream: make it before capturing a CUDA graph, which refuses it with
- *  CSR_ERR_UNSUPPORTED). The first SpMV of a tiled kernel (segmented, stream) on a matrix also
- *  keeps where its tiles start, on the device, with the statistics; a call captured into a graph
- *  before that searches them in its scratch instead, on every replay. A host matrix gets the
- *  choice the GPU would make. A NULL context keeps nothing. */
+ *  CSR_ERR_UNSUPPORTED). A tiled kernel (segmented, stream) also keeps where its tiles start, on
+ *  the device, with the statistics. For a device matrix this call readies the kernel it names:
+ *  the tile starts for A's value type (F64 for a pattern matrix) are found and kept, and the
+ *  context's workspace grown to what a call that cannot keep them needs, so that csr_spmv
+ *  captured into a CUDA graph afterwards neither allocates nor synchronises (with F32 x on a
+ *  pattern matrix it searches the starts in that workspace on every replay). A host matrix gets
+ *  the choice the GPU would make. A NULL context keeps nothing. */
 csr_status csr_spmv_choose(csr_context *ctx, const csr_matrix *A, csr_spmv_choice *choice);
 /** Drops what the context keeps about A (its SpMV choice and tile starts); NULL drops everything
  *  (the context's end does too). Needed only when a matrix's row offsets are changed in place, or

@@ -5,9 +5,10 @@
  *  2. The asynchronous calls (SpMV, axpby, scale, fill, a scan with the caller's workspace) are
  *     captured into a CUDA graph from that stream: the graph holds their nodes and nothing runs
  *     until it is launched. A launch on any other stream would run at once (the stream does not
- *     wait for the legacy default stream) and leave the graph empty. A tiled SpMV kernel whose
- *     tile starts the context has not kept yet (only csr_spmv_choose before the capture) is
- *     captured too: it searches them in its scratch instead of keeping them.
+ *     wait for the legacy default stream) and leave the graph empty. A tiled SpMV kernel (stream by
+ *     AUTO's choice, segmented forced) on a matrix never multiplied is captured too when
+ *     csr_spmv_choose readied it before the capture; without that, the call that would grow the
+ *     context's workspace is refused, the capture left intact.
  *  3. Two contexts on two streams, their work interleaved, each get their own results. */
 #include "testing.h"
 
@@ -220,12 +221,16 @@ static void captured(const csr_matrix *A, const csr_vector *x0, cudaStream_t s) 
   csr_context_free(&ref);
 }
 
-/* 2, a tiled kernel: a matrix AUTO gives the stream kernel (rows of 12 to 19), chosen before the
- * capture but never multiplied: the captured SpMV must not allocate or synchronise, and the
- * replayed graph gives the reference's y. */
-static void captured_tiled(cudaStream_t s) {
+/* A graph of one SpMV with `kernel` on a matrix that AUTO gives the stream kernel (rows of 12 to
+ * 19), never multiplied before the capture; `prepared`: csr_spmv_choose was called before it,
+ * which readies the kernel (tile starts kept, workspace grown), so the captured call neither
+ * allocates nor synchronises and the replayed graph gives the reference's y. Unprepared, on a
+ * fresh context, the call would have to grow the workspace: refused with CSR_ERR_UNSUPPORTED,
+ * the capture left intact. */
+static void captured_tiled(cudaStream_t s, csr_spmv_kernel kernel, int prepared) {
   csr_context *ctx = csrt_context(CSR_BACKEND_CUDA), *ref = csrt_context(CSR_BACKEND_REF);
   CHECK_OK(ctx, csr_context_set_stream(ctx, s));
+  CHECK_OK(ctx, csr_context_set_kernel(ctx, kernel));
   const int64_t rows = 20000;
   int64_t *len = malloc((size_t)rows * sizeof *len);
   for (int64_t i = 0; i < rows; i++)
@@ -236,27 +241,37 @@ static void captured_tiled(cudaStream_t s) {
   csr_vector *x0 = csrt_random_vector(ref, rows, CSR_F64, &rng), *want = NULL, *yh = NULL;
   csr_vector *x = csrt_place_vector(CSR_BACKEND_CUDA, x0), *y = NULL;
   CHECK_OK(ctx, csr_vector_create(ctx, &y, rows, CSR_F64, CSR_DEVICE));
-  csr_spmv_choice choice;
-  CHECK_OK(ctx, csr_spmv_choose(ctx, D, &choice));
-  CHECKF(choice.kernel == CSR_KERNEL_STREAM, "AUTO chose %s", csr_spmv_kernel_name(choice.kernel));
+  if (prepared) {
+    csr_spmv_choice choice;
+    CHECK_OK(ctx, csr_spmv_choose(ctx, D, &choice));
+    csr_spmv_kernel expected = kernel == CSR_KERNEL_AUTO ? CSR_KERNEL_STREAM : kernel;
+    CHECKF(choice.kernel == expected, "chose %s", csr_spmv_kernel_name(choice.kernel));
+  }
   CHECK(cudaStreamSynchronize(s) == cudaSuccess);
   cudaGraph_t graph = NULL;
   cudaGraphExec_t exec = NULL;
   CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) == cudaSuccess);
-  CHECK_OK(ctx, csr_spmv(ctx, 1.0, D, x, 0.0, y));
-  CHECK(cudaStreamEndCapture(s, &graph) == cudaSuccess && graph != NULL);
-  CHECK(graph && cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
-  CHECK(exec && cudaGraphLaunch(exec, s) == cudaSuccess);
-  CHECK(cudaStreamSynchronize(s) == cudaSuccess);
-  CHECK_OK(ref, csr_vector_create(ref, &want, rows, CSR_F64, CSR_HOST));
-  CHECK_OK(ref, csr_spmv(ref, 1.0, A, x0, 0.0, want));
-  yh = csrt_host_vector(y);
-  double worst = 0.0;
-  for (int64_t i = 0; i < rows; i++) {
-    double d = ((double *)yh->data)[i] - ((double *)want->data)[i];
-    worst = d > worst ? d : -d > worst ? -d : worst;
+  if (!prepared) {
+    CHECK_STATUS(ctx, csr_spmv(ctx, 1.0, D, x, 0.0, y), CSR_ERR_UNSUPPORTED);
+    CHECK(strstr(csr_context_last_error(ctx), "before capturing") != NULL);
+    CHECK(cudaStreamEndCapture(s, &graph) == cudaSuccess);
+  } else {
+    CHECK_OK(ctx, csr_spmv(ctx, 1.0, D, x, 0.0, y));
+    CHECK(cudaStreamEndCapture(s, &graph) == cudaSuccess && graph != NULL);
+    CHECK(graph && cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
+    CHECK(exec && cudaGraphLaunch(exec, s) == cudaSuccess);
+    CHECK(cudaStreamSynchronize(s) == cudaSuccess);
+    CHECK_OK(ref, csr_vector_create(ref, &want, rows, CSR_F64, CSR_HOST));
+    CHECK_OK(ref, csr_spmv(ref, 1.0, A, x0, 0.0, want));
+    yh = csrt_host_vector(y);
+    double worst = 0.0;
+    for (int64_t i = 0; i < rows; i++) {
+      double d = ((double *)yh->data)[i] - ((double *)want->data)[i];
+      worst = d > worst ? d : -d > worst ? -d : worst;
+    }
+    CHECKF(worst <= 1e-12, "%s graph replay: max |y - reference| = %.3g",
+           csr_spmv_kernel_name(kernel), worst);
   }
-  CHECKF(worst <= 1e-12, "tiled graph replay: max |y - reference| = %.3g", worst);
   if (exec)
     cudaGraphExecDestroy(exec);
   if (graph)
@@ -286,7 +301,9 @@ int main(void) {
   CHECK(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking) == cudaSuccess);
   same_results(A, x0, s1, s2);
   captured(A, x0, s1);
-  captured_tiled(s1);
+  captured_tiled(s1, CSR_KERNEL_AUTO, 1);
+  captured_tiled(s1, CSR_KERNEL_SEGMENTED, 1);
+  captured_tiled(s1, CSR_KERNEL_SEGMENTED, 0);
   cudaStreamDestroy(s1);
   cudaStreamDestroy(s2);
   csr_matrix_free(&A);

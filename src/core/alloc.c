@@ -147,6 +147,11 @@ void csri_device_free(void *p) {
     cuda->device.free(p);
 }
 
+int csri_device_capturing(const csr_context *ctx) {
+  const csri_backend *cuda = csri_backend_of(CSR_BACKEND_CUDA);
+  return cuda ? cuda->device.capturing(ctx) : 0;
+}
+
 int csri_device_count(void) {
   const csri_backend *cuda = csri_backend_of(CSR_BACKEND_CUDA);
   return cuda ? cuda->device.count() : 0;

@@ -51,6 +51,12 @@ typedef csr_status csri_spmv_fn(csr_context *ctx, double alpha, const csr_matrix
  * decrease. */
 typedef csr_status csri_row_stats_fn(csr_context *ctx, const int64_t *row_offsets, int64_t rows,
                                      csr_row_stats *stats);
+/* Readies csr_spmv of A with `kernel` (what the context will run; never AUTO): whatever a call
+ * would otherwise allocate or search on its first run (a tiled kernel's tile starts, kept with A
+ * in the context's cache, and the workspace), so that a call captured into a CUDA graph afterwards
+ * neither allocates nor synchronises. */
+typedef csr_status csri_spmv_prepare_fn(csr_context *ctx, const csr_matrix *A,
+                                        csr_spmv_kernel kernel);
 
 /* What a pass over a CSR matrix finds; src/core/validate.c and src/ops/convert_checks.c turn it
  * into their messages. */
@@ -251,6 +257,9 @@ typedef csr_status csri_device_zero_fn(csr_context *ctx, void *p, size_t bytes);
 typedef csr_status csri_device_copy_fn(csr_context *ctx, void *dst, const void *src, size_t bytes,
                                        int kind);
 typedef int csri_device_count_fn(void);
+/* Whether the context's stream is being captured into a CUDA graph (which refuses allocations
+ * and synchronisations). */
+typedef int csri_device_capturing_fn(const csr_context *ctx);
 /* Frees what the backend keeps in a context (NULL fields are fine). */
 typedef void csri_context_release_fn(csr_context *ctx);
 
@@ -270,6 +279,7 @@ typedef struct csri_backend {
     csri_spmv_fn *spmv;
     csri_row_stats_fn *row_stats;
     csri_check_csr_fn *check_csr;
+    csri_spmv_prepare_fn *spmv_prepare; /* NULL: nothing to ready */
   } sparse;
   struct {
     csri_from_coo_fn *from_coo;
@@ -307,6 +317,7 @@ typedef struct csri_backend {
     csri_device_zero_fn *zero;
     csri_device_copy_fn *copy;
     csri_device_count_fn *count;
+    csri_device_capturing_fn *capturing;
     csri_context_release_fn *context_release;
   } device;
 } csri_backend;
@@ -326,6 +337,7 @@ typedef struct csri_backend {
   csri_from_coo_fn csri_##b##_from_coo;                                                            \
   csri_from_coo_take_fn csri_##b##_from_coo_take;                                                  \
   csri_check_csr_fn csri_##b##_check_csr;                                                          \
+  csri_spmv_prepare_fn csri_##b##_spmv_prepare;                                                    \
   csri_to_coo_fn csri_##b##_to_coo;                                                                \
   csri_from_dense_fn csri_##b##_from_dense;                                                        \
   csri_to_dense_fn csri_##b##_to_dense;                                                            \

@@ -122,6 +122,9 @@ csr_status csri_device_alloc(csr_context *ctx, void **p, size_t bytes);
 void csri_device_free(void *p);
 /* Number of CUDA devices present (0 without the CUDA backend). */
 int csri_device_count(void);
+/* Whether the context's stream is being captured into a CUDA graph (0 without the CUDA
+ * backend). */
+int csri_device_capturing(const csr_context *ctx);
 
 /* Seconds on a monotonic clock (src/core/clock.c). */
 double csri_seconds_now(void);
@@ -134,8 +137,9 @@ csr_status csri_host_workspace(csr_context *ctx, size_t bytes, void **p);
 void csri_workspace_release(csr_context *ctx, void *p);
 
 /* The context's cached device workspace, grown to `bytes` (freed with the context; growing it
- * frees the old one, so one piece of work at a time uses it). A NULL context gets a fresh
- * allocation, which csri_device_scratch_done frees. */
+ * frees the old one, so one piece of work at a time uses it; CSR_ERR_UNSUPPORTED when it must grow
+ * while the stream is captured into a CUDA graph). A NULL context gets a fresh allocation, which
+ * csri_device_scratch_done frees. */
 csr_status csri_device_scratch(csr_context *ctx, size_t bytes, void **p);
 void csri_device_scratch_done(csr_context *ctx, void *p);
 

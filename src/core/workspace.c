@@ -30,6 +30,11 @@ csr_status csri_device_scratch(csr_context *ctx, size_t bytes, void **p) {
   if (ctx == NULL)
     return csri_device_alloc(ctx, p, bytes);
   if (ctx->device_workspace_bytes < bytes || ctx->device_workspace == NULL) {
+    if (csri_device_capturing(ctx)) /* its free and allocation would end the capture */
+      return CSRI_FAIL(ctx, CSR_ERR_UNSUPPORTED,
+                       "the context's device workspace must grow from %zu to %zu bytes, which "
+                       "a CUDA graph capture refuses: make the same call once before capturing",
+                       ctx->device_workspace_bytes, bytes);
     csri_device_free(ctx->device_workspace); /* cudaFree waits for work that may still use it */
     ctx->device_workspace = NULL;
     ctx->device_workspace_bytes = 0;

@@ -191,6 +191,17 @@ static void describe(const csri_spmv_pick *p, const csr_row_stats *s, char *out,
   }
 }
 
+/* What csr_spmv with `kernel` would allocate or search on its first call on a device matrix,
+ * done now (the backend's spmv_prepare), so that a call captured into a CUDA graph next needs
+ * neither; nothing can be readied inside a capture. */
+static csr_status ready(csr_context *ctx, const csr_matrix *A, csr_spmv_kernel kernel) {
+  const csri_backend *cuda = csri_backend_of(CSR_BACKEND_CUDA);
+  if (A->location != CSR_DEVICE || cuda == NULL || cuda->sparse.spmv_prepare == NULL ||
+      csri_device_capturing(ctx))
+    return CSR_SUCCESS;
+  return cuda->sparse.spmv_prepare(ctx, A, kernel);
+}
+
 csr_status csr_spmv_choose(csr_context *ctx, const csr_matrix *A, csr_spmv_choice *choice) {
   CSRI_CHECK_NULL(ctx, A);
   CSRI_CHECK_NULL(ctx, choice);
@@ -203,14 +214,14 @@ csr_status csr_spmv_choose(csr_context *ctx, const csr_matrix *A, csr_spmv_choic
     choice->kernel = chosen.kernel;
     choice->lanes = chosen.lanes;
     describe(&chosen, &choice->stats, choice->reason, sizeof choice->reason);
-    return CSR_SUCCESS;
+  } else {
+    csri_spmv_pick pick = csri_spmv_forced(&choice->stats, forced);
+    choice->kernel = pick.kernel;
+    choice->lanes = pick.lanes;
+    choice->forced = 1;
+    snprintf(choice->reason, sizeof choice->reason,
+             "forced by the context (csr_context_set_kernel); from the statistics alone: %s",
+             csr_spmv_kernel_name(chosen.kernel));
   }
-  csri_spmv_pick pick = csri_spmv_forced(&choice->stats, forced);
-  choice->kernel = pick.kernel;
-  choice->lanes = pick.lanes;
-  choice->forced = 1;
-  snprintf(choice->reason, sizeof choice->reason,
-           "forced by the context (csr_context_set_kernel); from the statistics alone: %s",
-           csr_spmv_kernel_name(chosen.kernel));
-  return CSR_SUCCESS;
+  return ready(ctx, A, choice->kernel);
 }
