@@ -180,22 +180,65 @@ __global__ void __launch_bounds__(THREADS, shape<T>::min_blocks)
   csri_out_block<Out, THREADS>(terms, partials);
 }
 
+/* Tiles per group: a group's carries are summed once, so that the fix-up of a row spanning
+ * many groups reads one sum per group instead of every tile's carry (src/kernels/merge_path.h). */
+constexpr int64_t GROUP = 256;
+
+/* Adds a[lo..hi) into the lane's running sums: lane l takes a[lo + l], a[lo + l + 32], ..., 8 of
+ * them in flight at once, into part[0..7] in turn. A fixed order, whatever the hardware. */
+__device__ __forceinline__ void add_range(double (&part)[8], const double *a, int64_t lo,
+                                          int64_t hi) {
+  int64_t s = lo + (threadIdx.x & 31);
+  for (; s + 7 * 32 < hi; s += 8 * 32)
+#pragma unroll
+    for (int u = 0; u < 8; u++)
+      part[u] += a[s + u * 32];
+  for (; s < hi; s += 32)
+    part[0] += a[s];
+}
+
+/* The warp's total of its lanes' running sums (lane 0 gets it): pairs, then a shuffle tree. */
+__device__ __forceinline__ double warp_total(const double (&part)[8]) {
+  double sum =
+      ((part[0] + part[1]) + (part[2] + part[3])) + ((part[4] + part[5]) + (part[6] + part[7]));
+#pragma unroll
+  for (int d = 16; d > 0; d /= 2)
+    sum += __shfl_down_sync(FULL, sum, d);
+  return sum;
+}
+
+/* group_sum[g] = the carries of tiles [g GROUP, (g + 1) GROUP) summed, one warp per full group.
+ * Run only when a row may span more than two groups; the fix-up uses the sums of the groups that
+ * lie inside such a row's run, where every carry is that row's. */
+__global__ void __launch_bounds__(FIX_UP_THREADS)
+    group_sums(int64_t groups, const double *carry_sum, double *group_sum) {
+  const int64_t g = ((int64_t)blockIdx.x * FIX_UP_THREADS + threadIdx.x) / 32;
+  if (g >= groups) /* the same for the whole warp */
+    return;
+  double part[8] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+  add_range(part, carry_sum, g * GROUP, (g + 1) * GROUP);
+  const double sum = warp_total(part);
+  if ((threadIdx.x & 31) == 0)
+    group_sum[g] = sum;
+}
+
 /* One warp per tile t >= 1 that closes a row: its head row r began in an earlier tile, and the
- * run of tiles before t whose carry is row r holds the rest of r's sum. The warp finds the run
- * (the 32 tiles before t at once; a longer run's start by binary search, the carries' rows being
- * non-decreasing), sums its carries (each lane every 32nd tile into 8 running sums, then a
- * shuffle tree, then the head: an order fixed by the matrix's shape) and finishes row r
- * (out.row). A row spanning n tiles costs its warp n / 256 rounds of loads. */
+ * run of tiles [t0, t) before t whose carry is row r holds the rest of r's sum. The warp finds
+ * the run (the 32 tiles before t at once; a longer run's start by binary search, the carries'
+ * rows being non-decreasing), sums its carries (add_range, then warp_total, then the head: an
+ * order fixed by the matrix's shape) and finishes row r (out.row). A run of more than two groups
+ * (with group_sum) reads the whole groups inside it as their sums, so that a row spanning n tiles
+ * costs its warp about n / (256 GROUP) rounds of loads instead of n / 256. */
 template <typename Out>
 __device__ __forceinline__ void fix_up_head(int64_t t, const csri_merge_coord *starts,
                                             const int64_t *carry_row, const double *carry_sum,
-                                            const double *head_sum, const Out &out,
-                                            typename Out::terms &terms) {
+                                            const double *head_sum, const double *group_sum,
+                                            const Out &out, typename Out::terms &terms) {
   const int lane = threadIdx.x & 31;
   const int64_t r = starts[t].row;
   /* The carries' rows are non-decreasing: the lanes that match form a prefix. */
-  int64_t s = t - 1 - lane;
-  int m = __popc(__ballot_sync(FULL, s >= 0 && carry_row[s] == r));
+  const int64_t s = t - 1 - lane;
+  const int m = __popc(__ballot_sync(FULL, s >= 0 && carry_row[s] == r));
   int64_t t0 = t - m;
   if (m == 32) { /* a longer run: the first tile whose carry row is r */
     int64_t lo = 0, hi = t - 32;
@@ -209,18 +252,16 @@ __device__ __forceinline__ void fix_up_head(int64_t t, const csri_merge_coord *s
     t0 = lo;
   }
   double part[8] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
-  s = t0 + lane;
-  for (; s + 7 * 32 < t; s += 8 * 32)
-#pragma unroll
-    for (int u = 0; u < 8; u++)
-      part[u] += carry_sum[s + u * 32];
-  for (; s < t; s += 32)
-    part[0] += carry_sum[s];
-  double sum =
-      ((part[0] + part[1]) + (part[2] + part[3])) + ((part[4] + part[5]) + (part[6] + part[7]));
-#pragma unroll
-  for (int d = 16; d > 0; d /= 2)
-    sum += __shfl_down_sync(FULL, sum, d);
+  if (group_sum != NULL && t - t0 > 2 * GROUP) { /* the ragged ends, and the groups between */
+    int64_t g0, g1;
+    csri_merge_run_groups(t0, t, GROUP, &g0, &g1);
+    add_range(part, carry_sum, t0, g0 * GROUP);
+    add_range(part, group_sum, g0, g1);
+    add_range(part, carry_sum, g1 * GROUP, t);
+  } else {
+    add_range(part, carry_sum, t0, t);
+  }
+  const double sum = warp_total(part);
   if (lane == 0)
     out.row(r, sum + head_sum[t], terms);
 }
@@ -230,12 +271,13 @@ __device__ __forceinline__ void fix_up_head(int64_t t, const csri_merge_coord *s
 template <typename Out>
 __global__ void __launch_bounds__(FIX_UP_THREADS)
     fix_up(int64_t tiles, const csri_merge_coord *starts, const int64_t *carry_row,
-           const double *carry_sum, const double *head_sum, Out out, double *partials) {
+           const double *carry_sum, const double *head_sum, const double *group_sum, Out out,
+           double *partials) {
   const int64_t t = ((int64_t)blockIdx.x * FIX_UP_THREADS + threadIdx.x) / 32 + 1;
   typename Out::terms terms = {};
   /* the same for the whole warp: t is */
   if (t < tiles && starts[t + 1].row != starts[t].row)
-    fix_up_head(t, starts, carry_row, carry_sum, head_sum, out, terms);
+    fix_up_head(t, starts, carry_row, carry_sum, head_sum, group_sum, out, terms);
   csri_out_block<Out, FIX_UP_THREADS>(terms, partials);
 }
 
@@ -245,6 +287,7 @@ struct scratch {
   csri_merge_coord *starts;
   int64_t *carry_row;
   double *carry_sum, *head_sum, *partials;
+  double *group_sum; /* NULL: no row spans more than two groups of tiles */
 };
 
 /* Blocks of the fix-up: a warp for each tile but the first. */
@@ -253,12 +296,16 @@ int64_t fix_up_blocks(int64_t tiles) {
 }
 
 /* The scratch's size in bytes; with a base, also where its pieces lie (each 256-byte aligned). */
-size_t layout(char *base, int64_t tiles, bool starts_kept, size_t partials_bytes, scratch *s) {
-  const size_t sizes[5] = {(size_t)tiles * sizeof(int64_t), (size_t)tiles * sizeof(double),
-                           (size_t)tiles * sizeof(double), partials_bytes,
-                           starts_kept ? 0 : (size_t)(tiles + 1) * sizeof(csri_merge_coord)};
-  size_t at[5], total = 0;
-  for (int i = 0; i < 5; i++) {
+size_t layout(char *base, int64_t tiles, int64_t groups, bool starts_kept, size_t partials_bytes,
+              scratch *s) {
+  const size_t sizes[6] = {(size_t)tiles * sizeof(int64_t),
+                           (size_t)tiles * sizeof(double),
+                           (size_t)tiles * sizeof(double),
+                           partials_bytes,
+                           starts_kept ? 0 : (size_t)(tiles + 1) * sizeof(csri_merge_coord),
+                           (size_t)groups * sizeof(double)};
+  size_t at[6], total = 0;
+  for (int i = 0; i < 6; i++) {
     at[i] = total;
     total += csri_align256(sizes[i]);
   }
@@ -268,6 +315,7 @@ size_t layout(char *base, int64_t tiles, bool starts_kept, size_t partials_bytes
     s->head_sum = (double *)(base + at[2]);
     s->partials = (double *)(base + at[3]);
     s->starts = starts_kept ? NULL : (csri_merge_coord *)(base + at[4]);
+    s->group_sum = groups > 0 ? (double *)(base + at[5]) : NULL;
   }
   return total;
 }
@@ -280,10 +328,16 @@ csr_status run(csr_context *ctx, const csr_matrix *A, const T *x, const Out &out
       A->rows, A->row_offsets, A->col_indices, (const T *)A->values, x, out, s.partials, s.starts,
       s.carry_row, s.carry_sum, s.head_sum);
   CSRI_TRY(CSRI_CUDA_CHECK(ctx, "segmented SpMV kernel"));
+  if (s.group_sum != NULL) {
+    const int64_t groups = tiles / GROUP, warps_per_block = FIX_UP_THREADS / 32;
+    group_sums<<<(unsigned)((groups + warps_per_block - 1) / warps_per_block), FIX_UP_THREADS, 0,
+                 stream>>>(groups, s.carry_sum, s.group_sum);
+    CSRI_TRY(CSRI_CUDA_CHECK(ctx, "segmented SpMV group sums"));
+  }
   const int64_t fix_ups = tiles > 1 ? fix_up_blocks(tiles) : 0;
   if (fix_ups > 0) {
     fix_up<Out><<<(unsigned)fix_ups, FIX_UP_THREADS, 0, stream>>>(
-        tiles, s.starts, s.carry_row, s.carry_sum, s.head_sum, out,
+        tiles, s.starts, s.carry_row, s.carry_sum, s.head_sum, s.group_sum, out,
         s.partials + (size_t)tiles * Out::SUMS);
     CSRI_TRY(CSRI_CUDA_CHECK(ctx, "segmented SpMV fix-up"));
   }
@@ -318,9 +372,11 @@ csr_status kept_starts(csr_context *ctx, const csr_matrix *A, int64_t tiles,
 
 /* The scratch of a call on A with value type T that finds no kept tile starts, for an Out
  * without sums (csr_spmv's). */
-template <typename T> size_t unkept_scratch_bytes(const csr_matrix *A) {
+template <typename T> size_t unkept_scratch_bytes(const csr_context *ctx, const csr_matrix *A) {
   const int64_t tiles = csri_merge_tiles(A->rows, A->nnz, shape<T>::tile);
-  return tiles == 0 ? 0 : layout(NULL, tiles, false, 0, NULL);
+  const int64_t groups =
+      csri_merge_groups(tiles, shape<T>::tile, GROUP, csri_spmv_known_longest(ctx, A));
+  return tiles == 0 ? 0 : layout(NULL, tiles, groups, false, 0, NULL);
 }
 
 } // namespace
@@ -337,8 +393,11 @@ csr_status csri_cuda_spmv_merge(csr_context *ctx, const csr_matrix *A, const T *
   const size_t partials =
       csri_out_partials_bytes<Out>(tiles + (tiles > 1 ? fix_up_blocks(tiles) : 0));
   void *base = NULL;
-  CSRI_TRY(csri_device_scratch(ctx, layout(NULL, tiles, kept != NULL, partials, &s), &base));
-  layout((char *)base, tiles, kept != NULL, partials, &s);
+  const int64_t groups =
+      csri_merge_groups(tiles, shape<T>::tile, GROUP, csri_spmv_known_longest(ctx, A));
+  CSRI_TRY(
+      csri_device_scratch(ctx, layout(NULL, tiles, groups, kept != NULL, partials, &s), &base));
+  layout((char *)base, tiles, groups, kept != NULL, partials, &s);
   csr_status status = CSR_SUCCESS;
   if (kept != NULL)
     s.starts = kept;
@@ -360,7 +419,8 @@ csr_status csri_cuda_spmv_merge_prepare(csr_context *ctx, const csr_matrix *A) {
   if (tiles == 0)
     return CSR_SUCCESS;
   void *base = NULL;
-  const size_t f64 = unkept_scratch_bytes<double>(A), f32 = unkept_scratch_bytes<float>(A);
+  const size_t f64 = unkept_scratch_bytes<double>(ctx, A),
+               f32 = unkept_scratch_bytes<float>(ctx, A);
   CSRI_TRY(csri_device_scratch(ctx, f64 > f32 ? f64 : f32, &base));
   csri_device_scratch_done(ctx, base);
   csri_merge_coord *kept = NULL;

@@ -123,14 +123,15 @@ static void spmv_many_blocks(csr_context *ctx, csr_context *ref, csrt_rng *rng) 
  * in f64, f32 and as a pattern, with beta = 0 over NaN and beta != 0. */
 static void spmv_tiled(csr_context *ctx, csr_context *ref, csrt_rng *rng) {
   int quick = getenv("CSR_GPU_QUICK") != NULL;
-  enum { CASES = 7 };
+  enum { CASES = 8 };
   const char *names[CASES] = {"one row holds half the entries",
                               "a row of 2^24 + 5 entries",
                               "rows around a tile (1792 and 2304 items)",
                               "every other row empty",
                               "64 columns, 2^18 rows",
                               "rows around the staged limit (256)",
-                              "runs of 5000 empty rows"};
+                              "runs of 5000 empty rows",
+                              "rows either side of 512 tiles (the fix-up's group sums)"};
   for (int c = 0; c < CASES; c++) {
     int64_t rows = 0, cols = 0;
     int64_t *len = NULL;
@@ -168,6 +169,17 @@ static void spmv_tiled(csr_context *ctx, csr_context *ref, csrt_rng *rng) {
       for (int64_t i = 0; i < rows; i++) /* the last ones past the limit: an unstaged tile */
         len[i] = i % 7 ? (int64_t)csrt_below(rng, 40)
                        : CSRI_SPMV_STREAM_LONGEST - 3 + (int64_t)csrt_below(rng, 5);
+    } else if (c == 7) {
+      rows = 20000;
+      cols = rows;
+      len = malloc((size_t)rows * sizeof *len);
+      for (int64_t i = 0; i < rows; i++)
+        len[i] = (int64_t)csrt_below(rng, 9);
+      /* 512 tiles hold 917504 items in f64 and 1179648 in f32: a row of 900000 spans fewer in
+       * both, one of 1200000 more in both, one of 2500000 several groups of 256 */
+      len[rows / 5] = 900000;
+      len[2 * rows / 5] = 1200000;
+      len[3 * rows / 5] = 2500000;
     } else {
       rows = quick ? 30000 : 400000;
       cols = rows;
@@ -181,7 +193,11 @@ static void spmv_tiled(csr_context *ctx, csr_context *ref, csrt_rng *rng) {
       if (c == 1 && t > 0)
         break; /* the 2^24 row once: its reference sum is slow on the host */
       csr_matrix *A = csrt_from_row_lengths(ref, rows, cols, len, types[t][0], CSRT_RANDOM, rng);
-      for (csr_spmv_kernel k = CSR_KERNEL_SEGMENTED; k <= CSR_KERNEL_STREAM; k++) {
+      /* AUTO too where the fix-up reads the longest row from the kept statistics */
+      for (csr_spmv_kernel k = c == 7 ? CSR_KERNEL_AUTO : CSR_KERNEL_SEGMENTED;
+           k <= CSR_KERNEL_STREAM; k++) {
+        if (k == CSR_KERNEL_SCALAR || k == CSR_KERNEL_VECTOR)
+          continue;
         check_spmv(ctx, ref, A, types[t][1], k, 1.0, 0.0, 1, rng, names[c]);
         check_spmv(ctx, ref, A, types[t][1], k, -0.75, 1.5, 0, rng, names[c]);
       }

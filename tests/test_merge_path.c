@@ -174,7 +174,22 @@ static void check_kernel(const matrix *m, const csri_merge_coord *path, int thre
     out[t] = run_tile(m, path, t, threads, items, alpha, beta, y, seen_nz, seen_row, &bad);
   CHECKF(bad == 0, "%s, tiles of %d x %d: %lld thread starts or tile ends off the path", name,
          threads, items, (long long)bad);
-  /* The fix-up: a head's row sums the carries of the run of earlier tiles that end in it. */
+  /* The fix-up: a head's row sums the carries of the run of earlier tiles that end in it; a run
+   * of more than two groups (of GROUP tiles: small, so that short rows make long runs) reads the
+   * whole groups inside it as their sums, which csri_merge_groups must have asked for. */
+  enum { GROUP = 3 };
+  int64_t longest = 0;
+  for (int64_t i = 0; i < m->rows; i++)
+    longest = m->off[i + 1] - m->off[i] > longest ? m->off[i + 1] - m->off[i] : longest;
+  const int64_t groups = csri_merge_groups(tiles, tile_items, GROUP, longest);
+  CHECK(groups == 0 || groups == csri_merge_groups(tiles, tile_items, GROUP, -1));
+  double *group_sum = malloc((size_t)(groups + 1) * sizeof *group_sum);
+  for (int64_t g = 0; g < groups; g++) {
+    group_sum[g] = 0.0;
+    for (int64_t s = g * GROUP; s < (g + 1) * GROUP; s++)
+      group_sum[g] += out[s].carry;
+  }
+  int64_t unasked = 0, misplaced = 0;
   for (int64_t t = 1; t < tiles; t++) {
     if (!out[t].has_head)
       continue;
@@ -183,10 +198,29 @@ static void check_kernel(const matrix *m, const csri_merge_coord *path, int thre
     while (t0 > 0 && out[t0 - 1].carry_row == r)
       t0--;
     double total = 0.0;
-    for (int64_t s = t0; s < t; s++)
-      total += out[s].carry;
+    if (t - t0 > 2 * GROUP && groups == 0) {
+      unasked++;
+    } else if (t - t0 > 2 * GROUP) {
+      int64_t g0, g1;
+      csri_merge_run_groups(t0, t, GROUP, &g0, &g1);
+      misplaced += !(g0 * GROUP >= t0 && g0 < g1 && g1 * GROUP <= t && g1 <= groups);
+      for (int64_t s = t0; s < g0 * GROUP; s++)
+        total += out[s].carry;
+      for (int64_t g = g0; g < g1 && g < groups; g++)
+        total += group_sum[g];
+      for (int64_t s = g1 * GROUP; s < t; s++)
+        total += out[s].carry;
+    } else {
+      for (int64_t s = t0; s < t; s++)
+        total += out[s].carry;
+    }
     y[r] = finish(alpha, total + out[t].head, beta, y[r]);
   }
+  CHECKF(unasked == 0, "%s, tiles of %d x %d: %lld runs longer than two groups, none summed", name,
+         threads, items, (long long)unasked);
+  CHECKF(misplaced == 0, "%s, tiles of %d x %d: %lld runs' groups outside them", name, threads,
+         items, (long long)misplaced);
+  free(group_sum);
   int64_t wrong = 0, once = 0;
   for (int64_t k = 0; k < m->nnz; k++)
     once += seen_nz[k] != 1;

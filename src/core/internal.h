@@ -145,6 +145,10 @@ void csri_device_scratch_done(csr_context *ctx, void *p);
 
 /* --- the SpMV kernel choice (src/ops/spmv_choice.c) ------------------------------------------ */
 
+/* The longest row of A from the statistics the context keeps, or -1 when it keeps none (never
+ * computes them). */
+int64_t csri_spmv_known_longest(const csr_context *ctx, const csr_matrix *A);
+
 /* The kernel the CUDA backend runs for A: the context's override, else the pick from A's row
  * statistics (src/kernels/spmv_choice.h), computed on a matrix's first use and kept in the
  * context's cache. */

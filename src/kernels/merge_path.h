@@ -53,6 +53,24 @@ CSRI_HD csri_merge_coord csri_merge_tile_start(int64_t t, int64_t tile_items,
   return csri_merge_path_search(d < total ? d : total, row_offsets + 1, 0, rows, nnz);
 }
 
+/* The fix-up's group sums (cuda/spmv_merge.cu): the carries of every `group` consecutive tiles
+ * are summed once, so that a row spanning many tiles is assembled from the sums of the whole
+ * groups inside its run of tiles and the carries at the run's two ends. The full groups to sum:
+ * tiles / group when a row of `longest` entries (-1: not known) may give a run of more than two
+ * groups (a row of L entries ends at most L / tile_items + 1 tiles), else 0. */
+CSRI_HD int64_t csri_merge_groups(int64_t tiles, int64_t tile_items, int64_t group,
+                                  int64_t longest) {
+  const int long_run = longest < 0 || longest > (2 * group - 2) * tile_items;
+  return long_run && tiles > 2 * group ? tiles / group : 0;
+}
+
+/* The whole groups [*g0, *g1) inside a run of tiles [t0, t) longer than two groups; the run's
+ * carries outside them are [t0, *g0 group) and [*g1 group, t). */
+CSRI_HD void csri_merge_run_groups(int64_t t0, int64_t t, int64_t group, int64_t *g0, int64_t *g1) {
+  *g0 = (t0 + group - 1) / group;
+  *g1 = t / group;
+}
+
 /* A point of one tile's path, counted from the tile's start: the kernel walks a tile in 32-bit
  * arithmetic (a tile holds far fewer than 2^31 items), half the instructions of 64-bit. */
 typedef struct csri_tile_coord {

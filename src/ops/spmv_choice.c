@@ -44,6 +44,15 @@ void csr_context_forget_matrix(csr_context *ctx, const csr_matrix *A) {
     }
 }
 
+int64_t csri_spmv_known_longest(const csr_context *ctx, const csr_matrix *A) {
+  if (ctx == NULL)
+    return -1;
+  for (int i = 0; i < ctx->choices.filled; i++)
+    if (same_matrix(&ctx->choices.entries[i], A))
+      return ctx->choices.entries[i].stats.longest;
+  return -1;
+}
+
 csr_status csri_spmv_tiles_for(csr_context *ctx, const csr_matrix *A, uint64_t key, size_t bytes,
                                int may_allocate, void **tiles, int *fresh) {
   *tiles = NULL;
