@@ -58,27 +58,6 @@ __device__ __forceinline__ double block_sum(double v, double (&warp_sums)[THREAD
   return total;
 }
 
-/* A tile that holds a row longer than the staging allows (only when the kernel is forced on
- * such a matrix): the whole block sums each of its rows in turn, straight from global memory;
- * returns thread 0's terms. Out comes by value: a reference made every thread of every tile store
- * it to local memory first, which cost the stream kernel up to a fifth of its speed. */
-template <typename T, bool PATTERN, typename Out>
-__device__ __noinline__ typename Out::terms
-unstaged_tile(tile_start start, int tile_rows, const int64_t *off, const int32_t *col, const T *val,
-              const T *x, const Out out, double (&warp_sums)[THREADS / 32]) {
-  typename Out::terms terms = {};
-  for (int r = 0; r < tile_rows; r++) {
-    const int64_t row = start.row + r, end = off[row + 1];
-    double sum = 0.0;
-    for (int64_t k = off[row] + threadIdx.x; k < end; k += THREADS)
-      sum += PATTERN ? (double)__ldg(x + col[k]) : (double)val[k] * (double)__ldg(x + col[k]);
-    sum = block_sum(sum, warp_sums);
-    if (threadIdx.x == 0)
-      out.row(row, sum, terms);
-  }
-  return terms;
-}
-
 /* A tile that fits: thread i loads entries i, i + THREADS, ... (coalesced), every load of the
  * tile issued before any is used (the rows' starts, the columns and values, then the gathers of
  * x), each predicated on being inside the tile; the products go to shared memory in double, the
@@ -136,6 +115,75 @@ __device__ __forceinline__ void staged_tile(tile_start start, int tile_rows, int
   }
 }
 
+/* Row `row`'s sum by the whole block, straight from global memory, for a row too long to stage:
+ * thread i adds entries i, i + THREADS, ..., four loads in flight at a time, then block_sum; the
+ * result in thread 0. */
+template <typename T, bool PATTERN>
+__device__ __forceinline__ double long_row_sum(int64_t row, const int64_t *off, const int32_t *col,
+                                               const T *val, const T *x,
+                                               double (&warp_sums)[THREADS / 32]) {
+  const int64_t end = off[row + 1];
+  int64_t k = off[row] + threadIdx.x;
+  double sum = 0.0;
+  for (; k + 3 * THREADS < end; k += 4 * THREADS) {
+    int32_t c[4];
+    double a[4];
+#pragma unroll
+    for (int u = 0; u < 4; u++) {
+      c[u] = __ldcs(col + k + u * THREADS);
+      a[u] = PATTERN ? 1.0 : (double)__ldcs(val + k + u * THREADS);
+    }
+#pragma unroll
+    for (int u = 0; u < 4; u++)
+      sum += PATTERN ? (double)__ldg(x + c[u]) : a[u] * (double)__ldg(x + c[u]);
+  }
+  for (; k < end; k += THREADS)
+    sum += PATTERN ? (double)__ldg(x + col[k]) : (double)val[k] * (double)__ldg(x + col[k]);
+  return block_sum(sum, warp_sums);
+}
+
+/* A tile whose nonzeros exceed the staging (it holds a row longer than CSRI_SPMV_STREAM_LONGEST):
+ * its rows in rounds, each round the next rows that fit the staging together, staged and summed
+ * as in a tile that fits, or, when the next row alone does not fit, that row summed by the whole
+ * block (long_row_sum). A round's rows are found by the whole block at once: the rows whose end
+ * lies within the staging's reach of the round's first nonzero form a prefix, counted by
+ * __syncthreads_count. Returns the thread's terms; Out comes by value (a reference made every
+ * thread of every tile store it to local memory first, which cost the stream kernel up to a fifth
+ * of its speed). */
+template <typename T, bool PATTERN, typename Out>
+__device__ __noinline__ typename Out::terms
+unstaged_tile(tile_start start, int tile_rows, const int64_t *off, const int32_t *col, const T *val,
+              const T *x, const Out out, double (&warp_sums)[THREADS / 32], double *products,
+              int *row_starts, T *batched) {
+  typename Out::terms terms = {};
+  int r = 0;
+  while (r < tile_rows) { /* r is the same for the whole block */
+    const int64_t base = off[start.row + r];
+    int e = r;
+    for (int first = r + 1;; first += THREADS) {
+      const int i = first + (int)threadIdx.x;
+      const int fits = i <= tile_rows && off[start.row + i] - base <= shape<T>::capacity;
+      const int count = __syncthreads_count(fits);
+      e += count;
+      if (count < THREADS)
+        break;
+    }
+    if (e == r) {
+      const double sum = long_row_sum<T, PATTERN>(start.row + r, off, col, val, x, warp_sums);
+      if (threadIdx.x == 0)
+        out.row(start.row + r, sum, terms);
+      r++;
+    } else {
+      staged_tile<T, PATTERN>(tile_start{start.row + r, base}, e - r,
+                              (int)(off[start.row + e] - base), off, col, val, x, out, terms,
+                              products, row_starts, batched);
+      __syncthreads(); /* the staging's shared memory is the next round's */
+      r = e;
+    }
+  }
+  return terms;
+}
+
 /* One tile per block: staged when it fits (always, for a matrix whose rows fit the tiles), else
  * row by row; then the block's terms of an Out with sums. */
 template <typename T, bool PATTERN, typename Out>
@@ -150,7 +198,8 @@ __global__ void __launch_bounds__(THREADS, shape<T>::min_blocks)
   const int tile_rows = (int)(end.row - start.row);
   typename Out::terms terms = {};
   if (end.nz - start.nz > shape<T>::capacity) /* the same for the whole block */
-    terms = unstaged_tile<T, PATTERN, Out>(start, tile_rows, off, col, val, x, out, warp_sums);
+    terms = unstaged_tile<T, PATTERN, Out>(start, tile_rows, off, col, val, x, out, warp_sums,
+                                           products, row_starts, batched);
   else
     staged_tile<T, PATTERN>(start, tile_rows, (int)(end.nz - start.nz), off, col, val, x, out,
                             terms, products, row_starts, batched);
