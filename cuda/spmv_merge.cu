@@ -224,11 +224,11 @@ __global__ void __launch_bounds__(FIX_UP_THREADS)
 
 /* One warp per tile t >= 1 that closes a row: its head row r began in an earlier tile, and the
  * run of tiles [t0, t) before t whose carry is row r holds the rest of r's sum. The warp finds
- * the run (the 32 tiles before t at once; a longer run's start by binary search, the carries'
- * rows being non-decreasing), sums its carries (add_range, then warp_total, then the head: an
- * order fixed by the matrix's shape) and finishes row r (out.row). A run of more than two groups
- * (with group_sum) reads the whole groups inside it as their sums, so that a row spanning n tiles
- * costs its warp about n / (256 GROUP) rounds of loads instead of n / 256. */
+ * the run (the 32 tiles before t at once; a longer run's start by a 32-way search, the carries'
+ * rows being non-decreasing: csri_merge_probe), sums its carries (add_range, then warp_total, then
+ * the head: an order fixed by the matrix's shape) and finishes row r (out.row). A run of more than
+ * two groups (with group_sum) reads the whole groups inside it as their sums, so that a row
+ * spanning n tiles costs its warp about n / (256 GROUP) rounds of loads instead of n / 256. */
 template <typename Out>
 __device__ __forceinline__ void fix_up_head(int64_t t, const csri_merge_coord *starts,
                                             const int64_t *carry_row, const double *carry_sum,
@@ -240,14 +240,12 @@ __device__ __forceinline__ void fix_up_head(int64_t t, const csri_merge_coord *s
   const int64_t s = t - 1 - lane;
   const int m = __popc(__ballot_sync(FULL, s >= 0 && carry_row[s] == r));
   int64_t t0 = t - m;
-  if (m == 32) { /* a longer run: the first tile whose carry row is r */
+  if (m == 32) { /* a longer run: the first tile whose carry row is r, 32 probes a round */
     int64_t lo = 0, hi = t - 32;
-    while (lo < hi) {
-      int64_t mid = lo + (hi - lo) / 2;
-      if (carry_row[mid] < r)
-        lo = mid + 1;
-      else
-        hi = mid;
+    while (lo < hi) { /* the same for the whole warp */
+      const int64_t p = csri_merge_probe(lo, hi, lane);
+      const int k = __popc(__ballot_sync(FULL, p < hi && carry_row[p] < r));
+      csri_merge_narrow(&lo, &hi, k);
     }
     t0 = lo;
   }

@@ -71,6 +71,29 @@ CSRI_HD void csri_merge_run_groups(int64_t t0, int64_t t, int64_t group, int64_t
   *g1 = t / group;
 }
 
+/* The fix-up's search for where a long run of tiles starts: the first s in [lo, hi] with
+ * pred(s) false, pred being true before some point and false from it on (the carry's row before
+ * the head's), pred(hi) known false. A warp probes 32 points at once, lane l the point
+ * csri_merge_probe(lo, hi, l) (>= hi: no probe, counted false); with k the number of probes true
+ * (a prefix of the lanes), csri_merge_narrow shrinks [lo, hi] about 32-fold, to a single point
+ * when it is 32 wide or less: a run of n tiles costs log32(n) dependent loads instead of log2(n).
+ */
+CSRI_HD int64_t csri_merge_probe(int64_t lo, int64_t hi, int lane) {
+  const int64_t step = (hi - lo + 31) / 32;
+  return lo + (int64_t)lane * (step > 0 ? step : 1);
+}
+CSRI_HD void csri_merge_narrow(int64_t *lo, int64_t *hi, int k) {
+  if (k == 0) {
+    *hi = *lo;
+    return;
+  }
+  const int64_t last_true = csri_merge_probe(*lo, *hi, k - 1);
+  const int64_t first_false = csri_merge_probe(*lo, *hi, k);
+  if (k < 32 && first_false < *hi)
+    *hi = first_false;
+  *lo = last_true + 1;
+}
+
 /* A point of one tile's path, counted from the tile's start: the kernel walks a tile in 32-bit
  * arithmetic (a tile holds far fewer than 2^31 items), half the instructions of 64-bit. */
 typedef struct csri_tile_coord {
