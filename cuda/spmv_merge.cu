@@ -362,8 +362,13 @@ csr_status kept_starts(csr_context *ctx, const csr_matrix *A, int64_t tiles,
   const uint64_t key = (uint64_t)CSR_KERNEL_SEGMENTED << 32 | (uint64_t)shape<T>::tile;
   CSRI_TRY(csri_spmv_tiles_for(ctx, A, key, (size_t)(tiles + 1) * sizeof(csri_merge_coord),
                                !csri_stream_capturing(ctx), &p, &fresh));
-  if (p != NULL && fresh)
-    CSRI_TRY(find_starts<T>(ctx, A, tiles, (csri_merge_coord *)p));
+  if (p != NULL && fresh) {
+    const csr_status status = find_starts<T>(ctx, A, tiles, (csri_merge_coord *)p);
+    if (status < 0) { /* not filled: nothing may find them kept */
+      csr_context_forget_matrix(ctx, A);
+      return status;
+    }
+  }
   *kept = (csri_merge_coord *)p;
   return CSR_SUCCESS;
 }

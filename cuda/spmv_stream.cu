@@ -185,7 +185,7 @@ unstaged_tile(tile_start start, int tile_rows, const int64_t *off, const int32_t
 }
 
 /* One tile per block: staged when it fits (always, for a matrix whose rows fit the tiles), else
- * row by row; then the block's terms of an Out with sums. */
+ * in rounds; then the block's terms of an Out with sums. */
 template <typename T, bool PATTERN, typename Out>
 __global__ void __launch_bounds__(THREADS, shape<T>::min_blocks)
     stream_kernel(const int64_t *off, const int32_t *col, const T *val, const T *x, Out out,
@@ -233,8 +233,13 @@ csr_status kept_starts(csr_context *ctx, const csr_matrix *A, int64_t tiles, til
   const uint64_t key = (uint64_t)CSR_KERNEL_STREAM << 32 | (uint64_t)shape<T>::window;
   CSRI_TRY(csri_spmv_tiles_for(ctx, A, key, (size_t)(tiles + 1) * sizeof(tile_start),
                                !csri_stream_capturing(ctx), &p, &fresh));
-  if (p != NULL && fresh)
-    CSRI_TRY(find_starts<T>(ctx, A, tiles, (tile_start *)p));
+  if (p != NULL && fresh) {
+    const csr_status status = find_starts<T>(ctx, A, tiles, (tile_start *)p);
+    if (status < 0) { /* not filled: nothing may find them kept */
+      csr_context_forget_matrix(ctx, A);
+      return status;
+    }
+  }
   *kept = (tile_start *)p;
   return CSR_SUCCESS;
 }
