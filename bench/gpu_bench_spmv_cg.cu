@@ -15,7 +15,8 @@
  *         named in the extra field of the case's other rows. The extra field also names AUTO's
  *         kernel (auto_kernel, auto_lanes) and what AUTO's first call on the matrix adds, the row
  *         statistics and the choice (analysis_ms, median of 5, host clock around csr_spmv_choose
- *         after csr_context_forget_matrix).
+ *         after csr_context_forget_matrix), and where x's gathers fall (gather_new_line,
+ *         gather_hot_4096: bench/spmv_cases.h), to read the figures by.
  *   CG:   time per iteration of csr_solve (CG and Jacobi-PCG, fp64) = (T(K2) - T(K1)) / (K2 - K1),
  *         setup and final residual cancelling, over one SpMV of ours (libcsr's goal: <= 1.6).
  * usage: gpu_bench_spmv_cg [--csv FILE] [--reps N] [--quick] [--only-cg] [--matrices DIR]
@@ -289,7 +290,8 @@ static void bench_cusparse(device_matrix &d, const T *y_ours, double theirs[2], 
  * line per kernel on stdout and one CSV row per kernel timed. Returns AUTO's time in ms (NaN when
  * not timed). */
 template <typename T>
-static double bench_spmv(csr_context *ctx, const char *name, device_matrix &d, int64_t longest) {
+static double bench_spmv(csr_context *ctx, const char *name, device_matrix &d, int64_t longest,
+                         const gather_shape &gathers) {
   const char *suffix = sizeof(T) == 8 ? "" : "_f32", *values = sizeof(T) == 8 ? "f64" : "f32";
   csr_matrix *A = d.A;
   size_t y_bytes = (size_t)A->rows * sizeof(T);
@@ -354,6 +356,9 @@ static double bench_spmv(csr_context *ctx, const char *name, device_matrix &d, i
   std::string common = "values=" + std::string(values) + ";rows=" + std::to_string(A->rows) +
                        ";nnz=" + std::to_string(A->nnz) + ";longest_row=" + std::to_string(longest);
   char buf[160];
+  snprintf(buf, sizeof buf, ";gather_new_line=%.3f;gather_hot_4096=%.3f", gathers.new_line,
+           gathers.hot);
+  common += buf;
   snprintf(buf, sizeof buf,
            ";alg1_ms=%.4f;alg2_ms=%.4f;max_rel_diff_alg1=%.1e;max_rel_diff_alg2=%.1e", theirs[0],
            theirs[1], diff[0], diff[1]);
@@ -485,10 +490,12 @@ static void run_case(csr_context *ctx, const spmv_case &c, int precisions) {
   host_csr H = c.make();
   std::vector<double> x = random_x(H.cols);
   int64_t longest = longest_row(H);
+  const gather_shape gathers = describe_gathers(H);
   printf("%s: built in %.1f s\n", c.name.c_str(), bench_now_s() - t0);
   if ((precisions & 1) || c.cg) {
     device_matrix d = upload<double>(ctx, H, x);
-    double ms = (precisions & 1) ? bench_spmv<double>(ctx, c.name.c_str(), d, longest) : NAN;
+    double ms =
+        (precisions & 1) ? bench_spmv<double>(ctx, c.name.c_str(), d, longest, gathers) : NAN;
     if (c.cg) {
       if (std::isnan(ms)) { /* AUTO was not among the kernels timed: CG compares with it */
         CSR_OK(ctx, csr_context_set_kernel(ctx, CSR_KERNEL_AUTO));
@@ -500,7 +507,7 @@ static void run_case(csr_context *ctx, const spmv_case &c, int precisions) {
   }
   if (precisions & 2) {
     device_matrix d = upload<float>(ctx, H, x);
-    bench_spmv<float>(ctx, c.name.c_str(), d, longest);
+    bench_spmv<float>(ctx, c.name.c_str(), d, longest, gathers);
     release(d);
   }
 }

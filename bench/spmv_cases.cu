@@ -27,6 +27,28 @@ int64_t longest_row(const host_csr &A) {
   return longest;
 }
 
+gather_shape describe_gathers(const host_csr &A) {
+  gather_shape g;
+  if (A.col.empty())
+    return g;
+  std::vector<int64_t> uses((size_t)A.cols, 0);
+  int64_t new_lines = 0;
+  for (int64_t i = 0; i < A.rows; i++)
+    for (int64_t k = A.off[i]; k < A.off[i + 1]; k++) {
+      uses[(size_t)A.col[k]]++;
+      new_lines += k == A.off[i] || A.col[k] / 16 != A.col[k - 1] / 16;
+    }
+  const size_t hottest = std::min<size_t>(4096, uses.size());
+  std::nth_element(uses.begin(), uses.begin() + (hottest - 1), uses.end(), std::greater<int64_t>());
+  int64_t hot = 0;
+  for (size_t c = 0; c < hottest; c++)
+    hot += uses[c];
+  const double nnz = (double)A.col.size();
+  g.new_line = (double)new_lines / nnz;
+  g.hot = (double)hot / nnz;
+  return g;
+}
+
 host_csr stencil(int d, int64_t n, int full) {
   host_csr A;
   int64_t nz = d == 3 ? n : 1, rows = n * n * nz;

@@ -31,6 +31,16 @@ double uniform01();
 /* Entries in the longest row: what a kernel giving a row to one thread or one warp waits for. */
 int64_t longest_row(const host_csr &A);
 
+/* Where x's gathers fall, to read the SpMV figures by (nothing here chooses a kernel). new_line:
+ * the share of nonzeros whose x entry lies in another 128-byte line of x (16 fp64 entries) than
+ * the previous nonzero's of its row (a row's first counts as another): low when the columns of a
+ * row are clustered. hot: the share of nonzeros in the 4096 most used columns, the x entries a
+ * 128 KB L1 could keep at a 32-byte sector each. */
+struct gather_shape {
+  double new_line = 0.0, hot = 0.0;
+};
+gather_shape describe_gathers(const host_csr &A);
+
 /* Stencil on an n^d grid (d = 2 or 3): the 5/7-point Laplacian (diagonal 2d, -1 off), or with
  * full = 1 the 27-point box (diagonal 26, -1 off). SPD. */
 host_csr stencil(int d, int64_t n, int full);
