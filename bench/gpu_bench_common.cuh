@@ -1,10 +1,11 @@
 /* What the GPU benchmarks share: CUDA and cuSPARSE error checks, the median of timed repetitions,
- * the copy bandwidth that their floors are fractions of, and the hash that fills their data with
- * random, never constant, values. */
+ * the copy bandwidth that their floors are fractions of, where the real matrices are, and the hash
+ * that fills their data with random, never constant, values. */
 #ifndef CSR_BENCH_GPU_BENCH_COMMON_CUH
 #define CSR_BENCH_GPU_BENCH_COMMON_CUH
 
 #include <cuda_runtime.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -101,6 +102,13 @@ static inline void bench_device_and_date(char *device, size_t device_size, char 
       *c = ' ';
   time_t now = time(NULL);
   strftime(date, date_size, "%Y-%m-%dT%H:%MZ", gmtime(&now));
+}
+
+/* The directory of real matrices when --matrices names none: ../shared/matrices beside the
+ * repository (run from its root), else shared/matrices inside it. */
+static inline const char *bench_default_matrices() {
+  struct stat st;
+  return stat("../shared/matrices", &st) == 0 ? "../shared/matrices" : "shared/matrices";
 }
 
 /* splitmix64's finaliser: a well-mixed 64-bit hash of x. */

@@ -43,7 +43,6 @@
 #include <cstring>
 #include <ctime>
 #include <string>
-#include <sys/stat.h>
 #include <vector>
 
 static int reps = 20;
@@ -517,10 +516,8 @@ int main(int argc, char **argv) {
   run_transpose("transpose", ctx, h, A, csv, device, date);
   csr_matrix_free(&A);
   run_dense("dense", ctx, h, small ? 4096 : 16384, csv, device, date);
-  if (matrices == nullptr) { /* beside the repository, or inside it */
-    struct stat st;
-    matrices = stat("../shared/matrices", &st) == 0 ? "../shared/matrices" : "shared/matrices";
-  }
+  if (matrices == nullptr)
+    matrices = bench_default_matrices();
   for (const spmv_case &c : spmv_cases(ctx, matrices, small, (int64_t)1 << (small ? 21 : 25)))
     if (c.name.find("_x") != std::string::npos)
       run_real(c, ctx, h, csv, device, date);

@@ -27,7 +27,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <string>
-#include <sys/stat.h>
 #include <time.h>
 #include <vector>
 
@@ -309,10 +308,8 @@ int main(int argc, char **argv) {
     else
       fprintf(stderr, "ignored: %s (options: the head of bench/gpu_bench_pagerank.cu)\n", argv[i]);
   }
-  if (matrices == NULL) {
-    struct stat st;
-    matrices = stat("../shared/matrices", &st) == 0 ? "../shared/matrices" : "shared/matrices";
-  }
+  if (matrices == NULL)
+    matrices = bench_default_matrices();
   if (g_reps < 1)
     g_reps = 1;
   char device[320], date[32];

@@ -43,7 +43,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <string>
-#include <sys/stat.h>
 #include <time.h>
 #include <vector>
 
@@ -558,10 +557,8 @@ int main(int argc, char **argv) {
             "--kernels takes auto,scalar,vector,segmented,stream; --precision f64, f32 or both\n");
     return 2;
   }
-  if (matrices == NULL) { /* beside the repository, or inside it */
-    struct stat st;
-    matrices = stat("../shared/matrices", &st) == 0 ? "../shared/matrices" : "shared/matrices";
-  }
+  if (matrices == NULL)
+    matrices = bench_default_matrices();
   if (g_reps < 1)
     g_reps = 1;
   double start = bench_now_s();

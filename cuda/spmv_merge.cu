@@ -351,31 +351,19 @@ csr_status find_starts(csr_context *ctx, const csr_matrix *A, int64_t tiles,
   return CSRI_CUDA_CHECK(ctx, "SpMV tile starts");
 }
 
-/* The tile starts kept with A in the context (found now when they were not yet), or NULL when
- * they cannot be kept (no context, no memory for them, or a CUDA graph capture, which refuses
- * the allocation). */
+/* The tile starts kept with A (cuda/spmv_tile.cuh), searched now when they were not yet. */
 template <typename T>
 csr_status kept_starts(csr_context *ctx, const csr_matrix *A, int64_t tiles,
                        csri_merge_coord **kept) {
-  void *p = NULL;
-  int fresh = 0;
   const uint64_t key = (uint64_t)CSR_KERNEL_SEGMENTED << 32 | (uint64_t)shape<T>::tile;
-  CSRI_TRY(csri_spmv_tiles_for(ctx, A, key, (size_t)(tiles + 1) * sizeof(csri_merge_coord),
-                               !csri_stream_capturing(ctx), &p, &fresh));
-  if (p != NULL && fresh) {
-    const csr_status status = find_starts<T>(ctx, A, tiles, (csri_merge_coord *)p);
-    if (status < 0) { /* not filled: nothing may find them kept */
-      csr_context_forget_matrix(ctx, A);
-      return status;
-    }
-  }
-  *kept = (csri_merge_coord *)p;
-  return CSR_SUCCESS;
+  return csri_kept_tile_starts<csri_merge_coord>(
+      ctx, A, key, tiles,
+      [&](csri_merge_coord *starts) { return find_starts<T>(ctx, A, tiles, starts); }, kept);
 }
 
 /* The scratch of a call on A with value type T that finds no kept tile starts, for an Out
  * without sums (csr_spmv's). */
-template <typename T> size_t unkept_scratch_bytes(const csr_context *ctx, const csr_matrix *A) {
+template <typename T> size_t unkept_scratch_bytes(csr_context *ctx, const csr_matrix *A) {
   const int64_t tiles = csri_merge_tiles(A->rows, A->nnz, shape<T>::tile);
   const int64_t groups =
       csri_merge_groups(tiles, shape<T>::tile, GROUP, csri_spmv_known_longest(ctx, A));

@@ -223,25 +223,13 @@ csr_status find_starts(csr_context *ctx, const csr_matrix *A, int64_t tiles, til
   return CSRI_CUDA_CHECK(ctx, "SpMV row tile starts");
 }
 
-/* The tile starts kept with A in the context (found now when they were not yet), or NULL when
- * they cannot be kept (no context, no memory for them, or a CUDA graph capture, which refuses
- * the allocation). */
+/* The tile starts kept with A (cuda/spmv_tile.cuh), searched now when they were not yet. */
 template <typename T>
 csr_status kept_starts(csr_context *ctx, const csr_matrix *A, int64_t tiles, tile_start **kept) {
-  void *p = NULL;
-  int fresh = 0;
   const uint64_t key = (uint64_t)CSR_KERNEL_STREAM << 32 | (uint64_t)shape<T>::window;
-  CSRI_TRY(csri_spmv_tiles_for(ctx, A, key, (size_t)(tiles + 1) * sizeof(tile_start),
-                               !csri_stream_capturing(ctx), &p, &fresh));
-  if (p != NULL && fresh) {
-    const csr_status status = find_starts<T>(ctx, A, tiles, (tile_start *)p);
-    if (status < 0) { /* not filled: nothing may find them kept */
-      csr_context_forget_matrix(ctx, A);
-      return status;
-    }
-  }
-  *kept = (tile_start *)p;
-  return CSR_SUCCESS;
+  return csri_kept_tile_starts<tile_start>(
+      ctx, A, key, tiles, [&](tile_start *starts) { return find_starts<T>(ctx, A, tiles, starts); },
+      kept);
 }
 
 /* The bytes of the tile starts in a call's scratch when they are not kept. */

@@ -66,4 +66,27 @@ template <typename T, bool PATTERN, int ITEMS, int THREADS> struct csri_tile_pro
   }
 };
 
+/* The tile starts kept with A in the context under `key` (the kernel and its tile size): `tiles` +
+ * 1 of type Start, filled by find(starts) when just allocated; NULL when they cannot be kept (no
+ * context, A not cached, no memory for them, or a CUDA graph capture, which refuses the
+ * allocation). A search that fails drops A's entry, so that no later call finds them kept
+ * unfilled. */
+template <typename Start, typename Find>
+csr_status csri_kept_tile_starts(csr_context *ctx, const csr_matrix *A, uint64_t key, int64_t tiles,
+                                 const Find &find, Start **kept) {
+  void *p = NULL;
+  int fresh = 0;
+  CSRI_TRY(csri_spmv_tiles_for(ctx, A, key, (size_t)(tiles + 1) * sizeof(Start),
+                               !csri_stream_capturing(ctx), &p, &fresh));
+  if (p != NULL && fresh) {
+    const csr_status status = find((Start *)p);
+    if (status < 0) {
+      csr_context_forget_matrix(ctx, A);
+      return status;
+    }
+  }
+  *kept = (Start *)p;
+  return CSR_SUCCESS;
+}
+
 #endif

@@ -147,7 +147,7 @@ void csri_device_scratch_done(csr_context *ctx, void *p);
 
 /* The longest row of A from the statistics the context keeps, or -1 when it keeps none (never
  * computes them). */
-int64_t csri_spmv_known_longest(const csr_context *ctx, const csr_matrix *A);
+int64_t csri_spmv_known_longest(csr_context *ctx, const csr_matrix *A);
 
 /* The kernel the CUDA backend runs for A: the context's override, else the pick from A's row
  * statistics (src/kernels/spmv_choice.h), computed on a matrix's first use and kept in the

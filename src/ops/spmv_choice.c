@@ -44,41 +44,41 @@ void csr_context_forget_matrix(csr_context *ctx, const csr_matrix *A) {
     }
 }
 
-int64_t csri_spmv_known_longest(const csr_context *ctx, const csr_matrix *A) {
+/* A's entry in the context's cache, or NULL. */
+static entry *entry_of(csr_context *ctx, const csr_matrix *A) {
   if (ctx == NULL)
-    return -1;
+    return NULL;
   for (int i = 0; i < ctx->choices.filled; i++)
     if (same_matrix(&ctx->choices.entries[i], A))
-      return ctx->choices.entries[i].stats.longest;
-  return -1;
+      return &ctx->choices.entries[i];
+  return NULL;
+}
+
+int64_t csri_spmv_known_longest(csr_context *ctx, const csr_matrix *A) {
+  const entry *e = entry_of(ctx, A);
+  return e != NULL ? e->stats.longest : -1;
 }
 
 csr_status csri_spmv_tiles_for(csr_context *ctx, const csr_matrix *A, uint64_t key, size_t bytes,
                                int may_allocate, void **tiles, int *fresh) {
   *tiles = NULL;
   *fresh = 0;
-  if (ctx == NULL || A->location != CSR_DEVICE)
+  entry *e = A->location == CSR_DEVICE ? entry_of(ctx, A) : NULL;
+  if (e == NULL)
     return CSR_SUCCESS;
-  csri_choice_cache *c = &ctx->choices;
-  for (int i = 0; i < c->filled; i++) {
-    entry *e = &c->entries[i];
-    if (!same_matrix(e, A))
-      continue;
-    if (e->tiles != NULL && e->tiles_key == key) {
-      *tiles = e->tiles;
-      return CSR_SUCCESS;
-    }
-    if (!may_allocate) /* nor free: a free synchronises the device */
-      return CSR_SUCCESS;
-    entry_release(e); /* another kernel's or tile size's */
-    void *p = NULL;
-    if (csri_device_alloc(NULL, &p, bytes) < 0) /* no error for the caller: it has its scratch */
-      return CSR_SUCCESS;
-    e->tiles = *tiles = p;
-    e->tiles_key = key;
-    *fresh = 1;
+  if (e->tiles != NULL && e->tiles_key == key) {
+    *tiles = e->tiles;
     return CSR_SUCCESS;
   }
+  if (!may_allocate) /* nor free: a free synchronises the device */
+    return CSR_SUCCESS;
+  entry_release(e); /* another kernel's or tile size's */
+  void *p = NULL;
+  if (csri_device_alloc(NULL, &p, bytes) < 0) /* no error for the caller: it has its scratch */
+    return CSR_SUCCESS;
+  e->tiles = *tiles = p;
+  e->tiles_key = key;
+  *fresh = 1;
   return CSR_SUCCESS;
 }
 
@@ -86,16 +86,14 @@ csr_status csri_spmv_tiles_for(csr_context *ctx, const csr_matrix *A, uint64_t k
 static csr_status stats_of(csr_context *ctx, const csr_matrix *A, csr_row_stats *stats,
                            double *seconds, int *cached) {
   csri_choice_cache *c = ctx ? &ctx->choices : NULL;
-  *cached = 0;
-  if (c != NULL)
-    for (int i = 0; i < c->filled; i++)
-      if (same_matrix(&c->entries[i], A)) {
-        c->entries[i].last_use = ++c->clock;
-        *stats = c->entries[i].stats;
-        *seconds = c->entries[i].seconds;
-        *cached = 1;
-        return CSR_SUCCESS;
-      }
+  entry *known = entry_of(ctx, A);
+  *cached = known != NULL;
+  if (known != NULL) {
+    known->last_use = ++c->clock;
+    *stats = known->stats;
+    *seconds = known->seconds;
+    return CSR_SUCCESS;
+  }
   double start = csri_seconds_now();
   CSRI_TRY(csr_row_stats_compute(ctx, A, stats));
   *seconds = csri_seconds_now() - start;
