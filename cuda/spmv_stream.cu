@@ -65,10 +65,10 @@ __device__ __forceinline__ double block_sum(double v, double (&warp_sums)[THREAD
  * (csri_row_tile_lanes), one row each, lane j adding the row's products j, j + lanes, ..., then a
  * shuffle tree over the group; its lane 0 finishes the row (out.row, cuda/spmv_out.cuh). */
 template <typename T, bool PATTERN, typename Out>
-__device__ __forceinline__ void staged_tile(tile_start start, int tile_rows, int nonzeros,
-                                            const int64_t *off, const int32_t *col, const T *val,
-                                            const T *x, const Out &out, typename Out::terms &terms,
-                                            double *products, int *row_starts, T *batched) {
+__device__ __forceinline__ void
+staged_tile(tile_start start, int tile_rows, int nonzeros, const int64_t *off, const int32_t *col,
+            const T *val, const T *x, const Out &out, typename Out::terms &terms,
+            typename csri_staged<T>::type *products, int *row_starts, T *batched) {
   constexpr int ITEMS = shape<T>::items;
   const int tid = threadIdx.x;
   /* The rows' starts' first round, then the products' loads (cuda/spmv_tile.cuh), all in flight
@@ -153,8 +153,8 @@ __device__ __forceinline__ double long_row_sum(int64_t row, const int64_t *off, 
 template <typename T, bool PATTERN, typename Out>
 __device__ __noinline__ typename Out::terms
 unstaged_tile(tile_start start, int tile_rows, const int64_t *off, const int32_t *col, const T *val,
-              const T *x, const Out out, double (&warp_sums)[THREADS / 32], double *products,
-              int *row_starts, T *batched) {
+              const T *x, const Out out, double (&warp_sums)[THREADS / 32],
+              typename csri_staged<T>::type *products, int *row_starts, T *batched) {
   typename Out::terms terms = {};
   int r = 0;
   while (r < tile_rows) { /* r is the same for the whole block */
@@ -190,7 +190,7 @@ template <typename T, bool PATTERN, typename Out>
 __global__ void __launch_bounds__(THREADS, shape<T>::min_blocks)
     stream_kernel(const int64_t *off, const int32_t *col, const T *val, const T *x, Out out,
                   double *partials, const tile_start *starts) {
-  __shared__ double products[shape<T>::capacity];
+  __shared__ typename csri_staged<T>::type products[shape<T>::capacity];
   __shared__ int row_starts[shape<T>::window + 1]; /* a tile holds at most window rows */
   __shared__ double warp_sums[THREADS / 32];
   __shared__ T batched[Out::BATCHED ? shape<T>::window : 1]; /* the rows' sums, by row */

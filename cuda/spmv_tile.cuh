@@ -26,6 +26,16 @@ __device__ __forceinline__ double csri_after(double v, double) {
   return v;
 }
 
+/* What a tile stages for each nonzero: the product a_k x_{c_k}. In f64 a double. In f32 a float
+ * when CSRI_SPMV_F32_STAGED_IN_FLOAT (cuda/tuning.cuh) says so: half the shared memory of a double,
+ * which leaves the SM more L1 for the gathers of x; the product is then rounded once (relative
+ * error at most 2^-24, what cuSPARSE's fp32 kernels make on every operation) before the row is
+ * summed in double. A pattern matrix's products are x's entries themselves, exact either way. */
+template <typename T> struct csri_staged { using type = double; };
+#if CSRI_SPMV_F32_STAGED_IN_FLOAT
+template <> struct csri_staged<float> { using type = float; };
+#endif
+
 /* One thread's share of a tile's products, in registers between the loads and the store to
  * shared memory, so that the caller can issue its own loads (the rows' ends) in between. */
 template <typename T, bool PATTERN, int ITEMS, int THREADS> struct csri_tile_products {
@@ -54,14 +64,17 @@ template <typename T, bool PATTERN, int ITEMS, int THREADS> struct csri_tile_pro
         xs[k] = __ldg(x + cols[k]);
   }
 
-  /* products[i] = a_i x_{c_i} in double (exact from f32 operands) for the thread's entries. */
-  __device__ __forceinline__ void store(double *products, int nonzeros) const {
+  /* products[i] = a_i x_{c_i} for the thread's entries: in double (exact from f32 operands) or
+   * in float (csri_staged). */
+  __device__ __forceinline__ void store(typename csri_staged<T>::type *products,
+                                        int nonzeros) const {
+    using P = typename csri_staged<T>::type;
     const int tid = threadIdx.x;
 #pragma unroll
     for (int k = 0; k < ITEMS; k++) {
       const int i = k * THREADS + tid;
       if (i < nonzeros)
-        products[i] = PATTERN ? (double)xs[k] : (double)csri_after(vals[k], xs[k]) * (double)xs[k];
+        products[i] = PATTERN ? (P)xs[k] : (P)csri_after(vals[k], xs[k]) * (P)xs[k];
     }
   }
 };

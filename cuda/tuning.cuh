@@ -61,6 +61,11 @@
 #ifndef CSRI_SPMV_MERGE_ITEMS_F32
 #define CSRI_SPMV_MERGE_ITEMS_F32 9
 #endif
+/* 1: the tiled kernels (segmented and stream) stage f32 products in float, 0: in double
+ * (cuda/spmv_tile.cuh, csri_staged). */
+#ifndef CSRI_SPMV_F32_STAGED_IN_FLOAT
+#define CSRI_SPMV_F32_STAGED_IN_FLOAT 1
+#endif
 /* Its blocks per SM that the compiler must fit (the register budget). */
 #ifndef CSRI_SPMV_MERGE_MIN_BLOCKS
 #define CSRI_SPMV_MERGE_MIN_BLOCKS 5
