@@ -102,8 +102,8 @@ __global__ void __launch_bounds__(THREADS, shape<T>::min_blocks)
                  double *carry_sum, double *head_sum) {
   constexpr int ITEMS = shape<T>::items;
   constexpr int64_t TILE = shape<T>::tile;
-  __shared__ int ends[TILE + 1];    /* the tile's rows' ends, and the open row's at its end */
-  __shared__ double products[TILE]; /* a_k x_{c_k} of the tile's nonzeros */
+  __shared__ int ends[TILE + 1]; /* the tile's rows' ends, and the open row's at its end */
+  __shared__ typename csri_staged<T>::type products[TILE]; /* a_k x_{c_k} of the tile's nonzeros */
   __shared__ keyed warp_totals[THREADS / 32];
   __shared__ T batched[Out::BATCHED ? TILE : 1]; /* the sums of the rows closed here, by row */
   const int64_t t = blockIdx.x;
@@ -222,8 +222,8 @@ __global__ void __launch_bounds__(FIX_UP_THREADS)
     group_sum[g] = sum;
 }
 
-/* One warp per tile t >= 1 that closes a row: its head row r began in an earlier tile, and the
- * run of tiles [t0, t) before t whose carry is row r holds the rest of r's sum. The warp finds
+/* The whole warp, for a tile t >= 1 whose head row r began before tile t - 1: the run of tiles
+ * [t0, t) before t whose carry is row r holds the rest of r's sum. The warp finds
  * the run (the 32 tiles before t at once; a longer run's start by a 32-way search, the carries'
  * rows being non-decreasing: csri_merge_probe), sums its carries (add_range, then warp_total, then
  * the head: an order fixed by the matrix's shape) and finishes row r (out.row). A run of more than
@@ -264,18 +264,33 @@ __device__ __forceinline__ void fix_up_head(int64_t t, const csri_merge_coord *s
     out.row(r, sum + head_sum[t], terms);
 }
 
-/* One warp per tile t >= 1; the warps of tiles without a head (no row closes in them) only join
- * the block's combination of the terms. */
+/* One thread per tile t >= 1. Most heads need only the tile before: tile t - 1 is the whole run
+ * of row r's carries unless r was already open where t - 1 began (carry_row[s] is
+ * starts[s + 1].row), and then the row is carry_sum[t - 1] + head_sum[t], the thread's own work.
+ * A longer run takes the whole warp (fix_up_head), the warp's such tiles one after another in
+ * lane order. Tiles without a head (no row closes in them) only join the block's combination of
+ * the terms. */
 template <typename Out>
 __global__ void __launch_bounds__(FIX_UP_THREADS)
     fix_up(int64_t tiles, const csri_merge_coord *starts, const int64_t *carry_row,
            const double *carry_sum, const double *head_sum, const double *group_sum, Out out,
            double *partials) {
-  const int64_t t = ((int64_t)blockIdx.x * FIX_UP_THREADS + threadIdx.x) / 32 + 1;
+  const int64_t first = (int64_t)blockIdx.x * FIX_UP_THREADS + (threadIdx.x & ~31) + 1;
+  const int64_t t = first + (threadIdx.x & 31);
   typename Out::terms terms = {};
-  /* the same for the whole warp: t is */
-  if (t < tiles && starts[t + 1].row != starts[t].row)
-    fix_up_head(t, starts, carry_row, carry_sum, head_sum, group_sum, out, terms);
+  bool long_run = false;
+  if (t < tiles) {
+    const int64_t r = starts[t].row;
+    if (starts[t + 1].row != r) { /* row r closes in tile t */
+      if (csri_merge_single_run(t, starts[t - 1].row, r))
+        out.row(r, carry_sum[t - 1] + head_sum[t], terms);
+      else
+        long_run = true;
+    }
+  }
+  for (unsigned m = __ballot_sync(FULL, long_run); m != 0; m &= m - 1)
+    fix_up_head(first + __ffs(m) - 1, starts, carry_row, carry_sum, head_sum, group_sum, out,
+                terms);
   csri_out_block<Out, FIX_UP_THREADS>(terms, partials);
 }
 
@@ -288,9 +303,9 @@ struct scratch {
   double *group_sum; /* NULL: no row spans more than two groups of tiles */
 };
 
-/* Blocks of the fix-up: a warp for each tile but the first. */
+/* Blocks of the fix-up: a thread for each tile but the first. */
 int64_t fix_up_blocks(int64_t tiles) {
-  return ((tiles - 1) * 32 + FIX_UP_THREADS - 1) / FIX_UP_THREADS;
+  return (tiles - 1 + FIX_UP_THREADS - 1) / FIX_UP_THREADS;
 }
 
 /* The scratch's size in bytes; with a base, also where its pieces lie (each 256-byte aligned). */

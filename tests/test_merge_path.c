@@ -189,7 +189,7 @@ static void check_kernel(const matrix *m, const csri_merge_coord *path, int thre
     for (int64_t s = g * GROUP; s < (g + 1) * GROUP; s++)
       group_sum[g] += out[s].carry;
   }
-  int64_t unasked = 0, misplaced = 0;
+  int64_t unasked = 0, misplaced = 0, single_wrong = 0;
   for (int64_t t = 1; t < tiles; t++) {
     if (!out[t].has_head)
       continue;
@@ -197,6 +197,8 @@ static void check_kernel(const matrix *m, const csri_merge_coord *path, int thre
     CHECK(out[t - 1].carry_row == r);
     while (t0 > 0 && out[t0 - 1].carry_row == r)
       t0--;
+    const int64_t prev = csri_merge_tile_start(t - 1, tile_items, m->off, m->rows, m->nnz).row;
+    single_wrong += csri_merge_single_run(t, prev, r) != (t0 == t - 1);
     double total = 0.0;
     if (t - t0 > 2 * GROUP && groups == 0) {
       unasked++;
@@ -220,6 +222,8 @@ static void check_kernel(const matrix *m, const csri_merge_coord *path, int thre
          threads, items, (long long)unasked);
   CHECKF(misplaced == 0, "%s, tiles of %d x %d: %lld runs' groups outside them", name, threads,
          items, (long long)misplaced);
+  CHECKF(single_wrong == 0, "%s, tiles of %d x %d: %lld heads' runs misjudged single or longer",
+         name, threads, items, (long long)single_wrong);
   free(group_sum);
   int64_t wrong = 0, once = 0;
   for (int64_t k = 0; k < m->nnz; k++)

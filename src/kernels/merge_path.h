@@ -71,6 +71,14 @@ CSRI_HD void csri_merge_run_groups(int64_t t0, int64_t t, int64_t group, int64_t
   *g1 = t / group;
 }
 
+/* Whether tile t's (t >= 1) head row, the row open where it starts (start_row), has tile t - 1
+ * alone as its run of carries: tile s's carry is the row open at its end, starts[s + 1].row, so
+ * the run reaches back past t - 1 exactly when that row was already open where t - 1 started
+ * (prev_start_row). The fix-up finishes such a head with one addition, carry[t - 1] + head[t]. */
+CSRI_HD int csri_merge_single_run(int64_t t, int64_t prev_start_row, int64_t start_row) {
+  return t == 1 || prev_start_row != start_row;
+}
+
 /* The fix-up's search for where a long run of tiles starts: the first s in [lo, hi] with
  * pred(s) false, pred being true before some point and false from it on (the carry's row before
  * the head's), pred(hi) known false. A warp probes 32 points at once, lane l the point
