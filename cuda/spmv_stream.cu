@@ -60,7 +60,7 @@ __device__ __forceinline__ double block_sum(double v, double (&warp_sums)[THREAD
 
 /* A tile that fits: thread i loads entries i, i + THREADS, ... (coalesced), every load of the
  * tile issued before any is used (the rows' starts, the columns and values, then the gathers of
- * x), each predicated on being inside the tile; the products go to shared memory in double, the
+ * x), each predicated on being inside the tile; the products go to shared memory (csri_staged), the
  * rows' starts as 32-bit offsets from the tile's first nonzero. Summing: groups of `lanes` lanes
  * (csri_row_tile_lanes), one row each, lane j adding the row's products j, j + lanes, ..., then a
  * shuffle tree over the group; its lane 0 finishes the row (out.row, cuda/spmv_out.cuh). */
