@@ -123,7 +123,7 @@ static void spmv_many_blocks(csr_context *ctx, csr_context *ref, csrt_rng *rng) 
  * in f64, f32 and as a pattern, with beta = 0 over NaN and beta != 0. */
 static void spmv_tiled(csr_context *ctx, csr_context *ref, csrt_rng *rng) {
   int quick = getenv("CSR_GPU_QUICK") != NULL;
-  enum { CASES = 8 };
+  enum { CASES = 9 };
   const char *names[CASES] = {"one row holds half the entries",
                               "a row of 2^24 + 5 entries",
                               "rows around a tile (1792 and 2304 items)",
@@ -131,7 +131,8 @@ static void spmv_tiled(csr_context *ctx, csr_context *ref, csrt_rng *rng) {
                               "64 columns, 2^18 rows",
                               "rows around the staged limit (256)",
                               "runs of 5000 empty rows",
-                              "rows either side of 512 tiles (the fix-up's group sums)"};
+                              "rows either side of 512 tiles (the fix-up's group sums)",
+                              "rows of 3 to 5 tiles (several long fix-up runs a warp)"};
   for (int c = 0; c < CASES; c++) {
     int64_t rows = 0, cols = 0;
     int64_t *len = NULL;
@@ -180,6 +181,14 @@ static void spmv_tiled(csr_context *ctx, csr_context *ref, csrt_rng *rng) {
       len[rows / 5] = 900000;
       len[2 * rows / 5] = 1200000;
       len[3 * rows / 5] = 2500000;
+    } else if (c == 8) {
+      /* each tile with a row end has a run of two or more carries: the fix-up's warps take
+       * several such heads one after another */
+      rows = quick ? 100 : 600;
+      cols = 100000;
+      len = malloc((size_t)rows * sizeof *len);
+      for (int64_t i = 0; i < rows; i++)
+        len[i] = 3 * 2304 + (int64_t)csrt_below(rng, 2 * 2304);
     } else {
       rows = quick ? 30000 : 400000;
       cols = rows;
