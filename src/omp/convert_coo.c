@@ -2,6 +2,7 @@
  * (triples already in (row, column) order skip all of it: convert_sorted.c). */
 #include "kernels/rows.h"
 #include "omp/convert_sorted.h"
+#include "omp/scatter_buckets.h"
 
 /* Per-thread counts over contiguous chunks of items: each thread scatters its chunk in order
  * behind the chunks before it, so every group comes out in item order without atomics. */
@@ -125,13 +126,42 @@ static csr_status sort_rows(csr_context *ctx, int64_t nb, const int64_t *off, in
 csr_status csri_omp_group_sort(csr_context *ctx, int64_t n, const int32_t *rkey,
                                const int32_t *ckey, int64_t nb, int64_t *off, int32_t *cols,
                                int64_t *src) {
-  int T = csri_omp_threads(ctx);
-  /* The per-thread table costs T * nb counters: take it only when no larger than the items. */
-  if ((int64_t)T * (nb + 1) <= n)
+  int T = csri_omp_threads(ctx), done = 0;
+  /* Many rows: through buckets of rows, whose counters and items stay in cache. Else the
+   * per-thread table costs T * nb counters: take it only when no larger than the items. */
+  if (csri_omp_buckets_pay(n, nb))
+    CSRI_TRY(
+        csri_omp_scatter_buckets(ctx, n, rkey, ckey, nb, off, cols, src, NULL, 0, NULL, T, &done));
+  if (!done && (int64_t)T * (nb + 1) <= n)
     CSRI_TRY(scatter_stable(ctx, n, rkey, ckey, nb, off, cols, src, T));
-  else
+  else if (!done)
     CSRI_TRY(scatter_atomic(ctx, n, rkey, ckey, nb, off, cols, src, T));
   return sort_rows(ctx, nb, off, cols, src, T);
+}
+
+/* T's triples grouped by row for from_coo: through buckets of rows when they pay, the values
+ * moving with their triples into *moved (src then indexes *moved, so that summing a row reads
+ * its values from one place); else by csri_omp_group_sort (src indexes T's values, *moved NULL).
+ */
+static csr_status group_triples(csr_context *ctx, const csr_coo *T, int64_t *off, int32_t *cols,
+                                int64_t *src, void **moved) {
+  int th = csri_omp_threads(ctx), done = 0;
+  *moved = NULL;
+  if (T->value_type != CSR_PATTERN && csri_omp_buckets_pay(T->nnz, T->rows)) {
+    const size_t vsize = T->value_type == CSR_F64 ? sizeof(double) : sizeof(float);
+    CSRI_TRY(csri_array_alloc(ctx, moved, T->nnz, vsize, CSR_HOST, 0));
+    csr_status st = csri_omp_scatter_buckets(ctx, T->nnz, T->row_indices, T->col_indices, T->rows,
+                                             off, cols, src, T->values, vsize, *moved, th, &done);
+    if (st >= 0 && done)
+      st = sort_rows(ctx, T->rows, off, cols, src, th);
+    if (st < 0 || !done) {
+      csri_array_free(*moved, CSR_HOST);
+      *moved = NULL;
+    }
+    if (st < 0 || done)
+      return st;
+  }
+  return csri_omp_group_sort(ctx, T->nnz, T->row_indices, T->col_indices, T->rows, off, cols, src);
 }
 
 /* One pass finds out-of-range triples (the first is reported, as the reference does) and whether
@@ -139,8 +169,8 @@ csr_status csri_omp_group_sort(csr_context *ctx, int64_t n, const int32_t *rkey,
 static csr_status from_coo(csr_context *ctx, const csr_coo *T, csr_coo *take, unsigned options,
                            csr_matrix **A) {
   int th = csri_omp_threads(ctx), drop = (options & CSR_CONVERT_DROP_ZEROS) != 0;
-  const int32_t *ri = T->row_indices, *ci = T->col_indices;
   int64_t bounds[CSRI_MAX_BLOCKS + 1], *off = NULL, *src = NULL, *merged = NULL;
+  void *moved = NULL; /* the values in row order, when group_triples moved them */
   csri_coo_scan scan;
   csri_omp_coo_scan(ctx, T, &scan);
   if (scan.bad < T->nnz)
@@ -157,16 +187,17 @@ static csr_status from_coo(csr_context *ctx, const csr_coo *T, csr_coo *take, un
   if (st >= 0)
     st = csri_array_alloc(ctx, (void **)&src, T->nnz, sizeof *src, CSR_HOST, 0);
   if (st >= 0)
-    st = csri_omp_group_sort(ctx, T->nnz, ri, ci, T->rows, off, cols, src);
+    st = group_triples(ctx, T, off, cols, src, &moved);
   if (st < 0)
     goto cleanup;
+  const void *vin = moved != NULL ? moved : T->values;
   int nblk = csri_omp_blocks(off, T->rows, th, bounds);
   merged[0] = 0;
 #pragma omp parallel for num_threads(th) schedule(dynamic, 1)
   for (int b = 0; b < nblk; b++) /* row lengths after merging, then offsets by a scan */
     for (int64_t r = bounds[b]; r < bounds[b + 1]; r++)
-      merged[r + 1] = csri_merge_row(cols, src, off[r], off[r + 1], T->values, T->value_type, drop,
-                                     NULL, NULL, 0);
+      merged[r + 1] =
+          csri_merge_row(cols, src, off[r], off[r + 1], vin, T->value_type, drop, NULL, NULL, 0);
   csri_omp_scan_i64(merged + 1, T->rows, th);
   st = csr_matrix_create(ctx, &out, T->rows, T->cols, merged[T->rows], T->value_type, CSR_HOST);
   if (st < 0)
@@ -174,8 +205,8 @@ static csr_status from_coo(csr_context *ctx, const csr_coo *T, csr_coo *take, un
 #pragma omp parallel for num_threads(th) schedule(dynamic, 1)
   for (int b = 0; b < nblk; b++) {
     for (int64_t r = bounds[b]; r < bounds[b + 1]; r++)
-      csri_merge_row(cols, src, off[r], off[r + 1], T->values, T->value_type, drop,
-                     out->col_indices, out->values, merged[r]);
+      csri_merge_row(cols, src, off[r], off[r + 1], vin, T->value_type, drop, out->col_indices,
+                     out->values, merged[r]);
     for (int64_t r = bounds[b] + 1; r <= bounds[b + 1]; r++)
       out->row_offsets[r] = merged[r];
   }
@@ -186,6 +217,7 @@ cleanup:
   csri_array_free(merged, CSR_HOST);
   csri_array_free(cols, CSR_HOST);
   csri_array_free(src, CSR_HOST);
+  csri_array_free(moved, CSR_HOST);
   return st < 0 ? st : CSR_SUCCESS;
 }
 
