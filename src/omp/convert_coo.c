@@ -123,15 +123,19 @@ static csr_status sort_rows(csr_context *ctx, int64_t nb, const int64_t *off, in
   return st;
 }
 
-csr_status csri_omp_group_sort(csr_context *ctx, int64_t n, const int32_t *rkey,
-                               const int32_t *ckey, int64_t nb, int64_t *off, int32_t *cols,
-                               int64_t *src) {
+/* csri_omp_group_sort, and for COO -> CSR with the values `in` (vsize bytes each; NULL: none to
+ * move): when the rows go through buckets, the values move with their items into *moved, and src
+ * then indexes *moved (so that summing a row reads its values from one place); else *moved stays
+ * NULL and src indexes `in`. */
+static csr_status group_sort(csr_context *ctx, int64_t n, const int32_t *rkey, const int32_t *ckey,
+                             int64_t nb, int64_t *off, int32_t *cols, int64_t *src, const void *in,
+                             size_t vsize, void **moved) {
   int T = csri_omp_threads(ctx), done = 0;
   /* Many rows: through buckets of rows, whose counters and items stay in cache. Else the
    * per-thread table costs T * nb counters: take it only when no larger than the items. */
   if (csri_omp_buckets_pay(n, nb))
-    CSRI_TRY(
-        csri_omp_scatter_buckets(ctx, n, rkey, ckey, nb, off, cols, src, NULL, 0, NULL, T, &done));
+    CSRI_TRY(csri_omp_scatter_buckets(ctx, n, rkey, ckey, nb, off, cols, src, in, vsize, moved, T,
+                                      &done));
   if (!done && (int64_t)T * (nb + 1) <= n)
     CSRI_TRY(scatter_stable(ctx, n, rkey, ckey, nb, off, cols, src, T));
   else if (!done)
@@ -139,29 +143,10 @@ csr_status csri_omp_group_sort(csr_context *ctx, int64_t n, const int32_t *rkey,
   return sort_rows(ctx, nb, off, cols, src, T);
 }
 
-/* T's triples grouped by row for from_coo: through buckets of rows when they pay, the values
- * moving with their triples into *moved (src then indexes *moved, so that summing a row reads
- * its values from one place); else by csri_omp_group_sort (src indexes T's values, *moved NULL).
- */
-static csr_status group_triples(csr_context *ctx, const csr_coo *T, int64_t *off, int32_t *cols,
-                                int64_t *src, void **moved) {
-  int th = csri_omp_threads(ctx), done = 0;
-  *moved = NULL;
-  if (T->value_type != CSR_PATTERN && csri_omp_buckets_pay(T->nnz, T->rows)) {
-    const size_t vsize = T->value_type == CSR_F64 ? sizeof(double) : sizeof(float);
-    CSRI_TRY(csri_array_alloc(ctx, moved, T->nnz, vsize, CSR_HOST, 0));
-    csr_status st = csri_omp_scatter_buckets(ctx, T->nnz, T->row_indices, T->col_indices, T->rows,
-                                             off, cols, src, T->values, vsize, *moved, th, &done);
-    if (st >= 0 && done)
-      st = sort_rows(ctx, T->rows, off, cols, src, th);
-    if (st < 0 || !done) {
-      csri_array_free(*moved, CSR_HOST);
-      *moved = NULL;
-    }
-    if (st < 0 || done)
-      return st;
-  }
-  return csri_omp_group_sort(ctx, T->nnz, T->row_indices, T->col_indices, T->rows, off, cols, src);
+csr_status csri_omp_group_sort(csr_context *ctx, int64_t n, const int32_t *rkey,
+                               const int32_t *ckey, int64_t nb, int64_t *off, int32_t *cols,
+                               int64_t *src) {
+  return group_sort(ctx, n, rkey, ckey, nb, off, cols, src, NULL, 0, NULL);
 }
 
 /* One pass finds out-of-range triples (the first is reported, as the reference does) and whether
@@ -170,7 +155,7 @@ static csr_status from_coo(csr_context *ctx, const csr_coo *T, csr_coo *take, un
                            csr_matrix **A) {
   int th = csri_omp_threads(ctx), drop = (options & CSR_CONVERT_DROP_ZEROS) != 0;
   int64_t bounds[CSRI_MAX_BLOCKS + 1], *off = NULL, *src = NULL, *merged = NULL;
-  void *moved = NULL; /* the values in row order, when group_triples moved them */
+  void *moved = NULL; /* the values in row order, when group_sort moved them */
   csri_coo_scan scan;
   csri_omp_coo_scan(ctx, T, &scan);
   if (scan.bad < T->nnz)
@@ -187,7 +172,9 @@ static csr_status from_coo(csr_context *ctx, const csr_coo *T, csr_coo *take, un
   if (st >= 0)
     st = csri_array_alloc(ctx, (void **)&src, T->nnz, sizeof *src, CSR_HOST, 0);
   if (st >= 0)
-    st = group_triples(ctx, T, off, cols, src, &moved);
+    st = group_sort(ctx, T->nnz, T->row_indices, T->col_indices, T->rows, off, cols, src,
+                    T->value_type == CSR_PATTERN ? NULL : T->values,
+                    T->value_type == CSR_F64 ? sizeof(double) : sizeof(float), &moved);
   if (st < 0)
     goto cleanup;
   const void *vin = moved != NULL ? moved : T->values;

@@ -87,7 +87,7 @@ int csri_omp_buckets_pay(int64_t n, int64_t nb) {
 
 csr_status csri_omp_scatter_buckets(csr_context *ctx, int64_t n, const int32_t *rkey,
                                     const int32_t *ckey, int64_t nb, int64_t *off, int32_t *cols,
-                                    int64_t *src, const void *in, size_t vsize, void *vals, int T,
+                                    int64_t *src, const void *in, size_t vsize, void **moved, int T,
                                     int *done) {
   const int64_t nbk = (nb + BUCKET_ROWS - 1) >> BUCKET_BITS;
   int64_t *cb = NULL, *start = NULL, *size = NULL, *cnt = NULL, *ts = NULL;
@@ -122,8 +122,11 @@ csr_status csri_omp_scatter_buckets(csr_context *ctx, int64_t n, const int32_t *
                           0);
   if (st >= 0 && in != NULL)
     st = csri_array_alloc(ctx, &tv, (int64_t)T * largest, vsize, CSR_HOST, 0);
+  if (st >= 0 && in != NULL) /* last: nothing fails after it, so the caller always frees it */
+    st = csri_array_alloc(ctx, moved, n, vsize, CSR_HOST, 0);
   if (st < 0)
     goto cleanup;
+  void *vals = in != NULL ? *moved : NULL;
 #pragma omp parallel for num_threads(T) schedule(static, 1)
   for (int t = 0; t < T; t++) /* each item to its bucket, its row within the bucket packed in */
     for (int64_t k = n * t / T; k < n * (t + 1) / T; k++)
@@ -146,7 +149,7 @@ csr_status csri_omp_scatter_buckets(csr_context *ctx, int64_t n, const int32_t *
     for (int64_t b = 0; b < nbk; b++) {
       const int64_t first_row = b << BUCKET_BITS;
       const int64_t rows = nb - first_row < BUCKET_ROWS ? nb - first_row : BUCKET_ROWS;
-      order_bucket(first_row, rows, start[b], size[b], off, cols, src, in ? vals : NULL, vsize,
+      order_bucket(first_row, rows, start[b], size[b], off, cols, src, vals, vsize,
                    tc + me * largest, ts + me * largest, cnt + me * (BUCKET_ROWS + 1),
                    in ? (char *)tv + (size_t)me * (size_t)largest * vsize : NULL);
     }
