@@ -26,7 +26,8 @@
  *   --quick: smaller matrices (real ones replicated to 2M nonzeros); --only-cg: the Poisson
  *   matrices that CG runs on, nothing else; --matrices: default ../shared/matrices, else
  *   shared/matrices (run from the repository root, or beside it); --kernels: ours to time (all
- *   four by default); --cases: only the cases whose name contains TEXT; --limit-ms: skip a kernel
+ *   four by default); --cases: only the cases whose name contains TEXT (or one of
+ *   TEXT's comma-separated parts); --limit-ms: skip a kernel
  *   of ours whose first call takes longer (default 50; raise it under a profiler). */
 #include "csr.h"
 #include "gpu_bench_common.cuh"
@@ -526,6 +527,20 @@ static int parse_kernels(const char *list) {
   return bits;
 }
 
+/* Whether name contains one of the comma-separated parts of `only`. */
+static bool name_selected(const std::string &name, const std::string &only) {
+  size_t from = 0;
+  for (;;) {
+    size_t comma = only.find(',', from);
+    std::string part = only.substr(from, comma == std::string::npos ? comma : comma - from);
+    if (!part.empty() && name.find(part) != std::string::npos)
+      return true;
+    if (comma == std::string::npos)
+      return false;
+    from = comma + 1;
+  }
+}
+
 int main(int argc, char **argv) {
   int quick = 0, only_cg = 0, precisions = 3; /* bit 0: fp64, bit 1: fp32 */
   const char *matrices = NULL, *only = NULL;
@@ -589,7 +604,7 @@ int main(int argc, char **argv) {
   std::vector<spmv_case> cases =
       spmv_cases(ctx, only_cg ? NULL : matrices, quick, quick ? 2000000 : 30000000);
   for (const spmv_case &c : cases) {
-    if ((only_cg && !c.cg) || (only && c.name.find(only) == std::string::npos))
+    if ((only_cg && !c.cg) || (only && !name_selected(c.name, only)))
       continue;
     run_case(ctx, c, precisions);
   }
