@@ -290,12 +290,17 @@ __device__ __forceinline__ csri_seg_value<T> csri_load_volatile(const csri_seg_v
   return csri_seg_value<T>{*(const volatile T *)&p->sum, *(const volatile uint32_t *)&p->head};
 }
 
+/* Whether a tile's status of value type V packs into one word (below): 4-byte values do. */
+template <typename V> struct csri_status_packs {
+  static const bool value = CSRI_TILE_STATUS_PACKED && sizeof(V) == 4;
+};
+
 /* One status per tile: a flag, the tile's aggregate and its inclusive prefix, in separate words.
  * Written as value, fence, flag; read as flag, fence, the value the flag names: a reader that
  * sees the flag sees that value (the pattern CUB uses for values too wide to share a word with
  * the flag). The two values must not share a word: a reader that saw AGGREGATE may read the
  * value after the tile has gone on to publish its PREFIX. */
-template <typename V> struct csri_tile_status {
+template <typename V, bool PACKED = csri_status_packs<V>::value> struct csri_tile_status {
   V *aggregates, *prefixes;
   uint32_t *flags;
 
@@ -329,13 +334,55 @@ template <typename V> struct csri_tile_status {
   }
 };
 
+/* 4-byte values, and counts (uint64_t below 2^62, csri_count_status): flag and value share one
+ * 64-bit word, stored and loaded whole (single-copy atomic), so a reader sees the value its flag
+ * names without a fence on either side. The flag takes the top 32 bits beside a 4-byte value, the
+ * top 2 of a count. */
+template <typename V> struct csri_tile_status<V, true> {
+  unsigned long long *words; /* 0: CSRI_TILE_INVALID, as the caller's zeroing leaves them */
+
+  static size_t bytes(int64_t tiles) { return csri_align256((size_t)tiles * 8); }
+  static csri_tile_status at(void *workspace, int64_t) {
+    csri_tile_status s;
+    s.words = (unsigned long long *)workspace;
+    return s;
+  }
+  __device__ __forceinline__ void publish(int64_t tile, uint32_t flag, V v) const {
+    unsigned long long word;
+    if constexpr (sizeof(V) == 4) {
+      uint32_t bits;
+      memcpy(&bits, &v, 4);
+      word = (unsigned long long)flag << 32 | bits;
+    } else {
+      word = (unsigned long long)flag << 62 | (unsigned long long)v;
+    }
+    *(volatile unsigned long long *)&words[tile] = word;
+  }
+  __device__ __forceinline__ void wait(int64_t tile, uint32_t *flag, V *v) const {
+    unsigned long long word;
+    unsigned pause = CSRI_LOOK_BACK_PAUSE_NS;
+    const int shift = sizeof(V) == 4 ? 32 : 62;
+    while ((word = *(volatile unsigned long long *)&words[tile]) >> shift == CSRI_TILE_INVALID)
+      csri_back_off(&pause);
+    *flag = (uint32_t)(word >> shift);
+    if constexpr (sizeof(V) == 4) {
+      const uint32_t bits = (uint32_t)word;
+      memcpy(v, &bits, 4);
+    } else {
+      *v = (V)(word & ((1ull << 62) - 1));
+    }
+  }
+};
+
+/* The statuses of tiles that count items (compact's kept items, the COO runs): never 2^62. */
+typedef csri_tile_status<uint64_t, CSRI_TILE_STATUS_PACKED != 0> csri_count_status;
+
 /* The exclusive prefix of `tile` from its predecessors' statuses, by warp 0 of the block: each
  * lane looks at one of 32 predecessors (lane 0 the nearest); the window's values are combined
  * far-to-near up to the nearest lane holding an inclusive prefix, else the window moves on.
  * Returns the prefix in every lane of warp 0. */
-template <typename Op>
-__device__ __forceinline__ typename Op::value
-csri_look_back(const csri_tile_status<typename Op::value> &status, int64_t tile) {
+template <typename Op, typename Status>
+__device__ __forceinline__ typename Op::value csri_look_back(const Status &status, int64_t tile) {
   typedef typename Op::value V;
   const int lane = threadIdx.x & 31;
   V prefix = Op::identity();
@@ -371,10 +418,10 @@ csri_look_back(const csri_tile_status<typename Op::value> &status, int64_t tile)
  * statuses into the tile's exclusive prefix, publishes the inclusive one, and thread 0 leaves the
  * exclusive prefix in *prefix_shared. Callers synchronise before reading it, so that work which
  * does not need it can overlap the look-back. */
-template <typename Op>
-__device__ __forceinline__ void
-csri_publish_and_look_back(const csri_tile_status<typename Op::value> &status, int64_t tile,
-                           typename Op::value tile_total, typename Op::value *prefix_shared) {
+template <typename Op, typename Status>
+__device__ __forceinline__ void csri_publish_and_look_back(const Status &status, int64_t tile,
+                                                           typename Op::value tile_total,
+                                                           typename Op::value *prefix_shared) {
   typedef typename Op::value V;
   if (tile == 0) {
     if (threadIdx.x == 0) {

@@ -96,7 +96,7 @@ __device__ __forceinline__ void store_run(const S *gathered, uint32_t count, uin
 template <typename S, typename C, int MODE, bool VEC>
 __global__ void __launch_bounds__(THREADS)
     compact_kernel(const S *in, const uint8_t *flags, C operand, S *out, int64_t n,
-                   csri_tile_status<uint64_t> status, unsigned long long *next_tile,
+                   csri_count_status status, unsigned long long *next_tile,
                    unsigned long long *kept_total, int64_t tiles) {
   const int PER = 16 / (int)sizeof(S), VECS = CSRI_COMPACT_BYTES_PER_THREAD / 16;
   __shared__ int64_t tile_shared;
@@ -122,15 +122,14 @@ __global__ void __launch_bounds__(THREADS)
 
 template <typename S> size_t workspace_bytes(int64_t n) {
   int64_t tiles = (n + tile_items<S>() - 1) / tile_items<S>();
-  return 256 + csri_tile_status<uint64_t>::bytes(tiles);
+  return 256 + csri_count_status::bytes(tiles);
 }
 
 template <typename S, typename C, int MODE, bool VEC>
 void launch(const void *in, const csri_select *select, C operand, void *out, int64_t n,
             void *workspace, unsigned long long *kept_total, cudaStream_t stream) {
   int64_t tiles = (n + tile_items<S>() - 1) / tile_items<S>();
-  csri_tile_status<uint64_t> status =
-      csri_tile_status<uint64_t>::at((char *)workspace + 256, tiles);
+  csri_count_status status = csri_count_status::at((char *)workspace + 256, tiles);
   compact_kernel<S, C, MODE, VEC><<<(unsigned)tiles, THREADS, 0, stream>>>(
       (const S *)in, select->flags, operand, (S *)out, n, status, (unsigned long long *)workspace,
       kept_total, tiles);

@@ -21,7 +21,7 @@ namespace {
 /* The pass's workspace: its findings and tile counter, the tiles' statuses, the long gaps. */
 struct runs_space {
   csri_runs_found *found;
-  csri_tile_status<uint64_t> status;
+  csri_count_status status;
   csri_row_gap *gaps;
   int64_t tiles, gap_capacity;
 };
@@ -31,7 +31,7 @@ int64_t runs_tiles(int64_t n) {
 }
 
 size_t runs_space_bytes(const csr_coo *T) {
-  return 256 + csri_tile_status<uint64_t>::bytes(runs_tiles(T->nnz)) +
+  return 256 + csri_count_status::bytes(runs_tiles(T->nnz)) +
          (size_t)csri_runs_gap_capacity(T->rows) * sizeof(csri_row_gap);
 }
 
@@ -40,8 +40,8 @@ runs_space runs_space_at(void *workspace, const csr_coo *T) {
   w.tiles = runs_tiles(T->nnz);
   w.gap_capacity = csri_runs_gap_capacity(T->rows);
   w.found = (csri_runs_found *)workspace;
-  w.status = csri_tile_status<uint64_t>::at((char *)workspace + 256, w.tiles);
-  w.gaps = (csri_row_gap *)((char *)workspace + 256 + csri_tile_status<uint64_t>::bytes(w.tiles));
+  w.status = csri_count_status::at((char *)workspace + 256, w.tiles);
+  w.gaps = (csri_row_gap *)((char *)workspace + 256 + csri_count_status::bytes(w.tiles));
   return w;
 }
 
@@ -50,8 +50,7 @@ template <bool CHECK, typename Order>
 csr_status run_pass(csr_context *ctx, Order order, const csr_coo *T, bool drop_zeros,
                     const runs_space &w, csr_matrix *out, csri_runs_found *found) {
   cudaStream_t stream = csri_stream(ctx);
-  CSRI_CUDA_TRY(
-      ctx, cudaMemsetAsync(w.found, 0, 256 + csri_tile_status<uint64_t>::bytes(w.tiles), stream));
+  CSRI_CUDA_TRY(ctx, cudaMemsetAsync(w.found, 0, 256 + csri_count_status::bytes(w.tiles), stream));
   CSRI_CUDA_TRY(ctx, cudaMemsetAsync(&w.found->first_bad, 0xff, sizeof w.found->first_bad, stream));
   const unsigned blocks = (unsigned)w.tiles;
   const int64_t n = T->nnz;

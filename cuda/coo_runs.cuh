@@ -100,7 +100,7 @@ template <bool CHECK, typename Order, typename V>
 __global__ void __launch_bounds__(CSRI_RUNS_THREADS)
     csri_runs_kernel(Order order, const V *values, int64_t n, int64_t rows, int64_t cols,
                      bool drop_zeros, int32_t *out_col, V *out_val, int64_t *off,
-                     csri_row_gap *gaps, int64_t gap_capacity, csri_tile_status<uint64_t> status,
+                     csri_row_gap *gaps, int64_t gap_capacity, csri_count_status status,
                      csri_runs_found *found, int64_t tiles) {
   typedef typename csri_run_value<V>::type value;
   const int WARPS = CSRI_RUNS_THREADS / 32, ITEMS = CSRI_RUNS_ITEMS;

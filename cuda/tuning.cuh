@@ -11,6 +11,11 @@
 #define CSRI_SCAN_BYTES_PER_THREAD 128
 #define CSRI_COMPACT_BYTES_PER_THREAD 64
 
+/* Look-back: 1 packs a tile's flag and value into one 64-bit word where they fit (counts and 4-byte
+ * values, cuda/common.cuh), 0 keeps them in separate words ordered by fences. */
+#ifndef CSRI_TILE_STATUS_PACKED
+#define CSRI_TILE_STATUS_PACKED 1
+#endif
 /* Look-back: a waiting reader sleeps PAUSE ns, doubling up to PAUSE_MAX, between polls. */
 #define CSRI_LOOK_BACK_PAUSE_NS 32
 #define CSRI_LOOK_BACK_PAUSE_MAX_NS 512
