@@ -48,27 +48,25 @@ static inline int64_t csri_runs_gap_capacity(int64_t rows) {
   return (rows + 1) / (CSRI_RUNS_GAP + 1) + 1;
 }
 
-/* The triples as given (row and column arrays), input position k. */
+/* The triples as given (row and column arrays). */
 struct csri_given_order {
   const int32_t *row, *col;
   __device__ __forceinline__ void at(int64_t k, int32_t *r, int32_t *c) const {
     *r = row[k];
     *c = col[k];
   }
-  __device__ __forceinline__ int64_t position(int64_t k) const { return k; }
 };
 
-/* The triples through sorted (row << col_bits | column) keys and their input positions. */
-template <typename K, typename S> struct csri_sorted_keys {
+/* The triples through sorted (row << col_bits | column) keys; their values were sorted with them,
+ * so triple k's value is the k-th. */
+template <typename K> struct csri_sorted_keys {
   const K *keys;
-  const S *positions;
   int col_bits;
   __device__ __forceinline__ void at(int64_t k, int32_t *r, int32_t *c) const {
     const K key = keys[k];
     *r = (int32_t)(key >> col_bits);
     *c = (int32_t)(key & (((K)1 << col_bits) - 1));
   }
-  __device__ __forceinline__ int64_t position(int64_t k) const { return (int64_t)positions[k]; }
 };
 
 /* A value slot for the sums; a pattern (V void) has none. */
@@ -137,7 +135,7 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS)
         order.at(k - 1, &prev_row[i], &prev_col[i]);
       if constexpr (!std::is_void<V>::value)
         if (!stop)
-          sum[i] = values[order.position(k)];
+          sum[i] = values[k];
     }
   }
   unsigned long long first_bad = ~0ull; /* a thread meets its triples in increasing order */
@@ -187,7 +185,7 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS)
           order.at(kq, &r, &c);
           if (r != row[i] || c != col[i])
             break;
-          s += values[order.position(kq)];
+          s += values[kq];
         }
         sum[i] = s;
         keep = !(drop_zeros && s == (V)0);
