@@ -136,10 +136,10 @@ static csr_status group_sort(csr_context *ctx, int64_t n, const int32_t *rkey, c
   if (csri_omp_buckets_pay(n, nb))
     CSRI_TRY(csri_omp_scatter_buckets(ctx, n, rkey, ckey, nb, off, cols, src, in, vsize, moved, T,
                                       &done));
-  if (!done && (int64_t)T * (nb + 1) <= n)
-    CSRI_TRY(scatter_stable(ctx, n, rkey, ckey, nb, off, cols, src, T));
-  else if (!done)
-    CSRI_TRY(scatter_atomic(ctx, n, rkey, ckey, nb, off, cols, src, T));
+  if (!done)
+    CSRI_TRY((int64_t)T * (nb + 1) <= n
+                 ? scatter_stable(ctx, n, rkey, ckey, nb, off, cols, src, T)
+                 : scatter_atomic(ctx, n, rkey, ckey, nb, off, cols, src, T));
   return sort_rows(ctx, nb, off, cols, src, T);
 }
 
@@ -173,8 +173,8 @@ static csr_status from_coo(csr_context *ctx, const csr_coo *T, csr_coo *take, un
     st = csri_array_alloc(ctx, (void **)&src, T->nnz, sizeof *src, CSR_HOST, 0);
   if (st >= 0)
     st = group_sort(ctx, T->nnz, T->row_indices, T->col_indices, T->rows, off, cols, src,
-                    T->value_type == CSR_PATTERN ? NULL : T->values,
-                    T->value_type == CSR_F64 ? sizeof(double) : sizeof(float), &moved);
+                    T->value_type == CSR_PATTERN ? NULL : T->values, csri_value_size(T->value_type),
+                    &moved);
   if (st < 0)
     goto cleanup;
   const void *vin = moved != NULL ? moved : T->values;

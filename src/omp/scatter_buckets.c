@@ -11,6 +11,8 @@
  * their row is in, not from anywhere in the input. */
 #include "omp/scatter_buckets.h"
 
+#include <string.h>
+
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -35,22 +37,17 @@ static void bucket_cursors(int T, int64_t nbk, int64_t *cb, int64_t *start, int6
   }
 }
 
-/* One bucket's values, from [s, s + len) of vals (vsize bytes each) into the places `to` gives. */
+/* One bucket's values, from [s, s + len) of vals (vsize bytes each, 4 or 8) into the places `to`
+ * gives, through the scratch tv. */
 static void move_values(int64_t s, int64_t len, const int64_t *to, void *vals, size_t vsize,
                         void *tv) {
-  if (vsize == 8) {
-    uint64_t *v = vals, *t = tv;
+  memcpy(tv, (char *)vals + (size_t)s * vsize, (size_t)len * vsize);
+  if (vsize == 8)
     for (int64_t i = 0; i < len; i++)
-      t[i] = v[s + i];
+      ((uint64_t *)vals)[to[i]] = ((const uint64_t *)tv)[i];
+  else
     for (int64_t i = 0; i < len; i++)
-      v[to[i]] = t[i];
-  } else {
-    uint32_t *v = vals, *t = tv;
-    for (int64_t i = 0; i < len; i++)
-      t[i] = v[s + i];
-    for (int64_t i = 0; i < len; i++)
-      v[to[i]] = t[i];
-  }
+      ((uint32_t *)vals)[to[i]] = ((const uint32_t *)tv)[i];
 }
 
 /* One bucket, its items at [s, s + len) in item order, each src packing (item << BUCKET_BITS |
