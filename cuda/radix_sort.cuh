@@ -1,0 +1,407 @@
+/* keys (and values) reordered so that keys ascend by bits [begin, end), stably: LSD radix sort
+ * with 8-bit digits, one pass per digit, each pass one kernel (onesweep, Adinets and Merrill 2022).
+ *
+ *  1. One read of the keys counts every pass's digits at once; a scan of each pass's 256 counts
+ *     gives where each digit's bucket starts.
+ *  2. A pass: each block takes the next tile, ranks its keys within the tile per digit (warps
+ *     rank 32 keys at a time with __match_any_sync, keeping keys in order, which keeps the sort
+ *     stable), publishes its per-digit counts, and one thread per digit looks back over the
+ *     preceding tiles' counts (decoupled look-back, as in scan.cu) for where the tile's keys of
+ *     that digit go. Keys are then staged in shared memory in digit order, so that the writes of
+ *     each digit's run are contiguous, and written out; the values follow through the same
+ *     shared buffer. Values are read only once the keys are out: registers and shared memory
+ *     hold one array at a time, which lets more blocks share a multiprocessor.
+ *
+ * The first pass reads its keys through a functor (key(i) for i < n) and its values from their
+ * own array, so that a caller whose keys are computed (the COO converter's (row, column) keys)
+ * or whose values must stay as they are sorts without first copying them. */
+#ifndef CSR_CUDA_RADIX_SORT_CUH
+#define CSR_CUDA_RADIX_SORT_CUH
+
+#include "common.cuh"
+
+#include <type_traits>
+
+namespace csri_radix {
+
+const int THREADS = CSRI_RADIX_THREADS, DIGITS = CSRI_RADIX_DIGITS, WARPS = THREADS / 32;
+static_assert(THREADS == DIGITS, "the per-digit steps give one thread to each digit");
+
+template <typename K> __host__ __device__ constexpr int items() {
+  return sizeof(K) == 4 ? CSRI_RADIX_ITEMS_32 : CSRI_RADIX_ITEMS_64;
+}
+template <typename K> __host__ __device__ constexpr int64_t tile_items() {
+  return (int64_t)THREADS * items<K>();
+}
+
+/* No values: a placeholder type that is never read or written. */
+struct none {};
+template <typename V> __host__ __device__ constexpr bool has_values() {
+  return !std::is_same<V, none>::value;
+}
+
+/* The pass's register budget (cuda/tuning.cuh): 32-bit keys without 32-bit values (keys alone,
+ * or 64-bit values) take one block fewer, which they need to fit without spilling. */
+template <typename K, typename V> __host__ __device__ constexpr int min_blocks() {
+  return sizeof(K) == 8                              ? CSRI_RADIX_MIN_BLOCKS_64
+         : has_values<V>() && sizeof(V) == sizeof(K) ? CSRI_RADIX_MIN_BLOCKS_32
+                                                     : CSRI_RADIX_MIN_BLOCKS_32 - 1;
+}
+
+/* Keys read from an array: the first pass of an in-place sort, and every later pass. */
+template <typename K> struct key_array {
+  const K *keys;
+  __device__ __forceinline__ K operator()(int64_t i) const { return keys[i]; }
+};
+
+/* Status of one (tile, digit): flag in the top two bits, count below (counts stay < 2^62). */
+const uint64_t FLAG_AGGREGATE = (uint64_t)1 << 62, FLAG_PREFIX = (uint64_t)2 << 62;
+const uint64_t COUNT_MASK = ((uint64_t)1 << 62) - 1;
+
+template <typename K> __device__ __forceinline__ int digit_of(K key, int shift, int bits) {
+  return (int)((key >> shift) & (((K)1 << bits) - 1));
+}
+
+/* --- 1. all passes' digit counts -------------------------------------------------------------- */
+
+template <typename K, typename Keys>
+__global__ void __launch_bounds__(CSRI_RADIX_HIST_THREADS)
+    digit_counts_kernel(Keys keys, int64_t n, int begin_bit, int end_bit, int passes,
+                        unsigned long long *counts) {
+  __shared__ uint32_t local[sizeof(K) * 8 / CSRI_RADIX_BITS + 1][DIGITS];
+  for (int i = threadIdx.x; i < passes * DIGITS; i += blockDim.x)
+    local[i / DIGITS][i % DIGITS] = 0;
+  __syncthreads();
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+    K key = keys(i);
+    for (int p = 0; p < passes; p++) {
+      int shift = begin_bit + p * CSRI_RADIX_BITS;
+      int bits = end_bit - shift < CSRI_RADIX_BITS ? end_bit - shift : CSRI_RADIX_BITS;
+      atomicAdd(&local[p][digit_of(key, shift, bits)], 1u);
+    }
+  }
+  __syncthreads();
+  for (int i = threadIdx.x; i < passes * DIGITS; i += blockDim.x)
+    if (local[i / DIGITS][i % DIGITS])
+      atomicAdd(&counts[i], (unsigned long long)local[i / DIGITS][i % DIGITS]);
+}
+
+/* Each pass's counts become bucket starts (exclusive scan of 256 counts; one block per pass).
+ * A template, as every kernel of this header: each file that sorts gets its own copy. */
+template <typename C> __global__ void __launch_bounds__(DIGITS) bucket_starts_kernel(C *counts) {
+  __shared__ uint64_t warp_totals[DIGITS / 32];
+  C *c = counts + (int64_t)blockIdx.x * DIGITS;
+  uint64_t total;
+  c[threadIdx.x] =
+      csri_block_exclusive<csri_sum_op<uint64_t>, DIGITS>(c[threadIdx.x], warp_totals, &total);
+}
+
+/* --- 2. one pass ----------------------------------------------------------------------------- */
+
+/* The pass's shared memory: per-warp digit counts, the tile's digit starts, where each digit's
+ * keys go in the output, and the tile staged in digit order (keys, then values, in one buffer).
+ * Laid out in the dynamic shared memory (shared_bytes below). */
+template <typename K, typename V> struct pass_shared {
+  uint32_t (*warp_counts)[DIGITS]; /* [WARPS][DIGITS] */
+  uint32_t *tile_start;            /* [DIGITS] */
+  uint64_t *global_start;          /* [DIGITS] */
+  unsigned char *staged;           /* [tile_items] keys, later values */
+
+  __device__ __forceinline__ explicit pass_shared(unsigned char *bytes) {
+    warp_counts = (uint32_t(*)[DIGITS])bytes;
+    tile_start = (uint32_t *)(bytes + sizeof(uint32_t) * WARPS * DIGITS);
+    global_start = (uint64_t *)(tile_start + DIGITS);
+    staged = (unsigned char *)(global_start + DIGITS);
+  }
+  __device__ __forceinline__ K *staged_keys() const { return (K *)staged; }
+  __device__ __forceinline__ V *staged_values() const { return (V *)staged; }
+};
+
+template <typename K, typename V> size_t shared_bytes() {
+  const size_t item = has_values<V>() && sizeof(V) > sizeof(K) ? sizeof(V) : sizeof(K);
+  return sizeof(uint32_t) * (WARPS * DIGITS + DIGITS) + sizeof(uint64_t) * DIGITS +
+         (size_t)tile_items<K>() * item;
+}
+
+/* --- the pass's steps (CUB's agent): load, rank, count digits, look back, stage, scatter ------ */
+
+/* Warp w owns items [w * 32 * ITEMS, (w + 1) * 32 * ITEMS) of the tile, 32 per round, lane l
+ * the l-th of each round: coalesced, and (round, lane) order is item order. */
+__device__ __forceinline__ bool item_valid(int tile_n, int warp_base, int r) {
+  return warp_base + r * 32 + (int)(threadIdx.x & 31) < tile_n;
+}
+
+template <typename T, int ITEMS, typename Load>
+__device__ __forceinline__ void load_items(Load load, int64_t tile_base, int tile_n, int warp_base,
+                                           T (&item)[ITEMS]) {
+  const int lane = threadIdx.x & 31;
+#pragma unroll
+  for (int r = 0; r < ITEMS; r++) {
+    int i = warp_base + r * 32 + lane;
+    item[r] = i < tile_n ? load(tile_base + i) : T();
+  }
+}
+
+/* Rank within the warp: peers with the same digit in this round, plus what the warp counted for
+ * that digit in earlier rounds (warp_counts[warp], zeroed). Ends with a barrier. */
+template <typename K, int ITEMS>
+__device__ __forceinline__ void rank_in_warp(const K (&key)[ITEMS], int tile_n, int warp_base,
+                                             int shift, int bits, uint32_t *warp_counts,
+                                             uint32_t (&rank)[ITEMS]) {
+  const int lane = threadIdx.x & 31;
+  const uint32_t lanes_below = (1u << lane) - 1;
+#pragma unroll
+  for (int r = 0; r < ITEMS; r++) {
+    /* Digits are recomputed rather than kept: registers go to keys and ranks. Items past the
+     * tile's end get a digit no other lane has (unmatched, uncounted). */
+    bool valid = item_valid(tile_n, warp_base, r);
+    int digit = valid ? digit_of(key[r], shift, bits) : DIGITS + lane;
+    uint32_t peers = __match_any_sync(0xffffffffu, digit);
+    uint32_t before = valid ? warp_counts[digit] : 0;
+    rank[r] = before + __popc(peers & lanes_below);
+    __syncwarp();
+    if (valid && (peers & lanes_below) == 0) /* the lowest lane of the group counts it */
+      warp_counts[digit] = before + __popc(peers);
+    __syncwarp();
+  }
+  __syncthreads();
+}
+
+/* Per digit d (thread d): the warps' counts of d become offsets within the tile's run of d, the
+ * tile's count of d is published (tile 0 publishes it as a prefix), and tile_start[d] becomes
+ * where d's run starts in the tile. Returns the tile's count of d. Ends with a barrier. */
+__device__ __forceinline__ uint32_t count_digits(uint32_t (*warp_counts)[DIGITS], int64_t tile,
+                                                 unsigned long long *status, uint32_t *warp_totals,
+                                                 uint32_t *tile_start) {
+  const int d = threadIdx.x;
+  uint32_t count = 0;
+#pragma unroll
+  for (int w = 0; w < WARPS; w++) {
+    uint32_t c = warp_counts[w][d];
+    warp_counts[w][d] = count;
+    count += c;
+  }
+  if (tile == 0)
+    *(volatile unsigned long long *)&status[d] = FLAG_PREFIX | count;
+  else
+    *(volatile unsigned long long *)&status[tile * DIGITS + d] = FLAG_AGGREGATE | count;
+  uint32_t tile_total;
+  tile_start[d] =
+      csri_block_exclusive<csri_sum_op<uint32_t>, THREADS>(count, warp_totals, &tile_total);
+  return count;
+}
+
+/* Look back (thread d) for the keys of digit d in the tiles before this one: where the tile's
+ * keys of d start in the output. Publishes the tile's inclusive count of d. */
+__device__ __forceinline__ uint64_t look_back_digit(unsigned long long *status, int64_t tile,
+                                                    uint32_t count,
+                                                    const unsigned long long *bucket_start) {
+  const int d = threadIdx.x;
+  uint64_t before = 0;
+  if (tile > 0) {
+    for (int64_t t = tile - 1;; t--) {
+      uint64_t s;
+      unsigned pause = CSRI_LOOK_BACK_PAUSE_NS;
+      while (((s = *(volatile unsigned long long *)&status[t * DIGITS + d]) >> 62) == 0)
+        csri_back_off(&pause);
+      before += s & COUNT_MASK;
+      if (s & FLAG_PREFIX)
+        break;
+    }
+    *(volatile unsigned long long *)&status[tile * DIGITS + d] = FLAG_PREFIX | (before + count);
+  }
+  return bucket_start[d] + before;
+}
+
+/* Where each of the thread's keys sits in the tile staged in digit order (its rank within the
+ * warp becomes its slot), and the keys put there. Ends with a barrier. */
+template <typename K, typename V, int ITEMS>
+__device__ __forceinline__ void stage_keys(const K (&key)[ITEMS], uint32_t (&slot)[ITEMS],
+                                           int tile_n, int warp_base, int shift, int bits,
+                                           const pass_shared<K, V> &sh) {
+  const int warp = threadIdx.x >> 5;
+#pragma unroll
+  for (int r = 0; r < ITEMS; r++)
+    if (item_valid(tile_n, warp_base, r)) {
+      int digit = digit_of(key[r], shift, bits);
+      slot[r] += sh.tile_start[digit] + sh.warp_counts[warp][digit];
+      sh.staged_keys()[slot[r]] = key[r];
+    }
+  __syncthreads();
+}
+
+/* Staged item i of the tile, of digit d, goes to its digit's run in the output. */
+template <typename K, typename V>
+__device__ __forceinline__ uint64_t destination(const pass_shared<K, V> &sh, int i, int d) {
+  return sh.global_start[d] + (uint64_t)(i - (int)sh.tile_start[d]);
+}
+
+/* Each digit's run of keys from shared memory to its place in the output: contiguous writes.
+ * Thread t writes staged items t + j * THREADS; digit_at[j] keeps their digits for the values. */
+template <typename K, typename V, int ITEMS>
+__device__ __forceinline__ void scatter_keys(const pass_shared<K, V> &sh, int tile_n, int shift,
+                                             int bits, K *keys_out, uint32_t (&digit_at)[ITEMS]) {
+#pragma unroll
+  for (int j = 0; j < ITEMS; j++) {
+    int i = threadIdx.x + j * THREADS;
+    if (i < tile_n) {
+      K k = sh.staged_keys()[i];
+      digit_at[j] = digit_of(k, shift, bits);
+      keys_out[destination(sh, i, digit_at[j])] = k;
+    }
+  }
+}
+
+/* The values: read now (the keys are out), staged in the slots their keys took, written to
+ * where their keys went. */
+template <typename K, typename V, int ITEMS>
+__device__ __forceinline__ void move_values(const pass_shared<K, V> &sh, const V *values_in,
+                                            V *values_out, int64_t tile_base, int tile_n,
+                                            int warp_base, const uint32_t (&slot)[ITEMS],
+                                            const uint32_t (&digit_at)[ITEMS]) {
+  V value[ITEMS];
+  load_items<V, ITEMS>([values_in](int64_t i) { return values_in[i]; }, tile_base, tile_n,
+                       warp_base, value);
+  __syncthreads(); /* every staged key has been read */
+#pragma unroll
+  for (int r = 0; r < ITEMS; r++)
+    if (item_valid(tile_n, warp_base, r))
+      sh.staged_values()[slot[r]] = value[r];
+  __syncthreads();
+#pragma unroll
+  for (int j = 0; j < ITEMS; j++) {
+    int i = threadIdx.x + j * THREADS;
+    if (i < tile_n)
+      values_out[destination(sh, i, digit_at[j])] = sh.staged_values()[i];
+  }
+}
+
+/* One pass: one tile per block. */
+template <typename K, typename V, typename Keys>
+__global__ void __launch_bounds__(THREADS, min_blocks<K, V>())
+    pass_kernel(Keys keys_in, const V *values_in, K *keys_out, V *values_out, int64_t n, int shift,
+                int bits, const unsigned long long *bucket_start, unsigned long long *status,
+                unsigned long long *next_tile) {
+  const int ITEMS = items<K>();
+  extern __shared__ __align__(16) unsigned char shared_bytes_[];
+  const pass_shared<K, V> sh(shared_bytes_);
+  __shared__ int64_t tile_shared;
+  __shared__ uint32_t warp_totals[WARPS];
+
+  for (int i = threadIdx.x; i < WARPS * DIGITS; i += THREADS)
+    sh.warp_counts[i / DIGITS][i % DIGITS] = 0;
+  const int64_t tile = csri_take_tile(next_tile, &tile_shared), tile_base = tile * tile_items<K>();
+  const int tile_n = (int)(n - tile_base < tile_items<K>() ? n - tile_base : tile_items<K>());
+  const int warp_base = (threadIdx.x >> 5) * 32 * ITEMS;
+
+  K key[ITEMS];
+  uint32_t slot[ITEMS], digit_at[ITEMS];
+  load_items<K, ITEMS>(keys_in, tile_base, tile_n, warp_base, key);
+  rank_in_warp<K, ITEMS>(key, tile_n, warp_base, shift, bits, sh.warp_counts[threadIdx.x >> 5],
+                         slot);
+  uint32_t count = count_digits(sh.warp_counts, tile, status, warp_totals, sh.tile_start);
+  sh.global_start[threadIdx.x] = look_back_digit(status, tile, count, bucket_start);
+  __syncthreads();
+  stage_keys<K, V, ITEMS>(key, slot, tile_n, warp_base, shift, bits, sh);
+  scatter_keys<K, V, ITEMS>(sh, tile_n, shift, bits, keys_out, digit_at);
+  if constexpr (has_values<V>())
+    move_values<K, V, ITEMS>(sh, values_in, values_out, tile_base, tile_n, warp_base, slot,
+                             digit_at);
+}
+
+/* --- the sort ----------------------------------------------------------------------------------
+ */
+
+/* Workspace: [tile counters][digit counts][status][keys][values]. */
+struct layout {
+  size_t counters, counts, status, keys, values, total;
+};
+
+inline layout make_layout(size_t key_size, size_t value_size, int64_t n) {
+  int64_t tile = (int64_t)THREADS * (key_size == 4 ? CSRI_RADIX_ITEMS_32 : CSRI_RADIX_ITEMS_64);
+  int64_t tiles = (n + tile - 1) / tile;
+  int passes_max = (int)key_size * 8 / CSRI_RADIX_BITS;
+  layout l;
+  l.counters = 0;
+  l.counts = csri_align256((size_t)passes_max * 8);
+  l.status = l.counts + csri_align256((size_t)passes_max * DIGITS * 8);
+  l.keys = l.status + csri_align256((size_t)tiles * DIGITS * 8);
+  l.values = l.keys + csri_align256((size_t)n * key_size);
+  l.total = l.values + csri_align256((size_t)n * value_size);
+  return l;
+}
+
+/* The digit counts of every pass, then the passes. The first pass reads first_keys and
+ * first_values; the sorted keys and values end in keys and values. in_place: first_keys reads
+ * keys and first_values is values (the passes then alternate from the caller's arrays to the
+ * workspace, and an odd number of them ends with one copy back); otherwise the passes alternate
+ * so that the last one writes the caller's arrays. */
+template <typename K, typename V, typename FirstKeys>
+csr_status sort(csr_context *ctx, FirstKeys first_keys, const V *first_values, bool in_place,
+                K *keys, V *values, int64_t n, int begin_bit, int end_bit, void *workspace) {
+  cudaStream_t stream = csri_stream(ctx);
+  layout l = make_layout(sizeof(K), has_values<V>() ? sizeof(V) : 0, n);
+  char *w = (char *)workspace;
+  unsigned long long *counters = (unsigned long long *)(w + l.counters);
+  unsigned long long *counts = (unsigned long long *)(w + l.counts);
+  unsigned long long *status = (unsigned long long *)(w + l.status);
+  /* Out of place, no bits still takes one pass (every key of digit 0): a stable copy. */
+  int passes = (end_bit - begin_bit + CSRI_RADIX_BITS - 1) / CSRI_RADIX_BITS;
+  if (passes == 0 && in_place)
+    return CSR_SUCCESS;
+  if (passes == 0)
+    passes = 1;
+  const int64_t tiles = (n + tile_items<K>() - 1) / tile_items<K>();
+
+  CSRI_CUDA_TRY(ctx, cudaMemsetAsync(w, 0, l.status, stream)); /* counters and counts */
+  int hist_blocks = csri_cuda_sm_count() * CSRI_RADIX_HIST_BLOCKS_PER_SM;
+  int64_t most = (n + CSRI_RADIX_HIST_THREADS * CSRI_RADIX_HIST_ITEMS - 1) /
+                 (CSRI_RADIX_HIST_THREADS * CSRI_RADIX_HIST_ITEMS);
+  if (most < hist_blocks)
+    hist_blocks = (int)(most > 0 ? most : 1);
+  digit_counts_kernel<K, FirstKeys><<<hist_blocks, CSRI_RADIX_HIST_THREADS, 0, stream>>>(
+      first_keys, n, begin_bit, end_bit, passes, counts);
+  bucket_starts_kernel<<<passes, DIGITS, 0, stream>>>(counts);
+  CSRI_TRY(CSRI_CUDA_CHECK(ctx, "radix sort digit counts"));
+
+  const size_t shared = shared_bytes<K, V>();
+  CSRI_CUDA_TRY(ctx,
+                cudaFuncSetAttribute(pass_kernel<K, V, FirstKeys>,
+                                     cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
+  CSRI_CUDA_TRY(ctx,
+                cudaFuncSetAttribute(pass_kernel<K, V, key_array<K>>,
+                                     cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
+  K *key_buf[2] = {keys, (K *)(w + l.keys)};
+  V *value_buf[2] = {values, (V *)(w + l.values)};
+  /* Pass p writes buffer out(p): 1, 0, 1, ... in place; ending at 0 otherwise. */
+  auto out = [&](int p) { return in_place ? (p + 1) & 1 : (passes - 1 - p) & 1; };
+  for (int p = 0; p < passes; p++) {
+    const int shift = begin_bit + p * CSRI_RADIX_BITS;
+    const int bits = end_bit - shift < CSRI_RADIX_BITS ? end_bit - shift : CSRI_RADIX_BITS;
+    const int to = out(p), from = 1 - to;
+    CSRI_CUDA_TRY(ctx, cudaMemsetAsync(status, 0, (size_t)tiles * DIGITS * 8, stream));
+    if (p == 0)
+      pass_kernel<K, V, FirstKeys><<<(unsigned)tiles, THREADS, shared, stream>>>(
+          first_keys, first_values, key_buf[to], value_buf[to], n, shift, bits, counts, status,
+          counters);
+    else
+      pass_kernel<K, V, key_array<K>><<<(unsigned)tiles, THREADS, shared, stream>>>(
+          key_array<K>{key_buf[from]}, value_buf[from], key_buf[to], value_buf[to], n, shift, bits,
+          counts + (int64_t)p * DIGITS, status, counters + p);
+    CSRI_TRY(CSRI_CUDA_CHECK(ctx, "radix sort pass"));
+  }
+  if (out(passes - 1) == 0)
+    return CSR_SUCCESS;
+  /* In place with an odd number of passes: the result is in the workspace. */
+  CSRI_CUDA_TRY(ctx, cudaMemcpyAsync(keys, key_buf[1], (size_t)n * sizeof(K),
+                                     cudaMemcpyDeviceToDevice, stream));
+  if constexpr (has_values<V>())
+    CSRI_CUDA_TRY(ctx, cudaMemcpyAsync(values, value_buf[1], (size_t)n * sizeof(V),
+                                       cudaMemcpyDeviceToDevice, stream));
+  return CSRI_CUDA_CHECK(ctx, "radix sort");
+}
+
+} // namespace csri_radix
+
+#endif
