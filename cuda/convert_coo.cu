@@ -7,13 +7,16 @@
  *     one pass.
  *  2. Triples out of order are ordered by libcsr's LSD radix sort of (row << column bits | column)
  *     keys over only the bits that rows and columns need, the values moving with their keys (a
- *     pattern moves keys alone); the sort is stable, so equal keys keep their input order. The
- *     same pass then runs over the sorted keys and values. Sorting input positions instead and
+ *     pattern moves keys alone); the sort is stable, so equal keys keep their input order. Its
+ *     first pass makes the keys from T's rows and columns and reads T's values where they are
+ *     (no keys array made first, no copy of the values). The same pass then runs over the
+ *     sorted keys and values. Sorting input positions instead and
  *     gathering the values through them afterwards reads each value's sector at random: on an
  *     H100 that gather took 3.0 of 10 ms for 2^26 f64 triples (5 GB read from DRAM).
  * The result's arrays hold nnz(T) entries until the runs are known; when repeats or dropped zeros
  * leave more than an eighth of them unused, A is copied into arrays of its own size. */
 #include "coo_runs.cuh"
+#include "radix_sort.cuh"
 
 #include <stdio.h>
 #include <string.h>
@@ -83,15 +86,26 @@ bool narrow_keys(const csr_coo *T) {
   return csri_index_bits(T->rows) + csri_index_bits(T->cols) <= 32;
 }
 
-template <typename K>
-__global__ void make_keys(const int32_t *row, const int32_t *col, int64_t n, int col_bits,
-                          K *keys) {
-  CSRI_GRID_STRIDE(k, n) {
-    keys[k] = ((K)row[k] << col_bits) | (K)col[k];
+/* A triple's sort key, made as the sort's first pass reads it: row above column. */
+template <typename K> struct coo_keys {
+  const int32_t *row, *col;
+  int col_bits;
+  __device__ __forceinline__ K operator()(int64_t k) const {
+    return ((K)row[k] << col_bits) | (K)col[k];
   }
+};
+
+/* T's keys of K bits sorted with its values (V: their bits, or none) into the given arrays. */
+template <typename K, typename V>
+csr_status sort_triples(csr_context *ctx, const csr_coo *T, int col_bits, int key_bits, K *keys,
+                        void *values, void *workspace) {
+  coo_keys<K> first = {T->row_indices, T->col_indices, col_bits};
+  return csri_radix::sort<K, V>(ctx, first, (const V *)T->values, false, keys, (V *)values, T->nnz,
+                                0, key_bits, workspace);
 }
 
-/* T's keys of K bits sorted with a copy of its values, then the pass over both. */
+/* T's triples sorted by (row, column) keys of K bits, the values with them, then the pass over
+ * both. */
 template <typename K>
 csr_status sort_and_assemble(csr_context *ctx, const csr_coo *T, bool drop_zeros,
                              const runs_space &w, csri_scratch &mem, csr_matrix *out,
@@ -102,18 +116,16 @@ csr_status sort_and_assemble(csr_context *ctx, const csr_coo *T, bool drop_zeros
   K *keys = NULL;
   void *values = NULL, *workspace = NULL;
   CSRI_TRY(mem.take((void **)&keys, n, sizeof(K)));
-  if (value_size > 0) {
+  if (value_size > 0)
     CSRI_TRY(mem.take(&values, n, value_size));
-    CSRI_CUDA_TRY(ctx, cudaMemcpyAsync(values, T->values, (size_t)n * value_size,
-                                       cudaMemcpyDeviceToDevice, csri_stream(ctx)));
-  }
   CSRI_TRY(mem.take(&workspace, 1, csri_cuda_radix_sort_bytes(ctx, sizeof(K), value_size, n)));
-  make_keys<<<csri_vector_blocks(n), CSRI_VECTOR_THREADS, 0, csri_stream(ctx)>>>(
-      T->row_indices, T->col_indices, n, col_bits, keys);
-  CSRI_TRY(CSRI_CUDA_CHECK(ctx, "COO key kernel"));
-  if (key_bits > 0) /* else every triple has the same (row, column): already in order */
+  if (value_size == 8)
+    CSRI_TRY((sort_triples<K, uint64_t>(ctx, T, col_bits, key_bits, keys, values, workspace)));
+  else if (value_size == 4)
+    CSRI_TRY((sort_triples<K, uint32_t>(ctx, T, col_bits, key_bits, keys, values, workspace)));
+  else
     CSRI_TRY(
-        csri_cuda_radix_sort(ctx, sizeof(K), keys, value_size, values, n, 0, key_bits, workspace));
+        (sort_triples<K, csri_radix::none>(ctx, T, col_bits, key_bits, keys, values, workspace)));
   csri_sorted_keys<K> order = {keys, col_bits};
   return run_pass<false>(ctx, order, values, T, drop_zeros, w, out, found);
 }
@@ -153,8 +165,8 @@ csr_status fit(csr_context *ctx, const csr_coo *T, int64_t kept, csr_matrix **ou
 }
 
 /* Device memory the conversion takes besides T: A's arrays at nnz(T) entries, the pass's
- * workspace and, for disordered triples, the keys, a copy of the values and the sort's
- * workspace. */
+ * workspace and, for disordered triples, the sorted keys and values and the sort's workspace
+ * (whose arrays of as many keys and values its passes alternate with). */
 size_t coo_build_bytes(csr_context *ctx, const csr_coo *T, size_t *sort_bytes) {
   const int64_t n = T->nnz;
   const size_t key = narrow_keys(T) ? 4 : 8, value = csri_value_size(T->value_type);
