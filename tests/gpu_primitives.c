@@ -13,6 +13,8 @@
 #include "primitive_data.h"
 #include "testing.h"
 
+#include "../cuda/tuning.cuh" /* the radix sort's tiles */
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,11 +23,11 @@ static csr_context *dev, *ref; /* the CUDA backend; the reference on the host */
 static csrt_rng rng;
 static unsigned long calls; /* alternates the workspace forms */
 
-/* Tiles of cuda/tuning.cuh: scan 32 KiB of input (8192 I32, 4096 I64 items), compact 16 KiB
- * (4096 I32, 2048 I64, 16384 U8), radix sort 4096 32-bit or 3072 64-bit keys; each -1, 0, +1,
- * and many tiles. */
-static const int64_t lengths[] = {0,     1,     2,     3,     2047,  2048,    2049,   3071,  3072,
-                                  3073,  4095,  4096,  4097,  8191,  8192,    8193,   16383, 16384,
+/* Tiles of cuda/tuning.cuh: scan and compact 32 KiB of input (8192 I32, 4096 I64 items, 32768
+ * U8), radix sort 4096 32-bit or 5120 64-bit keys; each -1, 0, +1, and many tiles. */
+static const int64_t lengths[] = {0,     1,     2,     3,     2047,  2048,    2049,
+                                  3071,  3072,  3073,  4095,  4096,  4097,    5119,
+                                  5120,  5121,  8191,  8192,  8193,  16383,   16384,
                                   16385, 32769, 65537, 12289, 98305, 1000003, 4194319};
 /* CSR_GPU_QUICK (set for compute-sanitizer runs, which are ~100x slower): lengths up to 98305. */
 static int quick_lengths(void) {
@@ -301,7 +303,30 @@ static void sort_case(size_t ks, int64_t n, key_shape shape, int begin, int end)
   free(vgot);
 }
 
+/* Under an instrumented run (CSR_GPU_QUICK): every kernel variant (32- and 64-bit keys; no,
+ * 4- and 8-byte values), each side of one and two tiles and many tiles, a digit range that ends
+ * inside a digit, random keys, equal keys and long runs of equal keys. */
+static void sorts_quick(void) {
+  for (int wide = 0; wide < 2; wide++) {
+    size_t ks = wide ? 8 : 4;
+    int bits = (int)ks * 8;
+    const int64_t tile =
+        (int64_t)CSRI_RADIX_THREADS * (wide ? CSRI_RADIX_ITEMS_64 : CSRI_RADIX_ITEMS_32);
+    const int64_t ns[] = {1, tile - 1, tile, tile + 1, 2 * tile + 1, 9 * tile + 7};
+    const key_shape shapes[] = {KEYS_RANDOM, KEYS_EQUAL, KEYS_FEW};
+    const int ranges[][2] = {{0, bits}, {13, 29}, {bits - 1, bits}};
+    for (int l = 0; l < 6; l++)
+      for (int s = 0; s < 3; s++)
+        for (int r = 0; r < 3; r++)
+          sort_case(ks, ns[l], shapes[s], ranges[r][0], ranges[r][1]);
+  }
+}
+
 static void sorts(void) {
+  if (getenv("CSR_GPU_QUICK")) {
+    sorts_quick();
+    return;
+  }
   for (int wide = 0; wide < 2; wide++) {
     size_t ks = wide ? 8 : 4;
     int bits = (int)ks * 8;
@@ -369,13 +394,25 @@ static void histogram_case(csr_data_type stype, csr_bin_rule rule, int nbins, in
   free(got);
 }
 
+/* The bin counts of an instrumented run: each side of the limits of one count type at least. */
+static int quick_bins(int nbins) {
+  const int some[] = {7, 1536, 1537, 12288, 12289, 24577, 49153, 100000};
+  for (int i = 0; i < 8; i++)
+    if (nbins == some[i])
+      return 1;
+  return 0;
+}
+
 static void histograms(void) {
   /* Either side of the shared-memory limits of cuda/tuning.cuh (96 KiB: 12288 U64, 24576 U32,
    * 49152 U16 counters; 8 private copies up to a twelfth of that), 100000 bins, and the most. */
   const int bin_counts[] = {1,     7,     256,   1536,  1537,  3072,  3073,   6145,
                             12288, 12289, 24576, 24577, 49152, 49153, 100000, 1 << 24};
   const int64_t ns[] = {0, 1, 4097, 65537, LONG_INPUT, 4194319};
-  const int n_ns = getenv("CSR_GPU_QUICK") ? 4 : 6;
+  /* Under an instrumented run: every sample type, rule and count type, with bin counts each side
+   * of the limits of one count type at least (half of them), on 1 and 65537 samples (0 with 7
+   * bins). */
+  const int quick = getenv("CSR_GPU_QUICK") != NULL, n_ns = quick ? 4 : 6;
   for (int t = 0; t < 8; t++) {
     int floating = all_types[t] == CSR_DATA_F32 || all_types[t] == CSR_DATA_F64;
     for (int rule = 0; rule < 3; rule++) {
@@ -385,6 +422,8 @@ static void histograms(void) {
         for (int nb = 0; nb < 16; nb++) {
           int nbins = bin_counts[nb];
           int64_t n = ns[l];
+          if (quick && (!quick_bins(nbins) || n == 4097 || (n == 0 && nbins != 7)))
+            continue;
           if (rule == CSR_BINS_LOG2 && nbins > 70)
             continue; /* no sample reaches past bin 64 */
           if (nbins == 1 << 24 && (n != 65537 || (t != 0 && t != 7)))
