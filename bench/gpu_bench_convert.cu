@@ -26,8 +26,10 @@
  * of --matrices DIR with at least 200 000 nonzeros, repeated block-diagonally to at least 2^25
  * nonzeros; --small: 2^21), their triples in (row, column) order and then shuffled (a random
  * permutation, outside the timing).
- *   usage: gpu_bench_convert [--reps N] [--small] [--csv FILE] [--matrices DIR]
- *   (--matrices: default ../shared/matrices, else shared/matrices) */
+ *   usage: gpu_bench_convert [--reps N] [--small] [--csv FILE] [--matrices DIR] [--cases LIST]
+ *   (--matrices: default ../shared/matrices, else shared/matrices; --cases: comma-separated
+ *   names, "generated" for the 2^26 triples, transpose and dense, else a real matrix's name as
+ *   in its file, such as cnr-2000; all by default) */
 #include "csr.h"
 
 #include "gpu_bench_common.cuh"
@@ -453,39 +455,10 @@ static void run_real(const spmv_case &c, csr_context *ctx, cusparseHandle_t h, F
   dev_free(s.row, s.col, s.val);
 }
 
-int main(int argc, char **argv) {
-  FILE *csv = nullptr;
-  bool small = false;
-  const char *matrices = nullptr;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--reps") && i + 1 < argc)
-      reps = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--small"))
-      small = true;
-    else if (!strcmp(argv[i], "--matrices") && i + 1 < argc)
-      matrices = argv[++i];
-    else if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
-      csv = fopen(argv[++i], "w");
-      bench_csv_header(csv);
-    } else {
-      fprintf(stderr, "usage: %s [--reps N] [--small] [--csv FILE] [--matrices DIR]\n", argv[0]);
-      return 2;
-    }
-  }
-  cudaDeviceProp prop;
-  CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
-  char device[300], date[32];
-  snprintf(device, sizeof device, "%s %d SMs", prop.name, prop.multiProcessorCount);
-  time_t now = time(NULL);
-  strftime(date, sizeof date, "%Y-%m-%dT%H:%MZ", gmtime(&now));
-  double copy_ms = 0;
-  copy_gbs = bench_copy_gbs(reps, &copy_ms);
-  printf("copy: %.0f GB/s (1 GiB device to device, read + write)\n", copy_gbs);
-  csr_context *ctx = NULL;
-  if (csr_context_create(&ctx) < 0 || csr_context_set_backend(ctx, CSR_BACKEND_CUDA) < 0)
-    return 3;
-  cusparseHandle_t h;
-  CHECK_SPARSE(cusparseCreate(&h));
+/* The generated cases: 2^26 random triples (2^22 with --small) shuffled, then sorted; the
+ * transpose of their matrix; dense to CSR. */
+static void run_generated(csr_context *ctx, cusparseHandle_t h, bool small, FILE *csv,
+                          const char *device, const char *date) {
   const int bits = small ? 18 : 22;
   triples t = {(int64_t)1 << (small ? 22 : 26),
                (int64_t)1 << bits,
@@ -516,10 +489,63 @@ int main(int argc, char **argv) {
   run_transpose("transpose", ctx, h, A, csv, device, date);
   csr_matrix_free(&A);
   run_dense("dense", ctx, h, small ? 4096 : 16384, csv, device, date);
+}
+
+/* Whether `name` is in the comma-separated list (everything is when there is no list). */
+static bool wanted(const char *list, const char *name) {
+  if (list == nullptr)
+    return true;
+  const size_t len = strlen(name);
+  for (const char *p = list; p != nullptr; p = strchr(p, ',') ? strchr(p, ',') + 1 : nullptr)
+    if (strncmp(p, name, len) == 0 && (p[len] == ',' || p[len] == '\0'))
+      return true;
+  return false;
+}
+
+int main(int argc, char **argv) {
+  FILE *csv = nullptr;
+  bool small = false;
+  const char *matrices = nullptr, *cases = nullptr;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--reps") && i + 1 < argc)
+      reps = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--small"))
+      small = true;
+    else if (!strcmp(argv[i], "--matrices") && i + 1 < argc)
+      matrices = argv[++i];
+    else if (!strcmp(argv[i], "--cases") && i + 1 < argc)
+      cases = argv[++i];
+    else if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
+      csv = fopen(argv[++i], "w");
+      bench_csv_header(csv);
+    } else {
+      fprintf(stderr,
+              "usage: %s [--reps N] [--small] [--csv FILE] [--matrices DIR] [--cases LIST]\n",
+              argv[0]);
+      return 2;
+    }
+  }
+  cudaDeviceProp prop;
+  CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
+  char device[300], date[32];
+  snprintf(device, sizeof device, "%s %d SMs", prop.name, prop.multiProcessorCount);
+  time_t now = time(NULL);
+  strftime(date, sizeof date, "%Y-%m-%dT%H:%MZ", gmtime(&now));
+  double copy_ms = 0;
+  copy_gbs = bench_copy_gbs(reps, &copy_ms);
+  printf("copy: %.0f GB/s (1 GiB device to device, read + write)\n", copy_gbs);
+  csr_context *ctx = NULL;
+  if (csr_context_create(&ctx) < 0 || csr_context_set_backend(ctx, CSR_BACKEND_CUDA) < 0)
+    return 3;
+  cusparseHandle_t h;
+  CHECK_SPARSE(cusparseCreate(&h));
+  if (wanted(cases, "generated"))
+    run_generated(ctx, h, small, csv, device, date);
   if (matrices == nullptr)
     matrices = bench_default_matrices();
   for (const spmv_case &c : spmv_cases(ctx, matrices, small, (int64_t)1 << (small ? 21 : 25)))
-    if (c.name.find("_x") != std::string::npos)
+    if (c.name.find("_x") != std::string::npos &&
+        wanted(cases, c.name.substr(0, c.name.rfind("_x")).c_str()))
       run_real(c, ctx, h, csv, device, date);
   if (csv)
     fclose(csv);
