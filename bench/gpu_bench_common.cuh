@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <string>
 #include <vector>
 
 /* Exits with 3 when a CUDA call fails. */
@@ -109,6 +110,23 @@ static inline void bench_device_and_date(char *device, size_t device_size, char 
 static inline const char *bench_default_matrices() {
   struct stat st;
   return stat("../shared/matrices", &st) == 0 ? "../shared/matrices" : "shared/matrices";
+}
+
+/* Whether `name` contains one of the comma-separated parts of `list` (--cases; every name is
+ * selected when there is no list). */
+static inline bool bench_name_selected(const std::string &name, const char *list) {
+  if (list == nullptr)
+    return true;
+  const std::string parts = list;
+  for (size_t from = 0;;) {
+    const size_t comma = parts.find(',', from);
+    const std::string part = parts.substr(from, comma == std::string::npos ? comma : comma - from);
+    if (!part.empty() && name.find(part) != std::string::npos)
+      return true;
+    if (comma == std::string::npos)
+      return false;
+    from = comma + 1;
+  }
 }
 
 /* splitmix64's finaliser: a well-mixed 64-bit hash of x. */

@@ -27,9 +27,9 @@
  * nonzeros; --small: 2^21), their triples in (row, column) order and then shuffled (a random
  * permutation, outside the timing).
  *   usage: gpu_bench_convert [--reps N] [--small] [--csv FILE] [--matrices DIR] [--cases LIST]
- *   (--matrices: default ../shared/matrices, else shared/matrices; --cases: comma-separated
- *   names, "generated" for the 2^26 triples, transpose and dense, else a real matrix's name as
- *   in its file, such as cnr-2000; all by default) */
+ *   (--matrices: default ../shared/matrices, else shared/matrices; --cases: only the cases whose
+ *   name contains one of the comma-separated parts, "generated" naming the 2^26 triples, the
+ *   transpose and dense; all by default) */
 #include "csr.h"
 
 #include "gpu_bench_common.cuh"
@@ -491,17 +491,6 @@ static void run_generated(csr_context *ctx, cusparseHandle_t h, bool small, FILE
   run_dense("dense", ctx, h, small ? 4096 : 16384, csv, device, date);
 }
 
-/* Whether `name` is in the comma-separated list (everything is when there is no list). */
-static bool wanted(const char *list, const char *name) {
-  if (list == nullptr)
-    return true;
-  const size_t len = strlen(name);
-  for (const char *p = list; p != nullptr; p = strchr(p, ',') ? strchr(p, ',') + 1 : nullptr)
-    if (strncmp(p, name, len) == 0 && (p[len] == ',' || p[len] == '\0'))
-      return true;
-  return false;
-}
-
 int main(int argc, char **argv) {
   FILE *csv = nullptr;
   bool small = false;
@@ -539,13 +528,12 @@ int main(int argc, char **argv) {
     return 3;
   cusparseHandle_t h;
   CHECK_SPARSE(cusparseCreate(&h));
-  if (wanted(cases, "generated"))
+  if (bench_name_selected("generated", cases))
     run_generated(ctx, h, small, csv, device, date);
   if (matrices == nullptr)
     matrices = bench_default_matrices();
   for (const spmv_case &c : spmv_cases(ctx, matrices, small, (int64_t)1 << (small ? 21 : 25)))
-    if (c.name.find("_x") != std::string::npos &&
-        wanted(cases, c.name.substr(0, c.name.rfind("_x")).c_str()))
+    if (c.name.find("_x") != std::string::npos && bench_name_selected(c.name, cases))
       run_real(c, ctx, h, csv, device, date);
   if (csv)
     fclose(csv);

@@ -527,20 +527,6 @@ static int parse_kernels(const char *list) {
   return bits;
 }
 
-/* Whether name contains one of the comma-separated parts of `only`. */
-static bool name_selected(const std::string &name, const std::string &only) {
-  size_t from = 0;
-  for (;;) {
-    size_t comma = only.find(',', from);
-    std::string part = only.substr(from, comma == std::string::npos ? comma : comma - from);
-    if (!part.empty() && name.find(part) != std::string::npos)
-      return true;
-    if (comma == std::string::npos)
-      return false;
-    from = comma + 1;
-  }
-}
-
 int main(int argc, char **argv) {
   int quick = 0, only_cg = 0, precisions = 3; /* bit 0: fp64, bit 1: fp32 */
   const char *matrices = NULL, *only = NULL;
@@ -604,7 +590,7 @@ int main(int argc, char **argv) {
   std::vector<spmv_case> cases =
       spmv_cases(ctx, only_cg ? NULL : matrices, quick, quick ? 2000000 : 30000000);
   for (const spmv_case &c : cases) {
-    if ((only_cg && !c.cg) || (only && !name_selected(c.name, only)))
+    if ((only_cg && !c.cg) || !bench_name_selected(c.name, only))
       continue;
     run_case(ctx, c, precisions);
   }
