@@ -10,9 +10,9 @@
  *     pattern moves keys alone); the sort is stable, so equal keys keep their input order. Its
  *     first pass makes the keys from T's rows and columns and reads T's values where they are
  *     (no keys array made first, no copy of the values). The same pass then runs over the
- *     sorted keys and values. Sorting input positions instead and
- *     gathering the values through them afterwards reads each value's sector at random: on an
- *     H100 that gather took 3.0 of 10 ms for 2^26 f64 triples (5 GB read from DRAM).
+ *     sorted keys and values. Sorting input positions instead and gathering the values through
+ *     them afterwards reads each value's sector at random: on an H100 that gather took 3.0 of
+ *     10 ms for 2^26 f64 triples (5 GB read from DRAM).
  * The result's arrays hold nnz(T) entries until the runs are known; when repeats or dropped zeros
  * leave more than an eighth of them unused, A is copied into arrays of its own size. */
 #include "coo_runs.cuh"
@@ -95,15 +95,6 @@ template <typename K> struct coo_keys {
   }
 };
 
-/* T's keys of K bits sorted with its values (V: their bits, or none) into the given arrays. */
-template <typename K, typename V>
-csr_status sort_triples(csr_context *ctx, const csr_coo *T, int col_bits, int key_bits, K *keys,
-                        void *values, void *workspace) {
-  coo_keys<K> first = {T->row_indices, T->col_indices, col_bits};
-  return csri_radix::sort<K, V>(ctx, first, (const V *)T->values, false, keys, (V *)values, T->nnz,
-                                0, key_bits, workspace);
-}
-
 /* T's triples sorted by (row, column) keys of K bits, the values with them, then the pass over
  * both. */
 template <typename K>
@@ -119,13 +110,9 @@ csr_status sort_and_assemble(csr_context *ctx, const csr_coo *T, bool drop_zeros
   if (value_size > 0)
     CSRI_TRY(mem.take(&values, n, value_size));
   CSRI_TRY(mem.take(&workspace, 1, csri_cuda_radix_sort_bytes(ctx, sizeof(K), value_size, n)));
-  if (value_size == 8)
-    CSRI_TRY((sort_triples<K, uint64_t>(ctx, T, col_bits, key_bits, keys, values, workspace)));
-  else if (value_size == 4)
-    CSRI_TRY((sort_triples<K, uint32_t>(ctx, T, col_bits, key_bits, keys, values, workspace)));
-  else
-    CSRI_TRY(
-        (sort_triples<K, csri_radix::none>(ctx, T, col_bits, key_bits, keys, values, workspace)));
+  const coo_keys<K> first = {T->row_indices, T->col_indices, col_bits};
+  CSRI_TRY(csri_radix::sort_by_value_size<K>(ctx, first, T->values, false, keys, value_size, values,
+                                             n, 0, key_bits, workspace));
   csri_sorted_keys<K> order = {keys, col_bits};
   return run_pass<false>(ctx, order, values, T, drop_zeros, w, out, found);
 }

@@ -2,27 +2,6 @@
  * backend's entry points to libcsr's LSD radix sort (cuda/radix_sort.cuh). */
 #include "radix_sort.cuh"
 
-namespace {
-
-template <typename K, typename V>
-csr_status sort_in_place(csr_context *ctx, void *keys, void *values, int64_t n, int begin_bit,
-                         int end_bit, void *workspace) {
-  return csri_radix::sort<K, V>(ctx, csri_radix::key_array<K>{(const K *)keys}, (const V *)values,
-                                true, (K *)keys, (V *)values, n, begin_bit, end_bit, workspace);
-}
-
-template <typename K>
-csr_status sort_values(csr_context *ctx, void *keys, size_t value_size, void *values, int64_t n,
-                       int begin_bit, int end_bit, void *workspace) {
-  if (value_size == 4)
-    return sort_in_place<K, uint32_t>(ctx, keys, values, n, begin_bit, end_bit, workspace);
-  if (value_size == 8)
-    return sort_in_place<K, uint64_t>(ctx, keys, values, n, begin_bit, end_bit, workspace);
-  return sort_in_place<K, csri_radix::none>(ctx, keys, values, n, begin_bit, end_bit, workspace);
-}
-
-} // namespace
-
 extern "C" size_t csri_cuda_radix_sort_bytes(const csr_context *ctx, size_t key_size,
                                              size_t value_size, int64_t n) {
   (void)ctx;
@@ -32,7 +11,12 @@ extern "C" size_t csri_cuda_radix_sort_bytes(const csr_context *ctx, size_t key_
 extern "C" csr_status csri_cuda_radix_sort(csr_context *ctx, size_t key_size, void *keys,
                                            size_t value_size, void *values, int64_t n,
                                            int begin_bit, int end_bit, void *workspace) {
+  using csri_radix::key_array;
   if (key_size == 4)
-    return sort_values<uint32_t>(ctx, keys, value_size, values, n, begin_bit, end_bit, workspace);
-  return sort_values<uint64_t>(ctx, keys, value_size, values, n, begin_bit, end_bit, workspace);
+    return csri_radix::sort_by_value_size<uint32_t>(
+        ctx, key_array<uint32_t>{(const uint32_t *)keys}, values, true, (uint32_t *)keys,
+        value_size, values, n, begin_bit, end_bit, workspace);
+  return csri_radix::sort_by_value_size<uint64_t>(ctx, key_array<uint64_t>{(const uint64_t *)keys},
+                                                  values, true, (uint64_t *)keys, value_size,
+                                                  values, n, begin_bit, end_bit, workspace);
 }

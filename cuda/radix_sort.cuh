@@ -54,9 +54,10 @@ template <typename K> struct key_array {
   __device__ __forceinline__ K operator()(int64_t i) const { return keys[i]; }
 };
 
-/* Status of one (tile, digit): flag in the top two bits, count below (counts stay < 2^62). */
-const uint64_t FLAG_AGGREGATE = (uint64_t)1 << 62, FLAG_PREFIX = (uint64_t)2 << 62;
-const uint64_t COUNT_MASK = ((uint64_t)1 << 62) - 1;
+/* Status of one (tile, digit), at tile * DIGITS + digit: the look-back's packed count status
+ * (cuda/common.cuh: flag and count in one 64-bit word, counts < 2^62), whatever
+ * CSRI_TILE_STATUS_PACKED says for the other look-backs. */
+typedef csri_tile_status<uint64_t, true> digit_status;
 
 template <typename K> __device__ __forceinline__ int digit_of(K key, int shift, int bits) {
   return (int)((key >> shift) & (((K)1 << bits) - 1));
@@ -172,7 +173,7 @@ __device__ __forceinline__ void rank_in_warp(const K (&key)[ITEMS], int tile_n, 
  * tile's count of d is published (tile 0 publishes it as a prefix), and tile_start[d] becomes
  * where d's run starts in the tile. Returns the tile's count of d. Ends with a barrier. */
 __device__ __forceinline__ uint32_t count_digits(uint32_t (*warp_counts)[DIGITS], int64_t tile,
-                                                 unsigned long long *status, uint32_t *warp_totals,
+                                                 const digit_status &status, uint32_t *warp_totals,
                                                  uint32_t *tile_start) {
   const int d = threadIdx.x;
   uint32_t count = 0;
@@ -182,10 +183,7 @@ __device__ __forceinline__ uint32_t count_digits(uint32_t (*warp_counts)[DIGITS]
     warp_counts[w][d] = count;
     count += c;
   }
-  if (tile == 0)
-    *(volatile unsigned long long *)&status[d] = FLAG_PREFIX | count;
-  else
-    *(volatile unsigned long long *)&status[tile * DIGITS + d] = FLAG_AGGREGATE | count;
+  status.publish(tile * DIGITS + d, tile == 0 ? CSRI_TILE_PREFIX : CSRI_TILE_AGGREGATE, count);
   uint32_t tile_total;
   tile_start[d] =
       csri_block_exclusive<csri_sum_op<uint32_t>, THREADS>(count, warp_totals, &tile_total);
@@ -194,22 +192,21 @@ __device__ __forceinline__ uint32_t count_digits(uint32_t (*warp_counts)[DIGITS]
 
 /* Look back (thread d) for the keys of digit d in the tiles before this one: where the tile's
  * keys of d start in the output. Publishes the tile's inclusive count of d. */
-__device__ __forceinline__ uint64_t look_back_digit(unsigned long long *status, int64_t tile,
+__device__ __forceinline__ uint64_t look_back_digit(const digit_status &status, int64_t tile,
                                                     uint32_t count,
                                                     const unsigned long long *bucket_start) {
   const int d = threadIdx.x;
   uint64_t before = 0;
   if (tile > 0) {
     for (int64_t t = tile - 1;; t--) {
-      uint64_t s;
-      unsigned pause = CSRI_LOOK_BACK_PAUSE_NS;
-      while (((s = *(volatile unsigned long long *)&status[t * DIGITS + d]) >> 62) == 0)
-        csri_back_off(&pause);
-      before += s & COUNT_MASK;
-      if (s & FLAG_PREFIX)
+      uint32_t flag;
+      uint64_t c;
+      status.wait(t * DIGITS + d, &flag, &c);
+      before += c;
+      if (flag == CSRI_TILE_PREFIX)
         break;
     }
-    *(volatile unsigned long long *)&status[tile * DIGITS + d] = FLAG_PREFIX | (before + count);
+    status.publish(tile * DIGITS + d, CSRI_TILE_PREFIX, before + count);
   }
   return bucket_start[d] + before;
 }
@@ -281,7 +278,7 @@ __device__ __forceinline__ void move_values(const pass_shared<K, V> &sh, const V
 template <typename K, typename V, typename Keys>
 __global__ void __launch_bounds__(THREADS, min_blocks<K, V>())
     pass_kernel(Keys keys_in, const V *values_in, K *keys_out, V *values_out, int64_t n, int shift,
-                int bits, const unsigned long long *bucket_start, unsigned long long *status,
+                int bits, const unsigned long long *bucket_start, digit_status status,
                 unsigned long long *next_tile) {
   const int ITEMS = items<K>();
   extern __shared__ __align__(16) unsigned char shared_bytes_[];
@@ -310,8 +307,7 @@ __global__ void __launch_bounds__(THREADS, min_blocks<K, V>())
                              digit_at);
 }
 
-/* --- the sort ----------------------------------------------------------------------------------
- */
+/* --- the sort ------------------------------------------------------------------------------- */
 
 /* Workspace: [tile counters][digit counts][status][keys][values]. */
 struct layout {
@@ -319,14 +315,14 @@ struct layout {
 };
 
 inline layout make_layout(size_t key_size, size_t value_size, int64_t n) {
-  int64_t tile = (int64_t)THREADS * (key_size == 4 ? CSRI_RADIX_ITEMS_32 : CSRI_RADIX_ITEMS_64);
-  int64_t tiles = (n + tile - 1) / tile;
+  const int64_t tile = key_size == 4 ? tile_items<uint32_t>() : tile_items<uint64_t>();
+  const int64_t tiles = (n + tile - 1) / tile;
   int passes_max = (int)key_size * 8 / CSRI_RADIX_BITS;
   layout l;
   l.counters = 0;
   l.counts = csri_align256((size_t)passes_max * 8);
   l.status = l.counts + csri_align256((size_t)passes_max * DIGITS * 8);
-  l.keys = l.status + csri_align256((size_t)tiles * DIGITS * 8);
+  l.keys = l.status + digit_status::bytes(tiles * DIGITS);
   l.values = l.keys + csri_align256((size_t)n * key_size);
   l.total = l.values + csri_align256((size_t)n * value_size);
   return l;
@@ -345,7 +341,7 @@ csr_status sort(csr_context *ctx, FirstKeys first_keys, const V *first_values, b
   char *w = (char *)workspace;
   unsigned long long *counters = (unsigned long long *)(w + l.counters);
   unsigned long long *counts = (unsigned long long *)(w + l.counts);
-  unsigned long long *status = (unsigned long long *)(w + l.status);
+  const digit_status status = digit_status::at(w + l.status, 0);
   /* Out of place, no bits still takes one pass (every key of digit 0): a stable copy. */
   int passes = (end_bit - begin_bit + CSRI_RADIX_BITS - 1) / CSRI_RADIX_BITS;
   if (passes == 0 && in_place)
@@ -380,7 +376,8 @@ csr_status sort(csr_context *ctx, FirstKeys first_keys, const V *first_values, b
     const int shift = begin_bit + p * CSRI_RADIX_BITS;
     const int bits = end_bit - shift < CSRI_RADIX_BITS ? end_bit - shift : CSRI_RADIX_BITS;
     const int to = out(p), from = 1 - to;
-    CSRI_CUDA_TRY(ctx, cudaMemsetAsync(status, 0, (size_t)tiles * DIGITS * 8, stream));
+    CSRI_CUDA_TRY(ctx,
+                  cudaMemsetAsync(status.words, 0, digit_status::bytes(tiles * DIGITS), stream));
     if (p == 0)
       pass_kernel<K, V, FirstKeys><<<(unsigned)tiles, THREADS, shared, stream>>>(
           first_keys, first_values, key_buf[to], value_buf[to], n, shift, bits, counts, status,
@@ -400,6 +397,21 @@ csr_status sort(csr_context *ctx, FirstKeys first_keys, const V *first_values, b
     CSRI_CUDA_TRY(ctx, cudaMemcpyAsync(values, value_buf[1], (size_t)n * sizeof(V),
                                        cudaMemcpyDeviceToDevice, stream));
   return CSRI_CUDA_CHECK(ctx, "radix sort");
+}
+
+/* sort() with the values' type picked from their size: 8 or 4 bytes (moved as bits), 0 none. */
+template <typename K, typename FirstKeys>
+csr_status sort_by_value_size(csr_context *ctx, FirstKeys first_keys, const void *first_values,
+                              bool in_place, K *keys, size_t value_size, void *values, int64_t n,
+                              int begin_bit, int end_bit, void *workspace) {
+  if (value_size == 8)
+    return sort<K, uint64_t>(ctx, first_keys, (const uint64_t *)first_values, in_place, keys,
+                             (uint64_t *)values, n, begin_bit, end_bit, workspace);
+  if (value_size == 4)
+    return sort<K, uint32_t>(ctx, first_keys, (const uint32_t *)first_values, in_place, keys,
+                             (uint32_t *)values, n, begin_bit, end_bit, workspace);
+  return sort<K, none>(ctx, first_keys, (const none *)first_values, in_place, keys, (none *)values,
+                       n, begin_bit, end_bit, workspace);
 }
 
 } // namespace csri_radix
