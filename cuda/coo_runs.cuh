@@ -24,7 +24,13 @@
 #include <type_traits>
 
 #define CSRI_RUNS_THREADS 256
+#ifndef CSRI_RUNS_ITEMS
 #define CSRI_RUNS_ITEMS 8
+#endif
+/* Blocks an SM keeps: a budget of 64 registers a thread, which the kernel fits unspilled. */
+#ifndef CSRI_RUNS_MIN_BLOCKS
+#define CSRI_RUNS_MIN_BLOCKS 4
+#endif
 #define CSRI_RUNS_TILE ((int64_t)CSRI_RUNS_THREADS * CSRI_RUNS_ITEMS)
 #define CSRI_RUNS_GAP 256 /* the most offsets one thread writes */
 
@@ -94,8 +100,16 @@ __device__ __forceinline__ void csri_runs_offsets(int64_t first, int64_t last, i
     atomicOr(&found->out_of_order, 1u);
 }
 
+/* Item i's index (row or column) of the triple before this lane's: the lane before's, or for lane
+ * 0 the halo that lane i loaded. Every lane of the warp calls it. */
+__device__ __forceinline__ int32_t predecessor(int32_t mine, int32_t halo, int i, int lane) {
+  const int32_t before = __shfl_up_sync(0xffffffffu, mine, 1);
+  const int32_t halo_i = __shfl_sync(0xffffffffu, halo, i);
+  return lane == 0 ? halo_i : before;
+}
+
 template <bool CHECK, typename Order, typename V>
-__global__ void __launch_bounds__(CSRI_RUNS_THREADS)
+__global__ void __launch_bounds__(CSRI_RUNS_THREADS, CSRI_RUNS_MIN_BLOCKS)
     csri_runs_kernel(Order order, const V *values, int64_t n, int64_t rows, int64_t cols,
                      bool drop_zeros, int32_t *out_col, V *out_val, int64_t *off,
                      csri_row_gap *gaps, int64_t gap_capacity, csri_count_status status,
@@ -106,7 +120,8 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS)
   const unsigned FULL = 0xffffffffu;
   __shared__ int64_t tile_shared;
   __shared__ int stop_shared;
-  __shared__ uint32_t before[ITEMS * WARPS]; /* kept runs of the tile before (item, warp) */
+  __shared__ uint32_t before[ITEMS * WARPS];     /* kept runs of the tile before (item, warp) */
+  __shared__ uint32_t kept_lanes[ITEMS * WARPS]; /* (item, warp)'s kept runs, a bit per lane */
   __shared__ uint32_t total_shared;
   __shared__ uint64_t prefix_shared;
   __shared__ value tile_value[CSRI_RUNS_TILE];   /* the tile's values in input order */
@@ -121,18 +136,26 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS)
 
   const int64_t in_tile = n - base < CSRI_RUNS_TILE ? n - base : CSRI_RUNS_TILE;
   const bool stop = stop_shared;
-  int32_t row[ITEMS], col[ITEMS], prev_row[ITEMS], prev_col[ITEMS];
+  int32_t row[ITEMS], col[ITEMS];
   value sum[ITEMS];
-  /* Every load of the thread first, so that all of them are in flight at once. */
+  /* Every load of the thread first, so that all of them are in flight at once. A triple's
+   * predecessor is the same item of the lane before (a shuffle), except for lane 0's, which lane i
+   * of the warp loads for item i (the halo): one load per warp and item instead of a second,
+   * misaligned load of the whole tile. A stopped tile only checks the shape: no halo, no values. */
+  static_assert(ITEMS <= 32, "a lane loads the halo of one item");
+  int32_t halo_row = -1, halo_col = -1;
+  {
+    const int64_t k = base + (int64_t)lane * CSRI_RUNS_THREADS + warp * 32 - 1;
+    if (!stop && lane < ITEMS && k >= 0 && k < n)
+      order.at(k, &halo_row, &halo_col);
+  }
 #pragma unroll
   for (int i = 0; i < ITEMS; i++) {
     const int64_t k = base + (int64_t)i * CSRI_RUNS_THREADS + threadIdx.x;
-    row[i] = col[i] = prev_row[i] = prev_col[i] = -1;
+    row[i] = col[i] = -1;
     sum[i] = value();
     if (k < n) {
       order.at(k, &row[i], &col[i]);
-      if (!stop && k > 0) /* a stopped tile only checks the shape: every triple is checked */
-        order.at(k - 1, &prev_row[i], &prev_col[i]);
       if constexpr (!std::is_void<V>::value)
         if (!stop)
           sum[i] = values[k];
@@ -144,14 +167,15 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS)
   for (int i = 0; i < ITEMS; i++) {
     const int j = i * CSRI_RUNS_THREADS + threadIdx.x;
     const int64_t k = base + j;
+    const int32_t prev_row = predecessor(row[i], halo_row, i, lane),
+                  prev_col = predecessor(col[i], halo_col, i, lane);
     if (CHECK && k < n && (row[i] < 0 || row[i] >= rows || col[i] < 0 || col[i] >= cols) &&
         first_bad == ~0ull)
       first_bad = (unsigned long long)k;
     if (CHECK)
-      back |= k < n && k > 0 &&
-              (row[i] < prev_row[i] || (row[i] == prev_row[i] && col[i] < prev_col[i]));
+      back |= k < n && k > 0 && (row[i] < prev_row || (row[i] == prev_row && col[i] < prev_col));
     /* The first triple of its run: k = 0, or another (row, column) than the triple before. */
-    tile_start[j] = k < n && (k == 0 || row[i] != prev_row[i] || col[i] != prev_col[i]);
+    tile_start[j] = k < n && (k == 0 || row[i] != prev_row || col[i] != prev_col);
     tile_value[j] = sum[i];
   }
   if (CHECK) {
@@ -169,7 +193,6 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS)
   }
   /* Each run summed by its first triple's thread, left to right: from the tile's values in
    * shared memory, then past the tile's end from global memory when the run goes on there. */
-  uint32_t mask[ITEMS];
 #pragma unroll
   for (int i = 0; i < ITEMS; i++) {
     const int j = i * CSRI_RUNS_THREADS + threadIdx.x;
@@ -190,9 +213,11 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS)
         sum[i] = s;
         keep = !(drop_zeros && s == (V)0);
       }
-    mask[i] = __ballot_sync(FULL, keep);
-    if (lane == 0)
-      before[i * WARPS + warp] = __popc(mask[i]);
+    const uint32_t mask = __ballot_sync(FULL, keep);
+    if (lane == 0) {
+      kept_lanes[i * WARPS + warp] = mask;
+      before[i * WARPS + warp] = __popc(mask);
+    }
   }
   __syncthreads();
   if (warp == 0) { /* exclusive scan of the ITEMS * WARPS counts in (item, warp) order */
@@ -217,19 +242,21 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS)
 #pragma unroll
   for (int i = 0; i < ITEMS; i++) {
     const int64_t k = base + (int64_t)i * CSRI_RUNS_THREADS + threadIdx.x;
+    /* Every lane shuffles, in every item: none leaves the loop early. */
+    const int32_t prev_row = predecessor(row[i], halo_row, i, lane);
     if (k >= n)
-      break;
-    const bool keep = (mask[i] >> lane) & 1u;
+      continue;
+    const uint32_t mask = kept_lanes[i * WARPS + warp];
+    const bool keep = (mask >> lane) & 1u;
     const int64_t rank =
-        (int64_t)(prefix + before[i * WARPS + warp] + __popc(mask[i] & ((1u << lane) - 1u)));
+        (int64_t)(prefix + before[i * WARPS + warp] + __popc(mask & ((1u << lane) - 1u)));
     if (keep) {
       out_col[rank] = col[i];
       if constexpr (!std::is_void<V>::value)
         out_val[rank] = sum[i];
     }
-    if (k == 0 || row[i] != prev_row[i])
-      csri_runs_offsets((int64_t)prev_row[i] + 1, row[i], rank, rows, off, gaps, gap_capacity,
-                        found);
+    if (k == 0 || row[i] != prev_row)
+      csri_runs_offsets((int64_t)prev_row + 1, row[i], rank, rows, off, gaps, gap_capacity, found);
     if (k == n - 1)
       csri_runs_offsets((int64_t)row[i] + 1, rows, rank + keep, rows, off, gaps, gap_capacity,
                         found);
