@@ -5,15 +5,19 @@
  *    values gathered through its permutation (cusparseGather), cusparseXcoo2csr (32-bit offsets;
  *    duplicates are left as they are);
  *  - a CUB pipeline: DeviceRadixSort::SortPairs of (row << column bits | column) keys over the bits
- *    that vary with the values, DeviceReduce::ReduceByKey summing duplicates, the rows' histogram
- *    (DeviceHistogram::HistogramEven, one bin per row) and DeviceScan::ExclusiveSum for the
- * offsets. Every route allocates its outputs and temporaries inside the timing (cudaMalloc /
- * cudaFree), as a call to csr_from_coo does. Inputs: 2^26 random triples over 2^22 x 2^22 (--small:
- * 2^22 over 2^18), shuffled, and the same triples sorted by (row, column) (sorted once with CUB,
- * outside the timing). Median of --reps after a warm-up. Ours is checked against CUB's result
- * (offsets and columns exact, values to 1e-12: CUB's sums may add duplicates in another order).
- * Floor: a copy of the bytes the conversion must move (read rows, columns and values, write
- * columns, values and offsets) at the device-to-device copy bandwidth measured in the same run.
+ *    that vary with the values, DeviceReduce::ReduceByKey summing duplicates, the rows' lengths
+ *    (DeviceRunLengthEncode::Encode of the sorted rows, each run's length put at its row) and
+ *    DeviceScan::ExclusiveSum for the offsets. Not DeviceHistogram::HistogramEven with one bin
+ *    per row: with millions of bins its sweep kernel wrote far outside its buffers (CUB 3.0 on an
+ *    H100, compute-sanitizer memcheck; NVIDIA/cccl#9559 reports the same on sm_100), and a later
+ *    cudaFree reported the fault. Every route allocates
+ * its outputs and temporaries inside the timing (cudaMalloc / cudaFree), as a call to csr_from_coo
+ * does. Inputs: 2^26 random triples over 2^22 x 2^22 (--small: 2^22 over 2^18), shuffled, and the
+ * same triples sorted by (row, column) (sorted once with CUB, outside the timing). Median of --reps
+ * after a warm-up. Ours is checked against CUB's result (offsets and columns exact, values to
+ * 1e-12: CUB's sums may add duplicates in another order). Floor: a copy of the bytes the conversion
+ * must move (read rows, columns and values, write columns, values and offsets) at the
+ * device-to-device copy bandwidth measured in the same run.
  *
  * Transpose (csr_transpose) of the CSR built from those triples against cusparseCsr2cscEx2
  * (CUSPARSE_CSR2CSC_ALG1, values too), and dense to CSR (csr_from_dense) of a row-major 2^14 x 2^14
@@ -94,6 +98,13 @@ __global__ void split_keys(const uint64_t *keys, const int *count, int col_bits,
   }
 }
 
+/* counts[row[i]] = length[i] for the *runs runs of the sorted rows (counts zeroed). */
+__global__ void put_run_lengths(const int32_t *row, const int *length, const int *runs,
+                                int *counts) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < *runs; i += gridDim.x * blockDim.x)
+    counts[row[i]] = length[i];
+}
+
 __global__ void identity(int32_t *p, int n) {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
     p[i] = i;
@@ -131,16 +142,18 @@ static int cub_route(const triples &t, int bits, int *offsets_out, int32_t *cols
   double *vals_sorted = dev<double>(n), *sums = dev<double>(n);
   int32_t *rows = dev<int32_t>(n), *cols = dev<int32_t>(n);
   int *runs = dev<int>(1), *counts = dev<int>(t.rows + 1), *offsets = dev<int>(t.rows + 1);
+  int32_t *run_rows = dev<int32_t>(n);
+  int *run_lengths = dev<int>(n), *row_runs = dev<int>(1);
   make_keys<<<1024, 256>>>(t.row, t.col, n, bits, keys);
-  size_t sort_bytes = 0, reduce_bytes = 0, hist_bytes = 0, scan_bytes = 0;
+  size_t sort_bytes = 0, reduce_bytes = 0, encode_bytes = 0, scan_bytes = 0;
   cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, keys, keys_sorted, t.val, vals_sorted, n, 0,
                                   2 * bits);
   cub::DeviceReduce::ReduceByKey(nullptr, reduce_bytes, keys_sorted, unique, vals_sorted, sums,
                                  runs, cuda::std::plus<double>(), n);
-  cub::DeviceHistogram::HistogramEven(nullptr, hist_bytes, rows, counts, (int)t.rows + 1, 0,
-                                      (int)t.rows, n);
+  cub::DeviceRunLengthEncode::Encode(nullptr, encode_bytes, rows, run_rows, run_lengths, row_runs,
+                                     n);
   cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, counts, offsets, t.rows + 1);
-  size_t bytes = std::max(std::max(sort_bytes, reduce_bytes), std::max(hist_bytes, scan_bytes));
+  size_t bytes = std::max(std::max(sort_bytes, reduce_bytes), std::max(encode_bytes, scan_bytes));
   void *temp = dev<char>(bytes);
   cub::DeviceRadixSort::SortPairs(temp, sort_bytes, keys, keys_sorted, t.val, vals_sorted, n, 0,
                                   2 * bits);
@@ -149,8 +162,10 @@ static int cub_route(const triples &t, int bits, int *offsets_out, int32_t *cols
   split_keys<<<1024, 256>>>(unique, runs, bits, rows, cols);
   int nnz = 0;
   CHECK_CUDA(cudaMemcpy(&nnz, runs, sizeof nnz, cudaMemcpyDeviceToHost));
-  cub::DeviceHistogram::HistogramEven(temp, hist_bytes, rows, counts, (int)t.rows + 1, 0,
-                                      (int)t.rows, nnz);
+  cub::DeviceRunLengthEncode::Encode(temp, encode_bytes, rows, run_rows, run_lengths, row_runs,
+                                     nnz);
+  CHECK_CUDA(cudaMemset(counts, 0, (t.rows + 1) * sizeof(int)));
+  put_run_lengths<<<1024, 256>>>(run_rows, run_lengths, row_runs, counts);
   cub::DeviceScan::ExclusiveSum(temp, scan_bytes, counts, offsets, t.rows + 1);
   if (offsets_out) {
     CHECK_CUDA(
@@ -158,7 +173,8 @@ static int cub_route(const triples &t, int bits, int *offsets_out, int32_t *cols
     CHECK_CUDA(cudaMemcpy(cols_out, cols, nnz * sizeof(int32_t), cudaMemcpyDeviceToHost));
     CHECK_CUDA(cudaMemcpy(vals_out, sums, nnz * sizeof(double), cudaMemcpyDeviceToHost));
   }
-  dev_free(keys, keys_sorted, unique, vals_sorted, sums, rows, cols, runs, counts, offsets, temp);
+  dev_free(keys, keys_sorted, unique, vals_sorted, sums, rows, cols, runs, counts, offsets, temp,
+           run_rows, run_lengths, row_runs);
   return nnz;
 }
 
