@@ -117,10 +117,17 @@ def read_results(directory):
     rows = []
     for path in sorted(glob.glob(os.path.join(directory, "*.csv"))):
         with open(path, newline="") as f:
-            for r in csv.DictReader(f):
+            reader = csv.DictReader(f)
+            for r in reader:
                 missing = [c for c in ("benchmark", "case", "variant", "date_utc") if c not in r]
                 if missing:
                     raise SystemExit("%s: column(s) %s missing" % (path, ", ".join(missing)))
+                # A comma left unquoted in a field shifts the columns after it (the date would
+                # then be read from another column and decide which run is the latest).
+                if None in r or None in r.values():
+                    raise SystemExit("%s:%d: %d fields where the header has %d (a comma to quote?)"
+                                     % (path, reader.line_num, len(r) - (None in r)
+                                        + len(r.get(None, [])), len(reader.fieldnames)))
                 rows.append(r)
     latest = {}
     for r in rows:  # the latest row of each (benchmark, case, variant)
@@ -261,7 +268,13 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--results", default=os.path.join(here, "results"))
     ap.add_argument("--out", default=os.path.join(here, "..", "docs", "img"))
+    ap.add_argument("--check", action="store_true",
+                    help="only read the results (every row well-formed), plot nothing")
     a = ap.parse_args()
+    if a.check:
+        rows = read_results(a.results)
+        print("%d latest rows, every CSV well-formed" % len(rows))
+        return
     import matplotlib
 
     matplotlib.use("Agg")

@@ -33,6 +33,13 @@ endforeach()
 set_tests_properties(docs_api docs_api_detects docs_api_parser
   PROPERTIES LABELS unit SKIP_RETURN_CODE 77 TIMEOUT 120)
 
+# docs_bench_results: every row of bench/results/*.csv has the header's fields (an unquoted comma
+#   would shift the date column, and the plots would then show an older run as the latest).
+add_test(NAME docs_bench_results
+  COMMAND ${csr_docs_python} ${PROJECT_SOURCE_DIR}/bench/plot_results.py --check
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+set_tests_properties(docs_bench_results PROPERTIES LABELS unit SKIP_RETURN_CODE 77 TIMEOUT 60)
+
 add_executable(docs_example_tour ${PROJECT_SOURCE_DIR}/docs/example_tour.c)
 target_link_libraries(docs_example_tour PRIVATE csr_static)
 target_compile_options(docs_example_tour PRIVATE ${csr_c_warnings})
