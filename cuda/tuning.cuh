@@ -6,7 +6,9 @@
 
 /* Scan and compact: one tile = SCAN_THREADS threads x BYTES_PER_THREAD bytes of input each, as
  * 16-byte loads all in flight before the first use (8 loads, 32 int32 per thread; compact at 64
- * bytes ran at 0.71x CUB's throughput, at 128 at 0.85x, at 32 at 0.66x: H100, 2026-11-24). */
+ * bytes ran at 0.71x CUB's throughput, at 128 at 0.85x, at 32 at 0.66x; scan at 128 bytes 0.93x,
+ * at 192 0.94x, at 256 0.89x; compact's tile at 192 bytes outgrows 48 KB of static shared
+ * memory: H100, 2026-11-24). */
 #define CSRI_SCAN_THREADS 256
 #ifndef CSRI_SCAN_BYTES_PER_THREAD
 #define CSRI_SCAN_BYTES_PER_THREAD 128
@@ -21,8 +23,12 @@
 #define CSRI_TILE_STATUS_PACKED 1
 #endif
 /* Look-back: a waiting reader sleeps PAUSE ns, doubling up to PAUSE_MAX, between polls. */
+#ifndef CSRI_LOOK_BACK_PAUSE_NS
 #define CSRI_LOOK_BACK_PAUSE_NS 32
+#endif
+#ifndef CSRI_LOOK_BACK_PAUSE_MAX_NS
 #define CSRI_LOOK_BACK_PAUSE_MAX_NS 512
+#endif
 
 /* Radix sort (onesweep): 8-bit digits; a tile of RADIX_THREADS threads (one per digit in the
  * per-digit steps, so equal to RADIX_DIGITS) x RADIX_ITEMS keys, staged with their values in
