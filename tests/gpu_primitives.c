@@ -24,10 +24,11 @@ static csrt_rng rng;
 static unsigned long calls; /* alternates the workspace forms */
 
 /* Tiles of cuda/tuning.cuh: scan and compact 32 KiB of input (8192 I32, 4096 I64 items, 32768
- * U8), radix sort 4096 32-bit or 5120 64-bit keys; each -1, 0, +1, and many tiles. */
-static const int64_t lengths[] = {0,     1,     2,     3,     2047,  2048,    2049,
-                                  3071,  3072,  3073,  4095,  4096,  4097,    5119,
-                                  5120,  5121,  8191,  8192,  8193,  16383,   16384,
+ * U8), radix sort 4096 32-bit or 6144 64-bit keys (5120 before); each -1, 0, +1, and many
+ * tiles. */
+static const int64_t lengths[] = {0,     1,     2,     3,     2047,  2048,    2049,   3071,
+                                  3072,  3073,  4095,  4096,  4097,  5119,    5120,   5121,
+                                  6143,  6144,  6145,  8191,  8192,  8193,    16383,  16384,
                                   16385, 32769, 65537, 12289, 98305, 1000003, 4194319};
 /* CSR_GPU_QUICK (set for compute-sanitizer runs, which are ~100x slower): lengths up to 98305. */
 static int quick_lengths(void) {
