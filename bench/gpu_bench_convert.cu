@@ -10,14 +10,14 @@
  *    DeviceScan::ExclusiveSum for the offsets. Not DeviceHistogram::HistogramEven with one bin
  *    per row: with millions of bins its sweep kernel wrote far outside its buffers (CUB 3.0 on an
  *    H100, compute-sanitizer memcheck; NVIDIA/cccl#9559 reports the same on sm_100), and a later
- *    cudaFree reported the fault. Every route allocates
- * its outputs and temporaries inside the timing (cudaMalloc / cudaFree), as a call to csr_from_coo
- * does. Inputs: 2^26 random triples over 2^22 x 2^22 (--small: 2^22 over 2^18), shuffled, and the
- * same triples sorted by (row, column) (sorted once with CUB, outside the timing). Median of --reps
- * after a warm-up. Ours is checked against CUB's result (offsets and columns exact, values to
- * 1e-12: CUB's sums may add duplicates in another order). Floor: a copy of the bytes the conversion
- * must move (read rows, columns and values, write columns, values and offsets) at the
- * device-to-device copy bandwidth measured in the same run.
+ *    cudaFree reported the fault.
+ * Every route allocates its outputs and temporaries inside the timing (cudaMalloc / cudaFree), as
+ * a call to csr_from_coo does. Inputs: 2^26 random triples over 2^22 x 2^22 (--small: 2^22 over
+ * 2^18), shuffled, and the same triples sorted by (row, column) (sorted once with CUB, outside the
+ * timing). Median of --reps after a warm-up. Ours is checked against CUB's result (offsets and
+ * columns exact, values to 1e-12: CUB's sums may add duplicates in another order). Floor: a copy
+ * of the bytes the conversion must move (read rows, columns and values, write columns, values and
+ * offsets) at the device-to-device copy bandwidth measured in the same run.
  *
  * Transpose (csr_transpose) of the CSR built from those triples against cusparseCsr2cscEx2
  * (CUSPARSE_CSR2CSC_ALG1, values too), and dense to CSR (csr_from_dense) of a row-major 2^14 x 2^14

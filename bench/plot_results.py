@@ -125,9 +125,9 @@ def read_results(directory):
                 # A comma left unquoted in a field shifts the columns after it (the date would
                 # then be read from another column and decide which run is the latest).
                 if None in r or None in r.values():
-                    raise SystemExit("%s:%d: %d fields where the header has %d (a comma to quote?)"
-                                     % (path, reader.line_num, len(r) - (None in r)
-                                        + len(r.get(None, [])), len(reader.fieldnames)))
+                    raise SystemExit("%s:%d: %s fields than the header's %d (a comma to quote?)"
+                                     % (path, reader.line_num, "more" if None in r else "fewer",
+                                        len(reader.fieldnames)))
                 rows.append(r)
     latest = {}
     for r in rows:  # the latest row of each (benchmark, case, variant)

@@ -23,14 +23,7 @@
 
 #include <type_traits>
 
-#define CSRI_RUNS_THREADS 256
-#ifndef CSRI_RUNS_ITEMS
-#define CSRI_RUNS_ITEMS 8
-#endif
-/* Blocks an SM keeps: a budget of 64 registers a thread, which the kernel fits unspilled. */
-#ifndef CSRI_RUNS_MIN_BLOCKS
-#define CSRI_RUNS_MIN_BLOCKS 4
-#endif
+/* Threads, triples a thread and blocks an SM: cuda/tuning.cuh. */
 #define CSRI_RUNS_TILE ((int64_t)CSRI_RUNS_THREADS * CSRI_RUNS_ITEMS)
 #define CSRI_RUNS_GAP 256 /* the most offsets one thread writes */
 

@@ -61,6 +61,21 @@
 #define CSRI_RADIX_HIST_ITEMS 32
 #define CSRI_RADIX_HIST_BLOCKS_PER_SM 4
 
+/* The pass over ordered COO triples (cuda/coo_runs.cuh): a tile of RUNS_THREADS threads x
+ * RUNS_ITEMS triples; RUNS_MIN_BLOCKS blocks an SM, a budget of 64 registers a thread that the
+ * kernel fits unspilled. H100, 2026-11-24, sorted 2^26 f64 triples, same runs: 4 blocks 1.04 ms,
+ * 3 blocks 1.16-1.20, 5 (spills) 1.16-1.25; 12 triples a thread (3 blocks) 1.06-1.11, 4 (8
+ * blocks) 1.21-1.23; 128-thread blocks 1.11-1.14. */
+#ifndef CSRI_RUNS_THREADS
+#define CSRI_RUNS_THREADS 256
+#endif
+#ifndef CSRI_RUNS_ITEMS
+#define CSRI_RUNS_ITEMS 8
+#endif
+#ifndef CSRI_RUNS_MIN_BLOCKS
+#define CSRI_RUNS_MIN_BLOCKS 4
+#endif
+
 /* Histogram: privatised copies in shared memory, one per HIST_WARPS_PER_COPY warps (fewer
  * threads contending per copy), while the copies fit in HIST_SHARED_BYTES; beyond that a single
  * shared copy, and past what one copy fits, privatised copies in global memory. */

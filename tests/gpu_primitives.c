@@ -24,8 +24,8 @@ static csrt_rng rng;
 static unsigned long calls; /* alternates the workspace forms */
 
 /* Tiles of cuda/tuning.cuh: scan and compact 32 KiB of input (8192 I32, 4096 I64 items, 32768
- * U8), radix sort 4096 32-bit or 6144 64-bit keys (5120 before); each -1, 0, +1, and many
- * tiles. */
+ * U8), radix sort 4096 32-bit or 6144 64-bit keys (5120 at 20 keys a thread); each -1, 0, +1,
+ * and many tiles. */
 static const int64_t lengths[] = {0,     1,     2,     3,     2047,  2048,    2049,   3071,
                                   3072,  3073,  4095,  4096,  4097,  5119,    5120,   5121,
                                   6143,  6144,  6145,  8191,  8192,  8193,    16383,  16384,
@@ -398,7 +398,7 @@ static void histogram_case(csr_data_type stype, csr_bin_rule rule, int nbins, in
 /* The bin counts of an instrumented run: each side of the limits of one count type at least. */
 static int quick_bins(int nbins) {
   const int some[] = {7, 1536, 1537, 12288, 12289, 24577, 49153, 100000};
-  for (int i = 0; i < 8; i++)
+  for (size_t i = 0; i < sizeof some / sizeof some[0]; i++)
     if (nbins == some[i])
       return 1;
   return 0;
