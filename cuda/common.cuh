@@ -74,6 +74,18 @@ static inline int csri_vector_blocks(int64_t n) {
   return b < 1 ? 1 : b > CSRI_VECTOR_MAX_BLOCKS ? CSRI_VECTOR_MAX_BLOCKS : (int)b;
 }
 
+/* The smallest `mine` over the grid into *first (which starts at "none", ~0): a warp minimum,
+ * then one atomic per warp that found something. Every lane of the warp calls it. */
+__device__ __forceinline__ void csri_grid_first(unsigned long long mine,
+                                                unsigned long long *first) {
+  for (int d = 16; d > 0; d /= 2) {
+    const unsigned long long other = __shfl_xor_sync(0xffffffffu, mine, d);
+    mine = other < mine ? other : mine;
+  }
+  if ((threadIdx.x & 31) == 0 && mine != ~0ull)
+    atomicMin(first, mine);
+}
+
 /* --- tiles taken in order ------------------------------------------------------------------ */
 
 /* The tile this block works on: the next value of an atomic counter rather than blockIdx.x, so

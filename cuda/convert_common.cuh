@@ -35,18 +35,6 @@ static inline int csri_index_bits(int64_t count) {
   return csri_bit_length(count > 0 ? (uint64_t)count - 1 : 0);
 }
 
-/* The smallest `mine` over the grid into *first (which starts at "none", ~0): a warp minimum,
- * then one atomic per warp that found something. Every lane of the warp calls it. */
-__device__ __forceinline__ void csri_grid_first(unsigned long long mine,
-                                                unsigned long long *first) {
-  for (int d = 16; d > 0; d /= 2) {
-    const unsigned long long other = __shfl_xor_sync(0xffffffffu, mine, d);
-    mine = other < mine ? other : mine;
-  }
-  if ((threadIdx.x & 31) == 0 && mine != ~0ull)
-    atomicMin(first, mine);
-}
-
 /* --- every entry with its row ------------------------------------------------------------ */
 
 /* Entries a thread visits per tile, and the most rows a tile stages in shared memory. */

@@ -1,7 +1,7 @@
 /* A = T as CSR on the device: a_ij = the sum, in input order, of the triples (i, j, v) of T.
  *
- *  1. One pass (cuda/coo_runs.cuh) checks every triple against the shape (the first bad one is
- *     reported), sees whether the triples come in (row, column) order, and, for ordered input,
+ *  1. One pass (cuda/coo_runs.cuh) checks the triples against the shape (the first bad one is
+ *     reported), sees whether they come in (row, column) order, and, for ordered input,
  *     already writes A: runs of equal (row, column) summed in input order, kept runs compacted,
  *     row offsets at each row's first triple. Files usually hold ordered triples: they take this
  *     one pass.
@@ -9,10 +9,12 @@
  *     keys over only the bits that rows and columns need, the values moving with their keys (a
  *     pattern moves keys alone); the sort is stable, so equal keys keep their input order. Its
  *     first pass makes the keys from T's rows and columns and reads T's values where they are
- *     (no keys array made first, no copy of the values). The same pass then runs over the
- *     sorted keys and values. Sorting input positions instead and gathering the values through
- *     them afterwards reads each value's sector at random: on an H100 that gather took 3.0 of
- *     10 ms for 2^26 f64 triples (5 GB read from DRAM).
+ *     (no keys array made first, no copy of the values). Sorting input positions instead and
+ *     gathering the values through them afterwards reads each value's sector at random: on an
+ *     H100 that gather took 3.0 of 10 ms for 2^26 f64 triples (5 GB read from DRAM). The sort's
+ *     digit counts, which read every triple before the passes, check the shape in place of step
+ *     1, which stops reading once it has seen disorder. The same pass then runs over the sorted
+ *     keys and values.
  * The result's arrays hold nnz(T) entries until the runs are known; when repeats or dropped zeros
  * leave more than an eighth of them unused, A is copied into arrays of its own size. */
 #include "coo_runs.cuh"
@@ -86,17 +88,26 @@ bool narrow_keys(const csr_coo *T) {
   return csri_index_bits(T->rows) + csri_index_bits(T->cols) <= 32;
 }
 
-/* A triple's sort key, made as the sort's first pass reads it: row above column. */
+/* A triple's sort key, made as the sort reads it: row above column. Checked (when the sort counts
+ * its digits, which reads every triple once): the triple lies inside the matrix. */
 template <typename K> struct coo_keys {
   const int32_t *row, *col;
   int col_bits;
+  int64_t rows, cols;
   __device__ __forceinline__ K operator()(int64_t k) const {
     return ((K)row[k] << col_bits) | (K)col[k];
+  }
+  __device__ __forceinline__ K checked(int64_t k, bool *ok) const {
+    const int32_t r = row[k], c = col[k];
+    *ok = r >= 0 && r < rows && c >= 0 && c < cols;
+    return ((K)r << col_bits) | (K)c;
   }
 };
 
 /* T's triples sorted by (row, column) keys of K bits, the values with them, then the pass over
- * both. */
+ * both. The sort checks every triple against the shape (the pass over the given order stopped
+ * checking where it found disorder): found->first_bad gets the first triple outside the matrix,
+ * and then nothing is assembled. */
 template <typename K>
 csr_status sort_and_assemble(csr_context *ctx, const csr_coo *T, bool drop_zeros,
                              const runs_space &w, csri_scratch &mem, csr_matrix *out,
@@ -110,9 +121,13 @@ csr_status sort_and_assemble(csr_context *ctx, const csr_coo *T, bool drop_zeros
   if (value_size > 0)
     CSRI_TRY(mem.take(&values, n, value_size));
   CSRI_TRY(mem.take(&workspace, 1, csri_cuda_radix_sort_bytes(ctx, sizeof(K), value_size, n)));
-  const coo_keys<K> first = {T->row_indices, T->col_indices, col_bits};
+  const coo_keys<K> first = {T->row_indices, T->col_indices, col_bits, T->rows, T->cols};
   CSRI_TRY(csri_radix::sort_by_value_size<K>(ctx, first, T->values, false, keys, value_size, values,
-                                             n, 0, key_bits, workspace));
+                                             n, 0, key_bits, workspace, &w.found->first_bad));
+  CSRI_TRY(
+      csri_cuda_memcpy(ctx, &found->first_bad, &w.found->first_bad, sizeof found->first_bad, 1));
+  if (found->first_bad != ~0ull)
+    return CSR_SUCCESS;
   csri_sorted_keys<K> order = {keys, col_bits};
   return run_pass<false>(ctx, order, values, T, drop_zeros, w, out, found);
 }
@@ -191,6 +206,8 @@ static csr_status from_coo(csr_context *ctx, const csr_coo *T, unsigned options,
   csri_runs_found found;
   csri_given_order given = {T->row_indices, T->col_indices};
   csr_status s = run_pass<true>(ctx, given, T->values, T, drop_zeros, w, out, &found);
+  if (s >= 0 && found.out_of_order)
+    s = sort_and_assemble(ctx, T, drop_zeros, w, mem, out, &found);
   if (s >= 0 && found.first_bad != ~0ull) {
     const int64_t k = (int64_t)found.first_bad;
     int32_t row = 0, col = 0;
@@ -200,8 +217,6 @@ static csr_status from_coo(csr_context *ctx, const csr_coo *T, unsigned options,
     if (s >= 0)
       s = csri_coo_index_error_at(ctx, T, k, row, col);
   }
-  if (s >= 0 && found.out_of_order)
-    s = sort_and_assemble(ctx, T, drop_zeros, w, mem, out, &found);
   if (s >= 0)
     s = fit(ctx, T, (int64_t)found.kept, &out);
   if (s < 0) {

@@ -1,7 +1,8 @@
 /* keys (and values) reordered so that keys ascend by bits [begin, end), stably: LSD radix sort
- * with 8-bit digits, one pass per digit, each pass one kernel (onesweep, Adinets and Merrill 2022).
+ * with 8-bit digits (9-bit where that takes fewer passes: src/kernels/radix_plan.h), one pass per
+ * digit, each pass one kernel (onesweep, Adinets and Merrill 2022).
  *
- *  1. One read of the keys counts every pass's digits at once; a scan of each pass's 256 counts
+ *  1. One read of the keys counts every pass's digits at once; a scan of each pass's counts
  *     gives where each digit's bucket starts.
  *  2. A pass: each block takes the next tile, ranks its keys within the tile per digit (warps
  *     rank 32 keys at a time with __match_any_sync, keeping keys in order, which keeps the sort
@@ -19,13 +20,18 @@
 #define CSR_CUDA_RADIX_SORT_CUH
 
 #include "common.cuh"
+#include "kernels/radix_plan.h"
 
 #include <type_traits>
 
 namespace csri_radix {
 
-const int THREADS = CSRI_RADIX_THREADS, DIGITS = CSRI_RADIX_DIGITS, WARPS = THREADS / 32;
-static_assert(THREADS == DIGITS, "the per-digit steps give one thread to each digit");
+const int THREADS = CSRI_RADIX_THREADS, WARPS = THREADS / 32;
+/* Digit values of a narrow (8-bit) pass and of a wide one; every pass's counts are laid out
+ * WIDE_DIGITS apart. */
+const int NARROW_DIGITS = 1 << CSRI_RADIX_BITS, WIDE_DIGITS = 1 << CSRI_RADIX_WIDE_BITS;
+static_assert(NARROW_DIGITS % THREADS == 0 && WIDE_DIGITS % THREADS == 0,
+              "the per-digit steps give each thread as many digits");
 
 template <typename K> __host__ __device__ constexpr int items() {
   return sizeof(K) == 4 ? CSRI_RADIX_ITEMS_32 : CSRI_RADIX_ITEMS_64;
@@ -48,10 +54,17 @@ template <typename K, typename V> __host__ __device__ constexpr int min_blocks()
                                                      : CSRI_RADIX_MIN_BLOCKS_32 - 1;
 }
 
-/* Keys read from an array: the first pass of an in-place sort, and every later pass. */
+/* A reader of keys: key(i) is the i-th key; checked(i, &ok) the same key, ok false where the
+ * caller's input is bad (the digit counts, which read every key once, record the first such i).
+ * Keys read from an array (the first pass of an in-place sort, and every later pass) are all
+ * good. */
 template <typename K> struct key_array {
   const K *keys;
   __device__ __forceinline__ K operator()(int64_t i) const { return keys[i]; }
+  __device__ __forceinline__ K checked(int64_t i, bool *ok) const {
+    *ok = true;
+    return keys[i];
+  }
 };
 
 /* Status of one (tile, digit), at tile * DIGITS + digit: the look-back's packed count status
@@ -65,37 +78,65 @@ template <typename K> __device__ __forceinline__ int digit_of(K key, int shift, 
 
 /* --- 1. all passes' digit counts -------------------------------------------------------------- */
 
+/* counts[p * WIDE_DIGITS + d] += the keys whose digit in pass p of `plan` is d; the first bad key
+ * (Keys::checked) into *first_bad when it is given. */
 template <typename K, typename Keys>
 __global__ void __launch_bounds__(CSRI_RADIX_HIST_THREADS)
-    digit_counts_kernel(Keys keys, int64_t n, int begin_bit, int end_bit, int passes,
-                        unsigned long long *counts) {
-  __shared__ uint32_t local[sizeof(K) * 8 / CSRI_RADIX_BITS + 1][DIGITS];
-  for (int i = threadIdx.x; i < passes * DIGITS; i += blockDim.x)
-    local[i / DIGITS][i % DIGITS] = 0;
+    digit_counts_kernel(Keys keys, int64_t n, csri_radix_plan plan, unsigned long long *counts,
+                        unsigned long long *first_bad) {
+  const int MOST = sizeof(K) * 8 / CSRI_RADIX_BITS; /* passes */
+  __shared__ uint32_t local[MOST][WIDE_DIGITS];
+  const int passes = plan.passes;
+  for (int i = threadIdx.x; i < passes * WIDE_DIGITS; i += blockDim.x)
+    local[i / WIDE_DIGITS][i % WIDE_DIGITS] = 0;
   __syncthreads();
-  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
-  for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
-    K key = keys(i);
-    for (int p = 0; p < passes; p++) {
-      int shift = begin_bit + p * CSRI_RADIX_BITS;
-      int bits = end_bit - shift < CSRI_RADIX_BITS ? end_bit - shift : CSRI_RADIX_BITS;
-      atomicAdd(&local[p][digit_of(key, shift, bits)], 1u);
+  /* Chunks of ITEMS keys a thread, coalesced (key j of the thread at chunk + j * THREADS + t), all
+   * loaded before any is counted: one key at a time left the loads' latency exposed. */
+  const int ITEMS = CSRI_RADIX_HIST_ITEMS, T = CSRI_RADIX_HIST_THREADS;
+  unsigned long long bad = ~0ull; /* a thread meets its keys in increasing order */
+  for (int64_t chunk = (int64_t)blockIdx.x * T * ITEMS; chunk < n;
+       chunk += (int64_t)gridDim.x * T * ITEMS) {
+    K key[ITEMS];
+    bool ok[ITEMS];
+#pragma unroll
+    for (int j = 0; j < ITEMS; j++) {
+      const int64_t i = chunk + (int64_t)j * T + threadIdx.x;
+      key[j] = K();
+      ok[j] = true;
+      if (i < n)
+        key[j] = keys.checked(i, &ok[j]);
+    }
+#pragma unroll
+    for (int j = 0; j < ITEMS; j++) {
+      const int64_t i = chunk + (int64_t)j * T + threadIdx.x;
+      if (i >= n)
+        break;
+      if (!ok[j] && bad == ~0ull)
+        bad = (unsigned long long)i;
+#pragma unroll /* constant indices: the plan stays in the parameters, not copied to the stack */
+      for (int p = 0; p < MOST; p++)
+        if (p < passes)
+          atomicAdd(&local[p][digit_of(key[j], plan.shift[p], plan.bits[p])], 1u);
     }
   }
+  if (first_bad != nullptr)
+    csri_grid_first(bad, first_bad);
   __syncthreads();
-  for (int i = threadIdx.x; i < passes * DIGITS; i += blockDim.x)
-    if (local[i / DIGITS][i % DIGITS])
-      atomicAdd(&counts[i], (unsigned long long)local[i / DIGITS][i % DIGITS]);
+  for (int i = threadIdx.x; i < passes * WIDE_DIGITS; i += blockDim.x)
+    if (local[i / WIDE_DIGITS][i % WIDE_DIGITS])
+      atomicAdd(&counts[i], (unsigned long long)local[i / WIDE_DIGITS][i % WIDE_DIGITS]);
 }
 
-/* Each pass's counts become bucket starts (exclusive scan of 256 counts; one block per pass).
- * A template, as every kernel of this header: each file that sorts gets its own copy. */
-template <typename C> __global__ void __launch_bounds__(DIGITS) bucket_starts_kernel(C *counts) {
-  __shared__ uint64_t warp_totals[DIGITS / 32];
-  C *c = counts + (int64_t)blockIdx.x * DIGITS;
+/* Each pass's counts become bucket starts (exclusive scan of WIDE_DIGITS counts, those past a
+ * narrow pass's digits zero; one block per pass). A template, as every kernel of this header:
+ * each file that sorts gets its own copy. */
+template <typename C>
+__global__ void __launch_bounds__(WIDE_DIGITS) bucket_starts_kernel(C *counts) {
+  __shared__ uint64_t warp_totals[WIDE_DIGITS / 32];
+  C *c = counts + (int64_t)blockIdx.x * WIDE_DIGITS;
   uint64_t total;
   c[threadIdx.x] =
-      csri_block_exclusive<csri_sum_op<uint64_t>, DIGITS>(c[threadIdx.x], warp_totals, &total);
+      csri_block_exclusive<csri_sum_op<uint64_t>, WIDE_DIGITS>(c[threadIdx.x], warp_totals, &total);
 }
 
 /* --- 2. one pass ----------------------------------------------------------------------------- */
@@ -103,7 +144,7 @@ template <typename C> __global__ void __launch_bounds__(DIGITS) bucket_starts_ke
 /* The pass's shared memory: per-warp digit counts, the tile's digit starts, where each digit's
  * keys go in the output, and the tile staged in digit order (keys, then values, in one buffer).
  * Laid out in the dynamic shared memory (shared_bytes below). */
-template <typename K, typename V> struct pass_shared {
+template <typename K, typename V, int DIGITS> struct pass_shared {
   uint32_t (*warp_counts)[DIGITS]; /* [WARPS][DIGITS] */
   uint32_t *tile_start;            /* [DIGITS] */
   uint64_t *global_start;          /* [DIGITS] */
@@ -119,7 +160,7 @@ template <typename K, typename V> struct pass_shared {
   __device__ __forceinline__ V *staged_values() const { return (V *)staged; }
 };
 
-template <typename K, typename V> size_t shared_bytes() {
+template <typename K, typename V, int DIGITS> size_t shared_bytes() {
   const size_t item = has_values<V>() && sizeof(V) > sizeof(K) ? sizeof(V) : sizeof(K);
   return sizeof(uint32_t) * (WARPS * DIGITS + DIGITS) + sizeof(uint64_t) * DIGITS +
          (size_t)tile_items<K>() * item;
@@ -146,7 +187,7 @@ __device__ __forceinline__ void load_items(Load load, int64_t tile_base, int til
 
 /* Rank within the warp: peers with the same digit in this round, plus what the warp counted for
  * that digit in earlier rounds (warp_counts[warp], zeroed). Ends with a barrier. */
-template <typename K, int ITEMS>
+template <typename K, int DIGITS, int ITEMS>
 __device__ __forceinline__ void rank_in_warp(const K (&key)[ITEMS], int tile_n, int warp_base,
                                              int shift, int bits, uint32_t *warp_counts,
                                              uint32_t (&rank)[ITEMS]) {
@@ -169,54 +210,77 @@ __device__ __forceinline__ void rank_in_warp(const K (&key)[ITEMS], int tile_n, 
   __syncthreads();
 }
 
-/* Per digit d (thread d): the warps' counts of d become offsets within the tile's run of d, the
- * tile's count of d is published (tile 0 publishes it as a prefix), and tile_start[d] becomes
- * where d's run starts in the tile. Returns the tile's count of d. Ends with a barrier. */
-__device__ __forceinline__ uint32_t count_digits(uint32_t (*warp_counts)[DIGITS], int64_t tile,
-                                                 const digit_status &status, uint32_t *warp_totals,
-                                                 uint32_t *tile_start) {
-  const int d = threadIdx.x;
-  uint32_t count = 0;
-#pragma unroll
-  for (int w = 0; w < WARPS; w++) {
-    uint32_t c = warp_counts[w][d];
-    warp_counts[w][d] = count;
-    count += c;
-  }
-  status.publish(tile * DIGITS + d, tile == 0 ? CSRI_TILE_PREFIX : CSRI_TILE_AGGREGATE, count);
-  uint32_t tile_total;
-  tile_start[d] =
-      csri_block_exclusive<csri_sum_op<uint32_t>, THREADS>(count, warp_totals, &tile_total);
-  return count;
+/* Thread t takes digits t * PER .. t * PER + PER - 1 in the per-digit steps (consecutive, so
+ * that one scan of the threads' sums puts the digits in order). */
+template <int DIGITS> __device__ __forceinline__ int own_digit(int j) {
+  return threadIdx.x * (DIGITS / THREADS) + j;
 }
 
-/* Look back (thread d) for the keys of digit d in the tiles before this one: where the tile's
- * keys of d start in the output. Publishes the tile's inclusive count of d. */
-__device__ __forceinline__ uint64_t look_back_digit(const digit_status &status, int64_t tile,
-                                                    uint32_t count,
-                                                    const unsigned long long *bucket_start) {
-  const int d = threadIdx.x;
-  uint64_t before = 0;
-  if (tile > 0) {
-    for (int64_t t = tile - 1;; t--) {
-      uint32_t flag;
-      uint64_t c;
-      status.wait(t * DIGITS + d, &flag, &c);
-      before += c;
-      if (flag == CSRI_TILE_PREFIX)
-        break;
+/* Per digit d (its thread): the warps' counts of d become offsets within the tile's run of d,
+ * the tile's count of d is published (tile 0 publishes it as a prefix), and tile_start[d]
+ * becomes where d's run starts in the tile. count[j]: the tile's count of the thread's j-th
+ * digit. Ends with a barrier. */
+template <int DIGITS>
+__device__ __forceinline__ void
+count_digits(uint32_t (*warp_counts)[DIGITS], int64_t tile, const digit_status &status,
+             uint32_t *warp_totals, uint32_t *tile_start, uint32_t (&count)[DIGITS / THREADS]) {
+  uint32_t mine = 0;
+#pragma unroll
+  for (int j = 0; j < DIGITS / THREADS; j++) {
+    const int d = own_digit<DIGITS>(j);
+    count[j] = 0;
+#pragma unroll
+    for (int w = 0; w < WARPS; w++) {
+      uint32_t c = warp_counts[w][d];
+      warp_counts[w][d] = count[j];
+      count[j] += c;
     }
-    status.publish(tile * DIGITS + d, CSRI_TILE_PREFIX, before + count);
+    status.publish(tile * DIGITS + d, tile == 0 ? CSRI_TILE_PREFIX : CSRI_TILE_AGGREGATE, count[j]);
+    mine += count[j];
   }
-  return bucket_start[d] + before;
+  uint32_t tile_total;
+  uint32_t start =
+      csri_block_exclusive<csri_sum_op<uint32_t>, THREADS>(mine, warp_totals, &tile_total);
+#pragma unroll
+  for (int j = 0; j < DIGITS / THREADS; j++) {
+    tile_start[own_digit<DIGITS>(j)] = start;
+    start += count[j];
+  }
+}
+
+/* Look back (per digit d, its thread) for the keys of digit d in the tiles before this one:
+ * global_start[d] becomes where the tile's keys of d start in the output. Publishes the tile's
+ * inclusive count of d. */
+template <int DIGITS>
+__device__ __forceinline__ void look_back_digits(const digit_status &status, int64_t tile,
+                                                 const uint32_t (&count)[DIGITS / THREADS],
+                                                 const unsigned long long *bucket_start,
+                                                 uint64_t *global_start) {
+#pragma unroll
+  for (int j = 0; j < DIGITS / THREADS; j++) {
+    const int d = own_digit<DIGITS>(j);
+    uint64_t before = 0;
+    if (tile > 0) {
+      for (int64_t t = tile - 1;; t--) {
+        uint32_t flag;
+        uint64_t c;
+        status.wait(t * DIGITS + d, &flag, &c);
+        before += c;
+        if (flag == CSRI_TILE_PREFIX)
+          break;
+      }
+      status.publish(tile * DIGITS + d, CSRI_TILE_PREFIX, before + count[j]);
+    }
+    global_start[d] = bucket_start[d] + before;
+  }
 }
 
 /* Where each of the thread's keys sits in the tile staged in digit order (its rank within the
  * warp becomes its slot), and the keys put there. Ends with a barrier. */
-template <typename K, typename V, int ITEMS>
+template <typename K, typename V, int DIGITS, int ITEMS>
 __device__ __forceinline__ void stage_keys(const K (&key)[ITEMS], uint32_t (&slot)[ITEMS],
                                            int tile_n, int warp_base, int shift, int bits,
-                                           const pass_shared<K, V> &sh) {
+                                           const pass_shared<K, V, DIGITS> &sh) {
   const int warp = threadIdx.x >> 5;
 #pragma unroll
   for (int r = 0; r < ITEMS; r++)
@@ -229,16 +293,17 @@ __device__ __forceinline__ void stage_keys(const K (&key)[ITEMS], uint32_t (&slo
 }
 
 /* Staged item i of the tile, of digit d, goes to its digit's run in the output. */
-template <typename K, typename V>
-__device__ __forceinline__ uint64_t destination(const pass_shared<K, V> &sh, int i, int d) {
+template <typename K, typename V, int DIGITS>
+__device__ __forceinline__ uint64_t destination(const pass_shared<K, V, DIGITS> &sh, int i, int d) {
   return sh.global_start[d] + (uint64_t)(i - (int)sh.tile_start[d]);
 }
 
 /* Each digit's run of keys from shared memory to its place in the output: contiguous writes.
  * Thread t writes staged items t + j * THREADS; digit_at[j] keeps their digits for the values. */
-template <typename K, typename V, int ITEMS>
-__device__ __forceinline__ void scatter_keys(const pass_shared<K, V> &sh, int tile_n, int shift,
-                                             int bits, K *keys_out, uint32_t (&digit_at)[ITEMS]) {
+template <typename K, typename V, int DIGITS, int ITEMS>
+__device__ __forceinline__ void scatter_keys(const pass_shared<K, V, DIGITS> &sh, int tile_n,
+                                             int shift, int bits, K *keys_out,
+                                             uint32_t (&digit_at)[ITEMS]) {
 #pragma unroll
   for (int j = 0; j < ITEMS; j++) {
     int i = threadIdx.x + j * THREADS;
@@ -252,8 +317,8 @@ __device__ __forceinline__ void scatter_keys(const pass_shared<K, V> &sh, int ti
 
 /* The values: read now (the keys are out), staged in the slots their keys took, written to
  * where their keys went. */
-template <typename K, typename V, int ITEMS>
-__device__ __forceinline__ void move_values(const pass_shared<K, V> &sh, const V *values_in,
+template <typename K, typename V, int DIGITS, int ITEMS>
+__device__ __forceinline__ void move_values(const pass_shared<K, V, DIGITS> &sh, const V *values_in,
                                             V *values_out, int64_t tile_base, int tile_n,
                                             int warp_base, const uint32_t (&slot)[ITEMS],
                                             const uint32_t (&digit_at)[ITEMS]) {
@@ -274,15 +339,15 @@ __device__ __forceinline__ void move_values(const pass_shared<K, V> &sh, const V
   }
 }
 
-/* One pass: one tile per block. */
-template <typename K, typename V, typename Keys>
+/* One pass over digits of up to log2(DIGITS) bits: one tile per block. */
+template <typename K, typename V, int DIGITS, typename Keys>
 __global__ void __launch_bounds__(THREADS, min_blocks<K, V>())
     pass_kernel(Keys keys_in, const V *values_in, K *keys_out, V *values_out, int64_t n, int shift,
                 int bits, const unsigned long long *bucket_start, digit_status status,
                 unsigned long long *next_tile) {
   const int ITEMS = items<K>();
   extern __shared__ __align__(16) unsigned char shared_bytes_[];
-  const pass_shared<K, V> sh(shared_bytes_);
+  const pass_shared<K, V, DIGITS> sh(shared_bytes_);
   __shared__ int64_t tile_shared;
   __shared__ uint32_t warp_totals[WARPS];
 
@@ -293,18 +358,18 @@ __global__ void __launch_bounds__(THREADS, min_blocks<K, V>())
   const int warp_base = (threadIdx.x >> 5) * 32 * ITEMS;
 
   K key[ITEMS];
-  uint32_t slot[ITEMS], digit_at[ITEMS];
+  uint32_t slot[ITEMS], digit_at[ITEMS], count[DIGITS / THREADS];
   load_items<K, ITEMS>(keys_in, tile_base, tile_n, warp_base, key);
-  rank_in_warp<K, ITEMS>(key, tile_n, warp_base, shift, bits, sh.warp_counts[threadIdx.x >> 5],
-                         slot);
-  uint32_t count = count_digits(sh.warp_counts, tile, status, warp_totals, sh.tile_start);
-  sh.global_start[threadIdx.x] = look_back_digit(status, tile, count, bucket_start);
+  rank_in_warp<K, DIGITS, ITEMS>(key, tile_n, warp_base, shift, bits,
+                                 sh.warp_counts[threadIdx.x >> 5], slot);
+  count_digits<DIGITS>(sh.warp_counts, tile, status, warp_totals, sh.tile_start, count);
+  look_back_digits<DIGITS>(status, tile, count, bucket_start, sh.global_start);
   __syncthreads();
-  stage_keys<K, V, ITEMS>(key, slot, tile_n, warp_base, shift, bits, sh);
-  scatter_keys<K, V, ITEMS>(sh, tile_n, shift, bits, keys_out, digit_at);
+  stage_keys<K, V, DIGITS, ITEMS>(key, slot, tile_n, warp_base, shift, bits, sh);
+  scatter_keys<K, V, DIGITS, ITEMS>(sh, tile_n, shift, bits, keys_out, digit_at);
   if constexpr (has_values<V>())
-    move_values<K, V, ITEMS>(sh, values_in, values_out, tile_base, tile_n, warp_base, slot,
-                             digit_at);
+    move_values<K, V, DIGITS, ITEMS>(sh, values_in, values_out, tile_base, tile_n, warp_base, slot,
+                                     digit_at);
 }
 
 /* --- the sort ------------------------------------------------------------------------------- */
@@ -321,34 +386,69 @@ inline layout make_layout(size_t key_size, size_t value_size, int64_t n) {
   layout l;
   l.counters = 0;
   l.counts = csri_align256((size_t)passes_max * 8);
-  l.status = l.counts + csri_align256((size_t)passes_max * DIGITS * 8);
-  l.keys = l.status + digit_status::bytes(tiles * DIGITS);
+  l.status = l.counts + csri_align256((size_t)passes_max * WIDE_DIGITS * 8);
+  l.keys = l.status + digit_status::bytes(tiles * WIDE_DIGITS);
   l.values = l.keys + csri_align256((size_t)n * key_size);
   l.total = l.values + csri_align256((size_t)n * value_size);
   return l;
+}
+
+/* One pass over the digits of `bits` bits at `shift`, in the kernel for DIGITS digit values:
+ * its statuses cleared, its shared memory allowed, the kernel launched. */
+template <typename K, typename V, int DIGITS, typename Keys>
+csr_status launch_pass(csr_context *ctx, Keys keys_in, const V *values_in, K *keys_out,
+                       V *values_out, int64_t n, int shift, int bits,
+                       const unsigned long long *bucket_start, const digit_status &status,
+                       unsigned long long *next_tile) {
+  cudaStream_t stream = csri_stream(ctx);
+  const int64_t tiles = (n + tile_items<K>() - 1) / tile_items<K>();
+  const size_t shared = shared_bytes<K, V, DIGITS>();
+  CSRI_CUDA_TRY(ctx, cudaMemsetAsync(status.words, 0, digit_status::bytes(tiles * DIGITS), stream));
+  CSRI_CUDA_TRY(ctx,
+                cudaFuncSetAttribute(pass_kernel<K, V, DIGITS, Keys>,
+                                     cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
+  pass_kernel<K, V, DIGITS, Keys><<<(unsigned)tiles, THREADS, shared, stream>>>(
+      keys_in, values_in, keys_out, values_out, n, shift, bits, bucket_start, status, next_tile);
+  return CSRI_CUDA_CHECK(ctx, "radix sort pass");
+}
+
+/* A pass in the narrow kernel when its digits fit, else in the wide one. */
+template <typename K, typename V, typename Keys>
+csr_status run_pass(csr_context *ctx, Keys keys_in, const V *values_in, K *keys_out, V *values_out,
+                    int64_t n, int shift, int bits, const unsigned long long *bucket_start,
+                    const digit_status &status, unsigned long long *next_tile) {
+  if (bits <= CSRI_RADIX_BITS)
+    return launch_pass<K, V, NARROW_DIGITS>(ctx, keys_in, values_in, keys_out, values_out, n, shift,
+                                            bits, bucket_start, status, next_tile);
+  return launch_pass<K, V, WIDE_DIGITS>(ctx, keys_in, values_in, keys_out, values_out, n, shift,
+                                        bits, bucket_start, status, next_tile);
 }
 
 /* The digit counts of every pass, then the passes. The first pass reads first_keys and
  * first_values; the sorted keys and values end in keys and values. in_place: first_keys reads
  * keys and first_values is values (the passes then alternate from the caller's arrays to the
  * workspace, and an odd number of them ends with one copy back); otherwise the passes alternate
- * so that the last one writes the caller's arrays. */
+ * so that the last one writes the caller's arrays. first_bad, when given (device memory), gets
+ * the first key that first_keys.checked finds bad, if it is below what *first_bad holds (an
+ * in-place sort over no bits checks nothing); the sort goes on regardless: every digit is masked
+ * to its bits, so bad keys are moved like any other, never written out of bounds. */
 template <typename K, typename V, typename FirstKeys>
 csr_status sort(csr_context *ctx, FirstKeys first_keys, const V *first_values, bool in_place,
-                K *keys, V *values, int64_t n, int begin_bit, int end_bit, void *workspace) {
+                K *keys, V *values, int64_t n, int begin_bit, int end_bit, void *workspace,
+                unsigned long long *first_bad = nullptr) {
   cudaStream_t stream = csri_stream(ctx);
   layout l = make_layout(sizeof(K), has_values<V>() ? sizeof(V) : 0, n);
   char *w = (char *)workspace;
   unsigned long long *counters = (unsigned long long *)(w + l.counters);
   unsigned long long *counts = (unsigned long long *)(w + l.counts);
   const digit_status status = digit_status::at(w + l.status, 0);
+  csri_radix_plan plan =
+      csri_radix_plan_for(begin_bit, end_bit, CSRI_RADIX_BITS, CSRI_RADIX_WIDE_BITS);
   /* Out of place, no bits still takes one pass (every key of digit 0): a stable copy. */
-  int passes = (end_bit - begin_bit + CSRI_RADIX_BITS - 1) / CSRI_RADIX_BITS;
-  if (passes == 0 && in_place)
+  if (plan.passes == 0 && in_place)
     return CSR_SUCCESS;
-  if (passes == 0)
-    passes = 1;
-  const int64_t tiles = (n + tile_items<K>() - 1) / tile_items<K>();
+  if (plan.passes == 0)
+    plan.passes = 1;
 
   CSRI_CUDA_TRY(ctx, cudaMemsetAsync(w, 0, l.status, stream)); /* counters and counts */
   int hist_blocks = csri_cuda_sm_count() * CSRI_RADIX_HIST_BLOCKS_PER_SM;
@@ -356,37 +456,26 @@ csr_status sort(csr_context *ctx, FirstKeys first_keys, const V *first_values, b
                  (CSRI_RADIX_HIST_THREADS * CSRI_RADIX_HIST_ITEMS);
   if (most < hist_blocks)
     hist_blocks = (int)(most > 0 ? most : 1);
-  digit_counts_kernel<K, FirstKeys><<<hist_blocks, CSRI_RADIX_HIST_THREADS, 0, stream>>>(
-      first_keys, n, begin_bit, end_bit, passes, counts);
-  bucket_starts_kernel<<<passes, DIGITS, 0, stream>>>(counts);
+  digit_counts_kernel<K, FirstKeys>
+      <<<hist_blocks, CSRI_RADIX_HIST_THREADS, 0, stream>>>(first_keys, n, plan, counts, first_bad);
+  bucket_starts_kernel<<<plan.passes, WIDE_DIGITS, 0, stream>>>(counts);
   CSRI_TRY(CSRI_CUDA_CHECK(ctx, "radix sort digit counts"));
 
-  const size_t shared = shared_bytes<K, V>();
-  CSRI_CUDA_TRY(ctx,
-                cudaFuncSetAttribute(pass_kernel<K, V, FirstKeys>,
-                                     cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
-  CSRI_CUDA_TRY(ctx,
-                cudaFuncSetAttribute(pass_kernel<K, V, key_array<K>>,
-                                     cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
   K *key_buf[2] = {keys, (K *)(w + l.keys)};
   V *value_buf[2] = {values, (V *)(w + l.values)};
   /* Pass p writes buffer out(p): 1, 0, 1, ... in place; ending at 0 otherwise. */
+  const int passes = plan.passes;
   auto out = [&](int p) { return in_place ? (p + 1) & 1 : (passes - 1 - p) & 1; };
   for (int p = 0; p < passes; p++) {
-    const int shift = begin_bit + p * CSRI_RADIX_BITS;
-    const int bits = end_bit - shift < CSRI_RADIX_BITS ? end_bit - shift : CSRI_RADIX_BITS;
     const int to = out(p), from = 1 - to;
-    CSRI_CUDA_TRY(ctx,
-                  cudaMemsetAsync(status.words, 0, digit_status::bytes(tiles * DIGITS), stream));
     if (p == 0)
-      pass_kernel<K, V, FirstKeys><<<(unsigned)tiles, THREADS, shared, stream>>>(
-          first_keys, first_values, key_buf[to], value_buf[to], n, shift, bits, counts, status,
-          counters);
+      CSRI_TRY(
+          (run_pass<K, V, FirstKeys>(ctx, first_keys, first_values, key_buf[to], value_buf[to], n,
+                                     plan.shift[p], plan.bits[p], counts, status, counters)));
     else
-      pass_kernel<K, V, key_array<K>><<<(unsigned)tiles, THREADS, shared, stream>>>(
-          key_array<K>{key_buf[from]}, value_buf[from], key_buf[to], value_buf[to], n, shift, bits,
-          counts + (int64_t)p * DIGITS, status, counters + p);
-    CSRI_TRY(CSRI_CUDA_CHECK(ctx, "radix sort pass"));
+      CSRI_TRY((run_pass<K, V, key_array<K>>(
+          ctx, key_array<K>{key_buf[from]}, value_buf[from], key_buf[to], value_buf[to], n,
+          plan.shift[p], plan.bits[p], counts + (int64_t)p * WIDE_DIGITS, status, counters + p)));
   }
   if (out(passes - 1) == 0)
     return CSR_SUCCESS;
@@ -403,15 +492,16 @@ csr_status sort(csr_context *ctx, FirstKeys first_keys, const V *first_values, b
 template <typename K, typename FirstKeys>
 csr_status sort_by_value_size(csr_context *ctx, FirstKeys first_keys, const void *first_values,
                               bool in_place, K *keys, size_t value_size, void *values, int64_t n,
-                              int begin_bit, int end_bit, void *workspace) {
+                              int begin_bit, int end_bit, void *workspace,
+                              unsigned long long *first_bad = nullptr) {
   if (value_size == 8)
     return sort<K, uint64_t>(ctx, first_keys, (const uint64_t *)first_values, in_place, keys,
-                             (uint64_t *)values, n, begin_bit, end_bit, workspace);
+                             (uint64_t *)values, n, begin_bit, end_bit, workspace, first_bad);
   if (value_size == 4)
     return sort<K, uint32_t>(ctx, first_keys, (const uint32_t *)first_values, in_place, keys,
-                             (uint32_t *)values, n, begin_bit, end_bit, workspace);
+                             (uint32_t *)values, n, begin_bit, end_bit, workspace, first_bad);
   return sort<K, none>(ctx, first_keys, (const none *)first_values, in_place, keys, (none *)values,
-                       n, begin_bit, end_bit, workspace);
+                       n, begin_bit, end_bit, workspace, first_bad);
 }
 
 } // namespace csri_radix

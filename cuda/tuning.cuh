@@ -30,11 +30,18 @@
 #define CSRI_LOOK_BACK_PAUSE_MAX_NS 512
 #endif
 
-/* Radix sort (onesweep): 8-bit digits; a tile of RADIX_THREADS threads (one per digit in the
- * per-digit steps, so equal to RADIX_DIGITS) x RADIX_ITEMS keys, staged with their values in
- * shared memory before the scatter. */
+/* Radix sort (onesweep): 8-bit digits, or up to WIDE_BITS where wider digits take fewer passes
+ * (src/kernels/radix_plan.h); a tile of RADIX_THREADS threads (one or more digits each in the
+ * per-digit steps) x RADIX_ITEMS keys, staged with their values in shared memory before the
+ * scatter. */
 #define CSRI_RADIX_BITS 8
-#define CSRI_RADIX_DIGITS (1 << CSRI_RADIX_BITS)
+/* 9: H100, 2026-11-24, 2^26 triples over 2^22 x 2^22 (44-bit keys) to CSR 7.43-7.52 ms against
+ * 7.83-7.86 with 8-bit digits only (5 passes against 6); 10 made it 8.58 ms, and 2^26 40-bit COO
+ * pairs in 4 passes of 10 bits 0.75x CUB against 0.85x in 5 of 8. Two instantiations of the 9-bit
+ * pass (the COO converter's first pass with 4-byte values) spill 16 bytes. */
+#ifndef CSRI_RADIX_WIDE_BITS
+#define CSRI_RADIX_WIDE_BITS 9
+#endif
 #define CSRI_RADIX_THREADS 256
 #ifndef CSRI_RADIX_ITEMS_32
 #define CSRI_RADIX_ITEMS_32 16 /* 32-bit keys */
@@ -55,11 +62,18 @@
 #ifndef CSRI_RADIX_MIN_BLOCKS_64
 #define CSRI_RADIX_MIN_BLOCKS_64 2
 #endif
-/* The all-digits histogram that precedes the passes: threads and items per thread, and at most
- * RADIX_HIST_BLOCKS_PER_SM blocks per multiprocessor (a grid-stride loop covers the rest). */
+/* The all-digits histogram that precedes the passes: threads, the keys a thread loads at once
+ * (all in flight before it counts any), and at most RADIX_HIST_BLOCKS_PER_SM blocks per
+ * multiprocessor (a grid-stride loop covers the rest). H100, 2026-11-24, 2^26 COO keys of 5
+ * passes, Nsight Compute, one launch each: one key at a time 0.45 ms (the passes' loop then not
+ * unrolled), 4 keys 0.40, 8 keys 0.69, 16 keys 0.72, 8 keys with 8 blocks an SM 0.54. */
 #define CSRI_RADIX_HIST_THREADS 256
-#define CSRI_RADIX_HIST_ITEMS 32
+#ifndef CSRI_RADIX_HIST_ITEMS
+#define CSRI_RADIX_HIST_ITEMS 4
+#endif
+#ifndef CSRI_RADIX_HIST_BLOCKS_PER_SM
 #define CSRI_RADIX_HIST_BLOCKS_PER_SM 4
+#endif
 
 /* The pass over ordered COO triples (cuda/coo_runs.cuh): a tile of RUNS_THREADS threads x
  * RUNS_ITEMS triples; RUNS_MIN_BLOCKS blocks an SM, a budget of 64 registers a thread that the

@@ -479,6 +479,29 @@ static void check_bad_triples(csrt_rng *rng) {
     EXPECT(B == NULL && !strcmp(csr_context_last_error(ref), csr_context_last_error(ctx)));
     csr_coo_free(&T);
   }
+  /* Ordered triples, 40 a row, with one outside the matrix that keeps the order (a column past
+   * the last, at the end of its row): alone, and with two triples swapped later in the input, so
+   * that the bad one is named either by the pass over the given order or by the sort's check. */
+  for (int disorder = 0; disorder < 2; disorder++) {
+    csr_coo *T = NULL;
+    csr_coo_create(ref, &T, rows, cols, n, CSR_F64, CSR_HOST);
+    for (int64_t k = 0; k < n; k++) {
+      T->row_indices[k] = (int32_t)(k / 40);
+      T->col_indices[k] = (int32_t)(k % 40 * 7);
+      ((double *)T->values)[k] = csrt_uniform(rng, -1, 1);
+    }
+    const int64_t bad = 40 * 175 + 39;
+    T->col_indices[bad] = (int32_t)cols;
+    if (disorder)
+      T->col_indices[15000] = 7, T->col_indices[15001] = 0;
+    snprintf(csrt_case, sizeof csrt_case, "%s: ordered triples, triple %lld outside the matrix%s",
+             csr_backend_name(backend), (long long)bad, disorder ? ", disorder after it" : "");
+    csr_matrix *R = NULL, *B = NULL;
+    EXPECT_STATUS(ref, csr_from_coo(ref, T, 0, &R), CSR_ERR_INDEX_OUT_OF_BOUNDS);
+    EXPECT_STATUS(ctx, from_coo(T, 0, &B), CSR_ERR_INDEX_OUT_OF_BOUNDS);
+    EXPECT(B == NULL && !strcmp(csr_context_last_error(ref), csr_context_last_error(ctx)));
+    csr_coo_free(&T);
+  }
 }
 
 /* A 400 x 400 sorted, duplicate-free matrix of about 20000 entries, some rows empty: entries of

@@ -305,8 +305,8 @@ static void sort_case(size_t ks, int64_t n, key_shape shape, int begin, int end)
 }
 
 /* Under an instrumented run (CSR_GPU_QUICK): every kernel variant (32- and 64-bit keys; no,
- * 4- and 8-byte values), each side of one and two tiles and many tiles, a digit range that ends
- * inside a digit, random keys, equal keys and long runs of equal keys. */
+ * 4- and 8-byte values; 8- and 9-bit digits), each side of one and two tiles and many tiles, a
+ * digit range that ends inside a digit, random keys, equal keys and long runs of equal keys. */
 static void sorts_quick(void) {
   for (int wide = 0; wide < 2; wide++) {
     size_t ks = wide ? 8 : 4;
@@ -315,10 +315,10 @@ static void sorts_quick(void) {
         (int64_t)CSRI_RADIX_THREADS * (wide ? CSRI_RADIX_ITEMS_64 : CSRI_RADIX_ITEMS_32);
     const int64_t ns[] = {1, tile - 1, tile, tile + 1, 2 * tile + 1, 9 * tile + 7};
     const key_shape shapes[] = {KEYS_RANDOM, KEYS_EQUAL, KEYS_FEW};
-    const int ranges[][2] = {{0, bits}, {13, 29}, {bits - 1, bits}};
+    const int ranges[][2] = {{0, bits}, {13, 29}, {bits - 1, bits}, {0, wide ? 44 : 26}};
     for (int l = 0; l < 6; l++)
       for (int s = 0; s < 3; s++)
-        for (int r = 0; r < 3; r++)
+        for (int r = 0; r < 4; r++)
           sort_case(ks, ns[l], shapes[s], ranges[r][0], ranges[r][1]);
   }
 }
@@ -331,12 +331,22 @@ static void sorts(void) {
   for (int wide = 0; wide < 2; wide++) {
     size_t ks = wide ? 8 : 4;
     int bits = (int)ks * 8;
-    const int ranges[][2] = {{0, bits}, {13, 29}, {0, wide ? 40 : 20}, {bits - 1, bits}, {5, 6},
-                             {0, 8},    {3, 12}};
+    /* 8-bit digits, then ranges that take 9-bit ones: 44 bits in 9 9 9 9 8, 26 in 9 9 8, 17 in
+     * 9 8, 9 in one pass of 9 (src/kernels/radix_plan.h) */
+    const int ranges[][2] = {{0, bits},
+                             {13, 29},
+                             {0, wide ? 40 : 20},
+                             {0, wide ? 44 : 26},
+                             {bits - 1, bits},
+                             {5, 6},
+                             {0, 8},
+                             {7, 24},
+                             {3, 12}};
+    const int nranges = (int)(sizeof ranges / sizeof ranges[0]);
     for (int l = 0; l < NLENGTHS; l++)
       for (int s = 0; s < KEY_SHAPES; s++)
-        for (int r = 0; r < 7; r++)
-          if (lengths[l] < LONG_INPUT || (s == KEYS_RANDOM && r < 3) ||
+        for (int r = 0; r < nranges; r++)
+          if (lengths[l] < LONG_INPUT || (s == KEYS_RANDOM && r < 4) ||
               (lengths[l] == LONG_INPUT && r == 0))
             sort_case(ks, lengths[l], (key_shape)s, ranges[r][0], ranges[r][1]);
   }

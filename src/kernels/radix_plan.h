@@ -1,0 +1,44 @@
+/* The digits of an LSD radix sort over key bits [begin, end): how many passes, and each pass's
+ * shift and width, in one definition for C and CUDA so that the CPU tests check the GPU's plan.
+ * Internal.
+ *
+ * Passes of `narrow` bits (the last one takes what is left) unless digits of up to `wide` bits
+ * take fewer passes; then the bits are spread evenly over that many passes, the wider ones first.
+ * A pass costs about the same whether its digits have 8 or 9 bits, so 44-bit keys (a 22-bit row
+ * above a 22-bit column) sort in 5 passes of 9, 9, 9, 9 and 8 bits instead of 6 of 8, while
+ * 40-bit keys keep 5 passes of 8. */
+#ifndef CSR_KERNELS_RADIX_PLAN_H
+#define CSR_KERNELS_RADIX_PLAN_H
+
+#include "kernels/host_device.h"
+
+/* The most passes a plan has: 64-bit keys in 8-bit digits. */
+#define CSRI_RADIX_MOST_PASSES 8
+
+typedef struct {
+  int passes;
+  int shift[CSRI_RADIX_MOST_PASSES], bits[CSRI_RADIX_MOST_PASSES];
+} csri_radix_plan;
+
+/* The plan for bits [begin, end) of a key (0 <= begin <= end <= 64), narrow >= 1 and
+ * wide >= narrow; no bits: no passes. */
+CSRI_HD csri_radix_plan csri_radix_plan_for(int begin, int end, int narrow, int wide) {
+  csri_radix_plan plan;
+  const int width = end - begin;
+  const int narrow_passes = (width + narrow - 1) / narrow, wide_passes = (width + wide - 1) / wide;
+  plan.passes = wide_passes < narrow_passes ? wide_passes : narrow_passes;
+  int shift = begin;
+  for (int p = 0; p < CSRI_RADIX_MOST_PASSES; p++) {
+    int bits = 0;
+    if (p < plan.passes && wide_passes < narrow_passes) /* even: width / passes, or one more */
+      bits = width / plan.passes + (p < width % plan.passes ? 1 : 0);
+    else if (p < plan.passes)
+      bits = end - shift < narrow ? end - shift : narrow;
+    plan.shift[p] = shift;
+    plan.bits[p] = bits;
+    shift += bits;
+  }
+  return plan;
+}
+
+#endif

@@ -1,0 +1,64 @@
+/* The radix sort's digit plan (src/kernels/radix_plan.h), on the CPU, for every bit range of a
+ * 64-bit key and the digit widths the device sort uses (cuda/tuning.cuh) and others:
+ *  - the passes cover [begin, end) once, in order, lowest bits first, none empty, none wider than
+ *    the wide digits, none wider than narrow unless that saves a pass;
+ *  - as few passes as either width alone gives; wide digits spread evenly (widths differ by at
+ *    most one, wider first); narrow passes all full but the last;
+ *  - the cases the documentation names (44 bits: 9 9 9 9 8; 40 bits: 8 x 5). */
+#include "kernels/radix_plan.h"
+#include "testing.h"
+
+#include "../cuda/tuning.cuh" /* the device sort's digit widths */
+
+static void check_plan(int begin, int end, int narrow, int wide) {
+  const csri_radix_plan plan = csri_radix_plan_for(begin, end, narrow, wide);
+  const int width = end - begin;
+  const int narrow_passes = (width + narrow - 1) / narrow, wide_passes = (width + wide - 1) / wide;
+  const int fewest = wide_passes < narrow_passes ? wide_passes : narrow_passes;
+  CHECKF(plan.passes == fewest, "[%d, %d) in %d/%d-bit digits: %d passes, want %d", begin, end,
+         narrow, wide, plan.passes, fewest);
+  CHECK(plan.passes <= CSRI_RADIX_MOST_PASSES);
+  int shift = begin, widest = 0, narrowest = 64;
+  for (int p = 0; p < plan.passes && p < CSRI_RADIX_MOST_PASSES; p++) {
+    CHECKF(plan.shift[p] == shift && plan.bits[p] >= 1 && plan.bits[p] <= wide,
+           "[%d, %d) in %d/%d-bit digits: pass %d takes %d bits at %d (want at %d)", begin, end,
+           narrow, wide, p, plan.bits[p], plan.shift[p], shift);
+    if (p > 0)
+      CHECKF(plan.bits[p] <= plan.bits[p - 1], "[%d, %d): pass %d is wider than the one before",
+             begin, end, p);
+    if (wide_passes >= narrow_passes && p < plan.passes - 1) /* narrow digits: full but the last */
+      CHECKF(plan.bits[p] == narrow, "[%d, %d) in %d/%d-bit digits: pass %d takes %d bits", begin,
+             end, narrow, wide, p, plan.bits[p]);
+    widest = plan.bits[p] > widest ? plan.bits[p] : widest;
+    narrowest = plan.bits[p] < narrowest ? plan.bits[p] : narrowest;
+    shift += plan.bits[p];
+  }
+  CHECKF(shift == end, "[%d, %d) in %d/%d-bit digits: the passes end at bit %d", begin, end, narrow,
+         wide, shift);
+  if (widest > narrow) /* wide digits only when they save a pass, and then spread evenly */
+    CHECKF(wide_passes < narrow_passes && widest - narrowest <= 1,
+           "[%d, %d) in %d/%d-bit digits: %d to %d bits a pass", begin, end, narrow, wide,
+           narrowest, widest);
+}
+
+int main(void) {
+  const int widths[][2] = {
+      {CSRI_RADIX_BITS, CSRI_RADIX_WIDE_BITS}, {8, 8}, {8, 9}, {8, 10}, {8, 11}, {4, 5}, {2, 3}};
+  for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++)
+    for (int begin = 0; begin <= 64; begin++)
+      for (int end = begin; end <= 64; end++)
+        if ((end - begin + widths[w][0] - 1) / widths[w][0] <= CSRI_RADIX_MOST_PASSES)
+          check_plan(begin, end, widths[w][0], widths[w][1]);
+
+  csri_radix_plan p = csri_radix_plan_for(0, 44, 8, 9);
+  CHECK(p.passes == 5 && p.bits[0] == 9 && p.bits[3] == 9 && p.bits[4] == 8 && p.shift[4] == 36);
+  p = csri_radix_plan_for(0, 40, 8, 9);
+  CHECK(p.passes == 5 && p.bits[0] == 8 && p.bits[4] == 8);
+  p = csri_radix_plan_for(3, 12, 8, 9);
+  CHECK(p.passes == 1 && p.bits[0] == 9 && p.shift[0] == 3);
+  p = csri_radix_plan_for(5, 5, 8, 9);
+  CHECK(p.passes == 0);
+  p = csri_radix_plan_for(0, 64, 8, 9);
+  CHECK(p.passes == 8 && p.bits[7] == 8);
+  return csrt_finish("test_radix_plan");
+}
