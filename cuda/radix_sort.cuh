@@ -6,16 +6,17 @@
  *     gives where each digit's bucket starts.
  *  2. A pass: each block takes the next tile, ranks its keys within the tile per digit (warps
  *     rank 32 keys at a time with __match_any_sync, keeping keys in order, which keeps the sort
- *     stable), publishes its per-digit counts, and one thread per digit looks back over the
- *     preceding tiles' counts (decoupled look-back, as in scan.cu) for where the tile's keys of
- *     that digit go. Keys are then staged in shared memory in digit order, so that the writes of
- *     each digit's run are contiguous, and written out; the values follow through the same
- *     shared buffer. Values are read only once the keys are out: registers and shared memory
- *     hold one array at a time, which lets more blocks share a multiprocessor.
+ *     stable), publishes its per-digit counts, and the thread of each digit (a thread has one, or
+ *     two in a 9-bit pass) looks back over the preceding tiles' counts (decoupled look-back, as in
+ * scan.cu) for where the tile's keys of that digit go. Keys are then staged in shared memory in
+ * digit order, so that the writes of each digit's run are contiguous, and written out; the values
+ * follow through the same shared buffer. Values are read only once the keys are out: registers and
+ * shared memory hold one array at a time, which lets more blocks share a multiprocessor.
  *
  * The first pass reads its keys through a functor (key(i) for i < n) and its values from their
  * own array, so that a caller whose keys are computed (the COO converter's (row, column) keys)
- * or whose values must stay as they are sorts without first copying them. */
+ * or whose values must stay as they are sorts without first copying them; the digit counts may
+ * have the functor check each key (checked(i, &ok)), and report the first bad one. */
 #ifndef CSR_CUDA_RADIX_SORT_CUH
 #define CSR_CUDA_RADIX_SORT_CUH
 
@@ -84,7 +85,7 @@ template <typename K, typename Keys>
 __global__ void __launch_bounds__(CSRI_RADIX_HIST_THREADS)
     digit_counts_kernel(Keys keys, int64_t n, csri_radix_plan plan, unsigned long long *counts,
                         unsigned long long *first_bad) {
-  const int MOST = sizeof(K) * 8 / CSRI_RADIX_BITS; /* passes */
+  const int MOST = sizeof(K) * 8 / CSRI_RADIX_BITS; /* the most passes a plan has for K */
   __shared__ uint32_t local[MOST][WIDE_DIGITS];
   const int passes = plan.passes;
   for (int i = threadIdx.x; i < passes * WIDE_DIGITS; i += blockDim.x)
@@ -210,8 +211,8 @@ __device__ __forceinline__ void rank_in_warp(const K (&key)[ITEMS], int tile_n, 
   __syncthreads();
 }
 
-/* Thread t takes digits t * PER .. t * PER + PER - 1 in the per-digit steps (consecutive, so
- * that one scan of the threads' sums puts the digits in order). */
+/* The j-th digit of this thread in the per-digit steps: a thread takes DIGITS / THREADS
+ * consecutive digits, so that one scan of the threads' sums puts the digits in order. */
 template <int DIGITS> __device__ __forceinline__ int own_digit(int j) {
   return threadIdx.x * (DIGITS / THREADS) + j;
 }

@@ -66,7 +66,9 @@
  * (all in flight before it counts any), and at most RADIX_HIST_BLOCKS_PER_SM blocks per
  * multiprocessor (a grid-stride loop covers the rest). H100, 2026-11-24, 2^26 COO keys of 5
  * passes, Nsight Compute, one launch each: one key at a time 0.45 ms (the passes' loop then not
- * unrolled), 4 keys 0.40, 8 keys 0.69, 16 keys 0.72, 8 keys with 8 blocks an SM 0.54. */
+ * unrolled), 4 keys 0.40, 8 keys 0.69, 16 keys 0.72, 8 keys with 8 blocks an SM 0.54; in a later
+ * call 4 keys 0.395, 2 keys 0.392, 4 keys with 8 blocks an SM 0.360 (not yet tried in a whole
+ * sort). */
 #define CSRI_RADIX_HIST_THREADS 256
 #ifndef CSRI_RADIX_HIST_ITEMS
 #define CSRI_RADIX_HIST_ITEMS 4
@@ -79,7 +81,9 @@
  * RUNS_ITEMS triples; RUNS_MIN_BLOCKS blocks an SM, a budget of 64 registers a thread that the
  * kernel fits unspilled. H100, 2026-11-24, sorted 2^26 f64 triples, same runs: 4 blocks 1.04 ms,
  * 3 blocks 1.16-1.20, 5 (spills) 1.16-1.25; 12 triples a thread (3 blocks) 1.06-1.11, 4 (8
- * blocks) 1.21-1.23; 128-thread blocks 1.11-1.14. */
+ * blocks) 1.21-1.23; 128-thread blocks 1.11-1.14. Later, same runs: 512-thread blocks (2 an SM)
+ * 1.016 and 1.037 ms against 1.054 and 1.026, shuffled 7.22-7.24 against 7.31: within the
+ * spread, not changed. */
 #ifndef CSRI_RUNS_THREADS
 #define CSRI_RUNS_THREADS 256
 #endif
