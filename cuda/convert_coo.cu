@@ -94,13 +94,12 @@ template <typename K> struct coo_keys {
   const int32_t *row, *col;
   int col_bits;
   int64_t rows, cols;
-  __device__ __forceinline__ K operator()(int64_t k) const {
-    return ((K)row[k] << col_bits) | (K)col[k];
-  }
+  __device__ __forceinline__ K key(int32_t r, int32_t c) const { return ((K)r << col_bits) | (K)c; }
+  __device__ __forceinline__ K operator()(int64_t k) const { return key(row[k], col[k]); }
   __device__ __forceinline__ K checked(int64_t k, bool *ok) const {
     const int32_t r = row[k], c = col[k];
     *ok = r >= 0 && r < rows && c >= 0 && c < cols;
-    return ((K)r << col_bits) | (K)c;
+    return key(r, c);
   }
 };
 

@@ -215,18 +215,16 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS, CSRI_RUNS_MIN_BLOCKS)
         keep = !(drop_zeros && s == (V)0);
       }
     const uint32_t mask = __ballot_sync(FULL, keep);
-    if (lane == 0) {
+    if (lane == 0)
       kept_lanes[i * WARPS + warp] = mask;
-      before[i * WARPS + warp] = __popc(mask);
-    }
   }
   __syncthreads();
-  if (warp == 0) { /* exclusive scan of the ITEMS * WARPS counts in (item, warp) order */
+  if (warp == 0) { /* exclusive scan of the ITEMS * WARPS kept counts in (item, warp) order */
     const int PER_LANE = ITEMS * WARPS / 32;
     uint32_t mine[PER_LANE], lane_total = 0;
 #pragma unroll
     for (int c = 0; c < PER_LANE; c++)
-      lane_total += mine[c] = before[PER_LANE * lane + c];
+      lane_total += mine[c] = __popc(kept_lanes[PER_LANE * lane + c]);
     uint32_t running = csri_warp_inclusive<csri_sum_op<uint32_t>>(lane_total) - lane_total;
 #pragma unroll
     for (int c = 0; c < PER_LANE; c++) {

@@ -415,9 +415,10 @@ csr_status launch_pass(csr_context *ctx, Keys keys_in, const V *values_in, K *ke
 
 /* A pass in the narrow kernel when its digits fit, else in the wide one. */
 template <typename K, typename V, typename Keys>
-csr_status run_pass(csr_context *ctx, Keys keys_in, const V *values_in, K *keys_out, V *values_out,
-                    int64_t n, int shift, int bits, const unsigned long long *bucket_start,
-                    const digit_status &status, unsigned long long *next_tile) {
+csr_status pass_of_width(csr_context *ctx, Keys keys_in, const V *values_in, K *keys_out,
+                         V *values_out, int64_t n, int shift, int bits,
+                         const unsigned long long *bucket_start, const digit_status &status,
+                         unsigned long long *next_tile) {
   if (bits <= CSRI_RADIX_BITS)
     return launch_pass<K, V, NARROW_DIGITS>(ctx, keys_in, values_in, keys_out, values_out, n, shift,
                                             bits, bucket_start, status, next_tile);
@@ -448,8 +449,8 @@ csr_status sort(csr_context *ctx, FirstKeys first_keys, const V *first_values, b
   /* Out of place, no bits still takes one pass (every key of digit 0): a stable copy. */
   if (plan.passes == 0 && in_place)
     return CSR_SUCCESS;
-  if (plan.passes == 0)
-    plan.passes = 1;
+  if (plan.passes == 0) /* digit 0 for every key (shift 0: begin may be 64, past the key) */
+    plan.passes = 1, plan.shift[0] = 0;
 
   CSRI_CUDA_TRY(ctx, cudaMemsetAsync(w, 0, l.status, stream)); /* counters and counts */
   int hist_blocks = csri_cuda_sm_count() * CSRI_RADIX_HIST_BLOCKS_PER_SM;
@@ -470,11 +471,11 @@ csr_status sort(csr_context *ctx, FirstKeys first_keys, const V *first_values, b
   for (int p = 0; p < passes; p++) {
     const int to = out(p), from = 1 - to;
     if (p == 0)
-      CSRI_TRY(
-          (run_pass<K, V, FirstKeys>(ctx, first_keys, first_values, key_buf[to], value_buf[to], n,
-                                     plan.shift[p], plan.bits[p], counts, status, counters)));
+      CSRI_TRY((pass_of_width<K, V, FirstKeys>(ctx, first_keys, first_values, key_buf[to],
+                                               value_buf[to], n, plan.shift[p], plan.bits[p],
+                                               counts, status, counters)));
     else
-      CSRI_TRY((run_pass<K, V, key_array<K>>(
+      CSRI_TRY((pass_of_width<K, V, key_array<K>>(
           ctx, key_array<K>{key_buf[from]}, value_buf[from], key_buf[to], value_buf[to], n,
           plan.shift[p], plan.bits[p], counts + (int64_t)p * WIDE_DIGITS, status, counters + p)));
   }
