@@ -37,8 +37,10 @@
 #define CSRI_RADIX_BITS 8
 /* 9: H100, 2026-11-24, 2^26 triples over 2^22 x 2^22 (44-bit keys) to CSR 7.43-7.52 ms against
  * 7.83-7.86 with 8-bit digits only (5 passes against 6); 10 made it 8.58 ms, and 2^26 40-bit COO
- * pairs in 4 passes of 10 bits 0.75x CUB against 0.85x in 5 of 8. Two instantiations of the 9-bit
- * pass (the COO converter's first pass with 4-byte values) spill 16 bytes. */
+ * pairs in 4 passes of 10 bits 0.75x CUB against 0.85x in 5 of 8. Instantiations of the 9-bit pass
+ * that no measured case runs spill 8 to 16 bytes (32-bit keys over 9, 17-18 or 25-27 bits, and the
+ * COO converter's first pass over 64-bit keys without values); those over 64-bit keys with 4- or
+ * 8-byte values do not. */
 #ifndef CSRI_RADIX_WIDE_BITS
 #define CSRI_RADIX_WIDE_BITS 9
 #endif
@@ -55,7 +57,8 @@
  * u32 keys and values at 16 keys a thread: 4 blocks 0.77x, 3 0.74x, 2 0.60x. A later pair of
  * runs: u64 + f64 at 24 keys 0.855 and 0.851x against 0.830 and 0.832x at 20, at 16 keys with 3
  * blocks 0.818 and 0.816x; u32 pairs at 12 keys with 5 blocks 0.687 and 0.690x against 0.760
- * and 0.761x. */
+ * and 0.761x. Prefetching into L2 the tile one round of resident blocks ahead (264 or 132 tiles)
+ * made 64-bit passes slower, 1.37-1.42 ms against 1.29-1.34 (2026-11-25, Nsight Compute). */
 #ifndef CSRI_RADIX_MIN_BLOCKS_32
 #define CSRI_RADIX_MIN_BLOCKS_32 4
 #endif
@@ -67,8 +70,9 @@
  * multiprocessor (a grid-stride loop covers the rest). H100, 2026-11-24, 2^26 COO keys of 5
  * passes, Nsight Compute, one launch each: one key at a time 0.45 ms (the passes' loop then not
  * unrolled), 4 keys 0.40, 8 keys 0.69, 16 keys 0.72, 8 keys with 8 blocks an SM 0.54; in a later
- * call 4 keys 0.395, 2 keys 0.392, 4 keys with 8 blocks an SM 0.360 (not yet tried in a whole
- * sort). */
+ * call 4 keys 0.395, 2 keys 0.392, 4 keys with 8 blocks an SM 0.360; in a whole sort, built
+ * beside each other (2026-11-25), 8 blocks an SM changed nothing (2^26 triples to CSR 7.005 and
+ * 7.011 ms against 7.005 and 6.979 with 4). */
 #define CSRI_RADIX_HIST_THREADS 256
 #ifndef CSRI_RADIX_HIST_ITEMS
 #define CSRI_RADIX_HIST_ITEMS 4
@@ -83,7 +87,8 @@
  * 3 blocks 1.16-1.20, 5 (spills) 1.16-1.25; 12 triples a thread (3 blocks) 1.06-1.11, 4 (8
  * blocks) 1.21-1.23; 128-thread blocks 1.11-1.14. Later, same runs: 512-thread blocks (2 an SM)
  * 1.016 and 1.037 ms against 1.054 and 1.026, shuffled 7.22-7.24 against 7.31: within the
- * spread, not changed. */
+ * spread, not changed. Each block prefetching into L2 the tile one round of resident blocks ahead
+ * (2026-11-25, Nsight Compute) made the pass over sorted keys slower: 1.05-1.21 ms against 1.00. */
 #ifndef CSRI_RUNS_THREADS
 #define CSRI_RUNS_THREADS 256
 #endif
