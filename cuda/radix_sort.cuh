@@ -36,6 +36,13 @@ const int NARROW_DIGITS = 1 << CSRI_RADIX_BITS, WIDE_DIGITS = 1 << CSRI_RADIX_WI
 static_assert(NARROW_DIGITS % THREADS == 0 && WIDE_DIGITS % THREADS == 0,
               "the per-digit steps give each thread as many digits");
 
+/* The most passes a sort over keys of key_size bytes takes (all 8-bit digits). */
+__host__ __device__ constexpr int most_passes(size_t key_size) {
+  return (int)key_size * 8 / CSRI_RADIX_BITS;
+}
+static_assert(most_passes(sizeof(uint64_t)) <= CSRI_RADIX_MOST_PASSES,
+              "a plan holds every pass of a 64-bit key");
+
 template <typename K> __host__ __device__ constexpr int items() {
   return sizeof(K) == 4 ? CSRI_RADIX_ITEMS_32 : CSRI_RADIX_ITEMS_64;
 }
@@ -87,7 +94,7 @@ template <typename K, typename Keys>
 __global__ void __launch_bounds__(CSRI_RADIX_HIST_THREADS)
     digit_counts_kernel(Keys keys, int64_t n, csri_radix_plan plan, unsigned long long *counts,
                         unsigned long long *first_bad) {
-  const int MOST = sizeof(K) * 8 / CSRI_RADIX_BITS; /* the most passes a plan has for K */
+  const int MOST = most_passes(sizeof(K));
   __shared__ uint32_t local[MOST][WIDE_DIGITS];
   const int passes = plan.passes;
   for (int i = threadIdx.x; i < passes * WIDE_DIGITS; i += blockDim.x)
@@ -248,11 +255,12 @@ __device__ __forceinline__ void count_digits(uint32_t (*warp_counts)[DIGITS], in
       csri_block_exclusive<csri_sum_op<uint32_t>, THREADS>(mine, warp_totals, &tile_total);
 #pragma unroll
   for (int j = 0; j < PER; j++) {
+    const int d = own_digit<DIGITS>(j);
     start[j] = at;
 #pragma unroll
     for (int w = 0; w < WARPS; w++) { /* read again: kept from above, they spilled the 9-bit pass */
-      const uint32_t c = warp_counts[w][own_digit<DIGITS>(j)];
-      warp_counts[w][own_digit<DIGITS>(j)] = at;
+      const uint32_t c = warp_counts[w][d];
+      warp_counts[w][d] = at;
       at += c;
     }
   }
@@ -279,12 +287,12 @@ __device__ __forceinline__ void stage_keys(const K (&key)[ITEMS], uint32_t (&slo
  * the tile is staged (the tiles before have had that long to publish): the staged item i of digit
  * d goes to out_offset[d] + i in the output. Publishes the tile's inclusive count of d. Ends with
  * a barrier. */
-template <typename K, typename V, int DIGITS>
+template <int DIGITS>
 __device__ __forceinline__ void look_back_digits(const digit_status &status, int64_t tile,
                                                  const uint32_t (&count)[DIGITS / THREADS],
                                                  const uint32_t (&start)[DIGITS / THREADS],
                                                  const unsigned long long *bucket_start,
-                                                 const pass_shared<K, V, DIGITS> &sh) {
+                                                 uint64_t *out_offset) {
 #pragma unroll
   for (int j = 0; j < DIGITS / THREADS; j++) {
     const int d = own_digit<DIGITS>(j);
@@ -301,7 +309,7 @@ __device__ __forceinline__ void look_back_digits(const digit_status &status, int
       status.publish(tile * DIGITS + d, CSRI_TILE_PREFIX, before + count[j]);
     }
     /* Not below 0: the keys of smaller digits in the tile are among those before the bucket. */
-    sh.out_offset[d] = bucket_start[d] + before - start[j];
+    out_offset[d] = bucket_start[d] + before - start[j];
   }
   __syncthreads();
 }
@@ -372,7 +380,7 @@ __global__ void __launch_bounds__(THREADS, min_blocks<K, V>())
                                  sh.warp_counts[threadIdx.x >> 5], slot);
   count_digits<DIGITS>(sh.warp_counts, tile, status, warp_totals, count, start);
   stage_keys<K, V, DIGITS, ITEMS>(key, slot, tile_n, warp_base, shift, bits, sh);
-  look_back_digits<K, V, DIGITS>(status, tile, count, start, bucket_start, sh);
+  look_back_digits<DIGITS>(status, tile, count, start, bucket_start, sh.out_offset);
   scatter_keys<K, V, DIGITS, ITEMS>(sh, tile_n, shift, bits, keys_out, digit_at);
   if constexpr (has_values<V>())
     move_values<K, V, DIGITS, ITEMS>(sh, values_in, values_out, tile_base, tile_n, warp_base, slot,
@@ -389,7 +397,7 @@ struct layout {
 inline layout make_layout(size_t key_size, size_t value_size, int64_t n) {
   const int64_t tile = key_size == 4 ? tile_items<uint32_t>() : tile_items<uint64_t>();
   const int64_t tiles = (n + tile - 1) / tile;
-  int passes_max = (int)key_size * 8 / CSRI_RADIX_BITS;
+  const int passes_max = most_passes(key_size);
   layout l;
   l.counters = 0;
   l.counts = csri_align256((size_t)passes_max * 8);
