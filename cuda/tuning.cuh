@@ -88,7 +88,10 @@
  * blocks) 1.21-1.23; 128-thread blocks 1.11-1.14. Later, same runs: 512-thread blocks (2 an SM)
  * 1.016 and 1.037 ms against 1.054 and 1.026, shuffled 7.22-7.24 against 7.31: within the
  * spread, not changed. Each block prefetching into L2 the tile one round of resident blocks ahead
- * (2026-11-25, Nsight Compute) made the pass over sorted keys slower: 1.05-1.21 ms against 1.00. */
+ * (2026-11-25, Nsight Compute) made the pass over sorted keys slower: 1.05-1.21 ms against 1.00;
+ * so did resident blocks copying their next tile into shared memory (cp.async, two buffers, 3
+ * blocks an SM) while writing the current one: sorted 1.35-1.49 ms against 1.03-1.06
+ * (docs/benchmarks.md). */
 #ifndef CSRI_RUNS_THREADS
 #define CSRI_RUNS_THREADS 256
 #endif
