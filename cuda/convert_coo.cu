@@ -1,10 +1,16 @@
 /* A = T as CSR on the device: a_ij = the sum, in input order, of the triples (i, j, v) of T.
  *
- *  1. One pass (cuda/coo_runs.cuh) checks the triples against the shape (the first bad one is
- *     reported), sees whether they come in (row, column) order, and, for ordered input,
- *     already writes A: runs of equal (row, column) summed in input order, kept runs compacted,
- *     row offsets at each row's first triple. Files usually hold ordered triples: they take this
- *     one pass.
+ *  1. One pass (cuda/coo_check.cuh) checks the triples against the shape (the first bad one is
+ *     reported), sees whether they come in (row, column) order, lists the repeats (triples equal
+ *     in (row, column) to the one before) and writes A's row offsets as if nothing repeated. It
+ *     writes no entry: in order and without repeats, T's columns and values are A's, copied as
+ *     they are; with a few repeats (at most CSRI_REPEATS_LISTED, and no zero to drop) they are
+ *     copied around the repeats, each added to its run's first in input order, and the offsets
+ *     lowered by the repeats before them. Files usually hold ordered triples: they take this
+ *     pass and the copies. Ordered triples with many repeats, or zeros to drop, take the pass of
+ *     cuda/coo_runs.cuh (runs summed and compacted, offsets at each row's first triple); so do
+ *     triples whose arrays are not 16-byte aligned, which that pass also checks, in place of the
+ *     check (which reads 16 bytes at a time).
  *  2. Triples out of order are ordered by libcsr's LSD radix sort of (row << column bits | column)
  *     keys over only the bits that rows and columns need, the values moving with their keys (a
  *     pattern moves keys alone); the sort is stable, so equal keys keep their input order. Its
@@ -13,11 +19,11 @@
  *     gathering the values through them afterwards reads each value's sector at random: on an
  *     H100 that gather took 3.0 of 10 ms for 2^26 f64 triples (5 GB read from DRAM). The sort's
  *     digit counts, which read every triple before the passes, check the shape in place of step
- *     1, which stops reading once it has seen disorder. The same pass then runs over the sorted
- *     keys and values.
+ *     1, which stops reading once it has seen disorder. The pass of cuda/coo_runs.cuh then runs
+ *     over the sorted keys and values.
  * The result's arrays hold nnz(T) entries until the runs are known; when repeats or dropped zeros
  * leave more than an eighth of them unused, A is copied into arrays of its own size. */
-#include "coo_runs.cuh"
+#include "coo_check.cuh"
 #include "radix_sort.cuh"
 
 #include <stdio.h>
@@ -25,11 +31,13 @@
 
 namespace {
 
-/* The pass's workspace: its findings and tile counter, the tiles' statuses, the long gaps. */
+/* The pass's workspace: its findings and tile counter, the tiles' statuses, the long gaps, and
+ * the check's list of repeats. */
 struct runs_space {
   csri_runs_found *found;
   csri_count_status status;
   csri_row_gap *gaps;
+  int64_t *repeats;
   int64_t tiles, gap_capacity;
 };
 
@@ -37,9 +45,13 @@ int64_t runs_tiles(int64_t n) {
   return (n + CSRI_RUNS_TILE - 1) / CSRI_RUNS_TILE;
 }
 
+size_t gaps_bytes(const csr_coo *T) {
+  return csri_align256((size_t)csri_runs_gap_capacity(T->rows) * sizeof(csri_row_gap));
+}
+
 size_t runs_space_bytes(const csr_coo *T) {
-  return 256 + csri_count_status::bytes(runs_tiles(T->nnz)) +
-         (size_t)csri_runs_gap_capacity(T->rows) * sizeof(csri_row_gap);
+  return 256 + csri_count_status::bytes(runs_tiles(T->nnz)) + gaps_bytes(T) +
+         CSRI_REPEATS_LISTED * sizeof(int64_t);
 }
 
 runs_space runs_space_at(void *workspace, const csr_coo *T) {
@@ -49,8 +61,12 @@ runs_space runs_space_at(void *workspace, const csr_coo *T) {
   w.found = (csri_runs_found *)workspace;
   w.status = csri_count_status::at((char *)workspace + 256, w.tiles);
   w.gaps = (csri_row_gap *)((char *)workspace + 256 + csri_count_status::bytes(w.tiles));
+  w.repeats = (int64_t *)((char *)w.gaps + gaps_bytes(T));
   return w;
 }
+
+csr_status fill_gaps(csr_context *ctx, const runs_space &w, const csri_runs_found &found,
+                     csr_matrix *out);
 
 /* One pass over an ordered view of T's triples, `values` in the same order, into `out` (arrays of
  * nnz(T) entries); *found gets what it saw. */
@@ -75,12 +91,93 @@ csr_status run_pass(csr_context *ctx, Order order, const void *values, const csr
 #undef CSRI_RUNS_LAUNCH
   CSRI_TRY(CSRI_CUDA_CHECK(ctx, "COO runs kernel"));
   CSRI_TRY(csri_cuda_memcpy(ctx, found, w.found, sizeof *found, 1));
-  if (found->gaps == 0 || found->out_of_order || found->first_bad != ~0ull)
-    return CSR_SUCCESS; /* no long gap, or a result that is thrown away */
-  const int64_t fill_blocks = (int64_t)found->gaps < 4096 ? (int64_t)found->gaps : 4096;
-  csri_runs_fill_gaps<<<(unsigned)fill_blocks, CSRI_VECTOR_THREADS, 0, stream>>>(
+  if (found->out_of_order || found->first_bad != ~0ull)
+    return CSR_SUCCESS; /* a result that is thrown away */
+  return fill_gaps(ctx, w, *found, out);
+}
+
+/* The offsets of the long runs of empty rows that a pass listed. */
+csr_status fill_gaps(csr_context *ctx, const runs_space &w, const csri_runs_found &found,
+                     csr_matrix *out) {
+  if (found.gaps == 0)
+    return CSR_SUCCESS;
+  const int64_t fill_blocks = (int64_t)found.gaps < 4096 ? (int64_t)found.gaps : 4096;
+  csri_runs_fill_gaps<<<(unsigned)fill_blocks, CSRI_VECTOR_THREADS, 0, csri_stream(ctx)>>>(
       w.gaps, w.found, w.gap_capacity, out->row_offsets);
   return CSRI_CUDA_CHECK(ctx, "row gaps kernel");
+}
+
+/* The check of the given triples (cuda/coo_check.cuh; their arrays 16-byte aligned) into
+ * *found; it writes A's row offsets as if nothing were repeated. */
+csr_status check_pass(csr_context *ctx, const csr_coo *T, bool drop_zeros, const runs_space &w,
+                      csr_matrix *out, csri_runs_found *found) {
+  cudaStream_t stream = csri_stream(ctx);
+  CSRI_CUDA_TRY(ctx, cudaMemsetAsync(w.found, 0, 256, stream));
+  CSRI_CUDA_TRY(ctx, cudaMemsetAsync(&w.found->first_bad, 0xff, sizeof w.found->first_bad, stream));
+  const int64_t tiles = (T->nnz + CSRI_CHECK_TILE - 1) / CSRI_CHECK_TILE;
+  /* As many blocks as are resident at once: a second, partial wave would leave SMs idle. */
+#define CSRI_CHECK_LAUNCH(Z, V)                                                                    \
+  do {                                                                                             \
+    int per_sm = 0;                                                                                \
+    CSRI_CUDA_TRY(ctx, cudaOccupancyMaxActiveBlocksPerMultiprocessor(                              \
+                           &per_sm, csri_check_kernel<Z, V>, CSRI_RUNS_THREADS, 0));               \
+    const int64_t most = (int64_t)(per_sm > 0 ? per_sm : 1) * csri_cuda_sm_count();                \
+    const unsigned blocks = (unsigned)(tiles < most ? (tiles > 0 ? tiles : 1) : most);             \
+    csri_check_kernel<Z, V><<<blocks, CSRI_RUNS_THREADS, 0, stream>>>(                             \
+        T->row_indices, T->col_indices, (const V *)T->values, T->nnz, T->rows, T->cols,            \
+        out->row_offsets, w.gaps, w.gap_capacity, w.found, w.repeats, CSRI_REPEATS_LISTED);        \
+  } while (0)
+  if (drop_zeros && T->value_type == CSR_F64)
+    CSRI_CHECK_LAUNCH(true, double);
+  else if (drop_zeros && T->value_type == CSR_F32)
+    CSRI_CHECK_LAUNCH(true, float);
+  else
+    CSRI_CHECK_LAUNCH(false, void);
+#undef CSRI_CHECK_LAUNCH
+  CSRI_TRY(CSRI_CUDA_CHECK(ctx, "COO check kernel"));
+  return csri_cuda_memcpy(ctx, found, w.found, sizeof *found, 1);
+}
+
+/* A from ordered triples whose D repeats (D <= CSRI_REPEATS_LISTED) the check listed, with no
+ * zero to drop: T's columns and values copied, the repeats' taken out and added to their run's
+ * first; the offsets the check wrote lowered by the repeats before them. */
+csr_status copy_ordered(csr_context *ctx, const csr_coo *T, const runs_space &w, csri_scratch &mem,
+                        csri_runs_found *found, csr_matrix *out) {
+  cudaStream_t stream = csri_stream(ctx);
+  const int64_t n = T->nnz, D = (int64_t)found->repeats;
+  const size_t value_size = csri_value_size(T->value_type);
+  CSRI_TRY(fill_gaps(ctx, w, *found, out));
+  found->kept = (unsigned long long)(n - D);
+  if (D == 0) {
+    CSRI_CUDA_TRY(ctx, cudaMemcpyAsync(out->col_indices, T->col_indices, (size_t)n * 4,
+                                       cudaMemcpyDeviceToDevice, stream));
+    if (value_size > 0)
+      CSRI_CUDA_TRY(ctx, cudaMemcpyAsync(out->values, T->values, (size_t)n * value_size,
+                                         cudaMemcpyDeviceToDevice, stream));
+    return CSRI_CUDA_CHECK(ctx, "COO copy");
+  }
+  void *sort_space = NULL;
+  CSRI_TRY(mem.take(&sort_space, 1, csri_cuda_radix_sort_bytes(ctx, 8, 0, D)));
+  CSRI_TRY(csri_cuda_radix_sort(ctx, 8, w.repeats, 0, NULL, D, 0, csri_bit_length((uint64_t)n),
+                                sort_space));
+  const int64_t tiles = (n - D + CSRI_CHECK_TILE - 1) / CSRI_CHECK_TILE;
+  /* 8 blocks an SM: the kernel's 30-odd registers fit them all at once, one wave. */
+  const int64_t most = (int64_t)csri_cuda_sm_count() * 8;
+  const unsigned blocks = (unsigned)(tiles < most ? (tiles > 0 ? tiles : 1) : most);
+#define CSRI_COPY_LAUNCH(V)                                                                        \
+  csri_repeats_copy_kernel<V>                                                                      \
+      <<<blocks, CSRI_RUNS_THREADS, 0, stream>>>(T->col_indices, (const V *)T->values, w.repeats,  \
+                                                 D, n - D, out->col_indices, (V *)out->values)
+  if (T->value_type == CSR_F64)
+    CSRI_COPY_LAUNCH(double);
+  else if (T->value_type == CSR_F32)
+    CSRI_COPY_LAUNCH(float);
+  else
+    CSRI_COPY_LAUNCH(void);
+#undef CSRI_COPY_LAUNCH
+  csri_repeats_offsets_kernel<<<csri_vector_blocks(T->rows + 1), CSRI_VECTOR_THREADS, 0, stream>>>(
+      out->row_offsets, T->rows, w.repeats, D);
+  return CSRI_CUDA_CHECK(ctx, "COO copy without repeats");
 }
 
 /* The sort's key width: 32 bits when rows and columns fit in 32 bits together. */
@@ -204,9 +301,24 @@ static csr_status from_coo(csr_context *ctx, const csr_coo *T, unsigned options,
   CSRI_TRY(csr_matrix_create(ctx, &out, T->rows, T->cols, T->nnz, T->value_type, CSR_DEVICE));
   csri_runs_found found;
   csri_given_order given = {T->row_indices, T->col_indices};
-  csr_status s = run_pass<true>(ctx, given, T->values, T, drop_zeros, w, out, &found);
+  /* The check reads 16 bytes at a time; triples not so aligned take the pass that checks and
+   * assembles at once. */
+  const bool aligned = ((uintptr_t)T->row_indices | (uintptr_t)T->col_indices |
+                        (drop_zeros ? (uintptr_t)T->values : 0)) %
+                           16 ==
+                       0;
+  csr_status s = aligned ? check_pass(ctx, T, drop_zeros, w, out, &found)
+                         : run_pass<true>(ctx, given, T->values, T, drop_zeros, w, out, &found);
   if (s >= 0 && found.out_of_order)
     s = sort_and_assemble(ctx, T, drop_zeros, w, mem, out, &found);
+  else if (s >= 0 && aligned && found.first_bad == ~0ull) {
+    /* Dropping zeros, a run of repeats may sum to zero: copied only without repeats. */
+    if (found.zeros == 0 && found.repeats <= (drop_zeros ? 0 : CSRI_REPEATS_LISTED)) {
+      s = copy_ordered(ctx, T, w, mem, &found, out);
+    } else { /* many repeats, or zeros to drop: the pass over the ordered triples */
+      s = run_pass<false>(ctx, given, T->values, T, drop_zeros, w, out, &found);
+    }
+  }
   if (s >= 0 && found.first_bad != ~0ull) {
     const int64_t k = (int64_t)found.first_bad;
     int32_t row = 0, col = 0;

@@ -12,7 +12,9 @@
  * most CSRI_RUNS_GAP offsets; a longer run of empty rows goes to a list that a second kernel fills
  * a block per gap, so hypersparse matrices do not serialise on one thread.
  *
- * Given triples are checked in the same pass (CHECK): the first one outside the matrix, and
+ * It runs over sorted keys, over given triples that the check (cuda/coo_check.cuh) found in order
+ * with many repeats or zeros to drop, and over given triples whose arrays are not 16-byte
+ * aligned, which it checks in the same pass (CHECK): the first one outside the matrix, and
  * whether any precedes the one before it. A tile that finds disorder writes nothing, and one that
  * starts after it was found reads nothing: the caller sorts, the sort's digit counts check every
  * triple's shape, and the pass runs again over the sorted keys. Internal. */
@@ -34,6 +36,8 @@ struct csri_runs_found {
                                    none (after disorder, tiles check nothing) */
   unsigned long long kept;      /* runs kept: A's nnz */
   unsigned long long gaps;      /* long gaps listed */
+  unsigned long long repeats;   /* the check (cuda/coo_check.cuh): repeated triples */
+  unsigned long long zeros;     /* the check: explicit zeros, when they are to be dropped */
   unsigned out_of_order;        /* some triple precedes the one before it */
 };
 

@@ -102,6 +102,19 @@
 #define CSRI_RUNS_MIN_BLOCKS 4
 #endif
 
+/* The check of given COO triples (cuda/coo_check.cuh): groups of 4 consecutive triples a
+ * thread (a tile is RUNS_THREADS x CHECK_GROUPS x 4), and the most repeats it lists (more, and
+ * the pass above assembles A). H100, 2026-11-25, 2^26 sorted triples, Nsight Compute: 2 groups
+ * 0.30 ms, and held to 48 registers (5 blocks an SM instead of 4) 0.295 ms, no gain; in an
+ * earlier version of the check, 4 groups made the whole conversion slower (1.115-1.122 ms
+ * against 1.086-1.117). */
+#ifndef CSRI_CHECK_GROUPS
+#define CSRI_CHECK_GROUPS 2
+#endif
+#ifndef CSRI_REPEATS_LISTED
+#define CSRI_REPEATS_LISTED 65536
+#endif
+
 /* Histogram: privatised copies in shared memory, one per HIST_WARPS_PER_COPY warps (fewer
  * threads contending per copy), while the copies fit in HIST_SHARED_BYTES; beyond that a single
  * shared copy, and past what one copy fits, privatised copies in global memory. */

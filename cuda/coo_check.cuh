@@ -1,0 +1,281 @@
+/* Checked: 0 <= row_k < rows, 0 <= col_k < cols, (row, col)_k >= (row, col)_{k-1}; repeats
+ * R = {k : (row, col)_k = (row, col)_{k-1}}; offsets_r = min {k : row_k >= r}, then less the
+ * repeats below it; A's entry q = triple p = q + |{j : R_j - j <= q}|, its value summed with the
+ * repeats that follow p.
+ *
+ * Given COO triples checked in one pass that writes no entry: the first triple outside the
+ * matrix, whether any precedes the one before it, the repeats listed by position, the explicit
+ * zeros counted (when they are to be dropped), and the row offsets as if nothing were repeated.
+ * In (row, column) order without repeats, T's columns and values are A's as they are, so the
+ * conversion is this pass and two copies; with a few repeats, A's entries are T's with the
+ * repeats taken out (csri_repeats_copy_kernel), each repeat's value added to its run's first in
+ * input order (the bits of the CPU converters), and the offsets lowered by the repeats before
+ * them (csri_repeats_offsets_kernel). Splitting the check from the copy makes each a plain
+ * stream: the pass that does both (cuda/coo_runs.cuh) waits on its look-back and barriers for
+ * every tile. Internal. */
+#ifndef CSR_CUDA_COO_CHECK_CUH
+#define CSR_CUDA_COO_CHECK_CUH
+
+#include "coo_runs.cuh"
+
+#define CSRI_CHECK_TILE ((int64_t)CSRI_RUNS_THREADS * CSRI_CHECK_GROUPS * 4)
+
+/* How many of the (up to) 4 values from k are zero. */
+template <typename V>
+__device__ __forceinline__ int csri_zeros4(const V *values, int64_t k, int64_t n) {
+  V v[4] = {(V)1, (V)1, (V)1, (V)1};
+  if (k + 3 < n) {
+    if constexpr (sizeof(V) == 8) {
+      const double2 a = *(const double2 *)(values + k), b = *(const double2 *)(values + k + 2);
+      v[0] = (V)a.x, v[1] = (V)a.y, v[2] = (V)b.x, v[3] = (V)b.y;
+    } else {
+      const float4 a = *(const float4 *)(values + k);
+      v[0] = (V)a.x, v[1] = (V)a.y, v[2] = (V)a.z, v[3] = (V)a.w;
+    }
+  } else {
+    for (int e = 0; e < 4 && k + e < n; e++)
+      v[e] = values[k + e];
+  }
+  return (v[0] == (V)0) + (v[1] == (V)0) + (v[2] == (V)0) + (v[3] == (V)0);
+}
+
+/* csri_runs_offsets out of line: the check calls it only where a row does not follow the row
+ * before (empty rows between, or the last rows), and its body inlined at every call would
+ * crowd the loop that runs for every triple. */
+__device__ __noinline__ void csri_check_offsets(int64_t first, int64_t last, int64_t offset,
+                                                int64_t rows, int64_t *off, csri_row_gap *gaps,
+                                                int64_t gap_capacity, csri_runs_found *found) {
+  csri_runs_offsets(first, last, offset, rows, off, gaps, gap_capacity, found);
+}
+
+/* The check: tiles of CSRI_CHECK_TILE triples in a grid-stride loop (no tile waits for another),
+ * thread t taking groups of 4 consecutive triples t, t + THREADS, ... of a tile, each group's rows
+ * and columns in one 16-byte load each (the arrays, and the values when zeros are counted, are
+ * 16-byte aligned). A block stops once disorder is found (by it, or by a tile before). found:
+ * zeroed before, first_bad set to ~0; found->repeats counts every repeat, and the first
+ * repeat_capacity of them are listed (in no order) in repeats. */
+template <bool ZEROS, typename V> /* 1 block an SM at least: the register count left free */
+__global__ void __launch_bounds__(CSRI_RUNS_THREADS, 1)
+    csri_check_kernel(const int32_t *row, const int32_t *col, const V *values, int64_t n,
+                      int64_t rows, int64_t cols, int64_t *off, csri_row_gap *gaps,
+                      int64_t gap_capacity, csri_runs_found *found, int64_t *repeats,
+                      int64_t repeat_capacity) {
+  const int G = CSRI_CHECK_GROUPS;
+  static_assert(G <= 32, "lane g loads the triple before group g of lane 0");
+  const unsigned FULL = 0xffffffffu;
+  __shared__ int stop_shared, tile_back;
+  __shared__ unsigned tile_repeats, tile_zeros;
+  __shared__ unsigned long long list_base;
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  if (threadIdx.x == 0) {
+    stop_shared = tile_back = 0;
+    tile_repeats = tile_zeros = 0;
+  }
+  __syncthreads();
+  const int64_t tiles = (n + CSRI_CHECK_TILE - 1) / CSRI_CHECK_TILE;
+  for (int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    if (stop_shared)
+      return;
+    const int64_t t0 = tile * CSRI_CHECK_TILE;
+    /* Every load first, all in flight at once: the thread's groups; lane g the triple before
+     * group g of lane 0 (shuffled to it below); thread 0 the disorder flag, for the next tile. */
+    int32_t halo_r = -1, halo_c = -1;
+    {
+      const int64_t k = t0 + ((int64_t)lane * CSRI_RUNS_THREADS + warp * 32) * 4 - 1;
+      if (lane < G && k >= 0 && k < n) {
+        halo_r = row[k];
+        halo_c = col[k];
+      }
+    }
+    unsigned stop_next = 0;
+    if (threadIdx.x == 0)
+      stop_next = *(volatile unsigned *)&found->out_of_order;
+    int4 r[G], c[G];
+    int zeros = 0;
+#pragma unroll
+    for (int g = 0; g < G; g++) {
+      const int64_t k = t0 + ((int64_t)g * CSRI_RUNS_THREADS + threadIdx.x) * 4;
+      if (k + 3 < n) {
+        r[g] = *(const int4 *)(row + k);
+        c[g] = *(const int4 *)(col + k);
+      } else {
+        int32_t a[4] = {-1, -1, -1, -1}, b[4] = {-1, -1, -1, -1};
+        for (int e = 0; e < 4 && k + e < n; e++)
+          a[e] = row[k + e], b[e] = col[k + e];
+        r[g] = make_int4(a[0], a[1], a[2], a[3]);
+        c[g] = make_int4(b[0], b[1], b[2], b[3]);
+      }
+      if constexpr (ZEROS)
+        if (k < n)
+          zeros += csri_zeros4(values, k, n);
+    }
+    __syncwarp(); /* keeps the loads above together (see csri_runs_kernel) */
+    /* Indices as unsigned: a negative one is as bad as one past the end. */
+    const uint32_t row_end = rows < 0x7fffffff ? (uint32_t)rows : 0x80000000u,
+                   col_end = cols < 0x7fffffff ? (uint32_t)cols : 0x80000000u;
+    unsigned long long first_bad = ~0ull;
+    bool back = false;
+    unsigned bits[G]; /* the group's repeats, a bit per triple */
+    unsigned slot[G]; /* where the group's first repeat goes in the tile's part of the list */
+#pragma unroll
+    for (int g = 0; g < G; g++) {
+      const int64_t k = t0 + ((int64_t)g * CSRI_RUNS_THREADS + threadIdx.x) * 4;
+      const int32_t a[4] = {r[g].x, r[g].y, r[g].z, r[g].w},
+                    b[4] = {c[g].x, c[g].y, c[g].z, c[g].w};
+      const int32_t up_r = __shfl_up_sync(FULL, a[3], 1), up_c = __shfl_up_sync(FULL, b[3], 1);
+      const int32_t hr = __shfl_sync(FULL, halo_r, g), hc = __shfl_sync(FULL, halo_c, g);
+      const int in = k >= n ? 0 : n - k < 4 ? (int)(n - k) : 4; /* triples of the group */
+      bits[g] = 0;
+      unsigned bad = 0, starts = 0;
+#pragma unroll
+      for (int e = 0; e < 4; e++) {
+        const int32_t pr = e > 0 ? a[e - 1] : lane == 0 ? hr : up_r;
+        const int32_t pc = e > 0 ? b[e - 1] : lane == 0 ? hc : up_c;
+        /* (row, column) as one key; the triple before triple 0 is below every key */
+        const uint64_t key = (uint64_t)(uint32_t)a[e] << 32 | (uint32_t)b[e];
+        const uint64_t before = k + e == 0 ? 0 : (uint64_t)(uint32_t)pr << 32 | (uint32_t)pc;
+        const bool first = k + e == 0;
+        const bool here = e < in;
+        bad |= (unsigned)(here && ((uint32_t)a[e] >= row_end || (uint32_t)b[e] >= col_end)) << e;
+        back |= here && !first && key < before;
+        bits[g] |= (unsigned)(here && !first && key == before) << e;
+        starts |= (unsigned)(here && (first || a[e] != pr)) << e;
+      }
+      if (bad != 0 && first_bad == ~0ull)
+        first_bad = (unsigned long long)(k + __ffs(bad) - 1);
+      /* Offsets as if nothing were repeated: the first triple of a row writes its place, and
+       * the rows before it back to the previous triple's row + 1 (those are empty). */
+      /* A warp that saw disorder writes no offset: they are thrown away, and with the rows out
+       * of order nearly every triple would start a long gap. */
+      if (!__any_sync(FULL, back) && starts != 0) {
+#pragma unroll
+        for (int e = 0; e < 4; e++)
+          if ((starts >> e) & 1u) {
+            const int64_t from = k + e == 0 ? 0
+                                            : (int64_t)(e > 0       ? a[e - 1]
+                                                        : lane == 0 ? hr
+                                                                    : up_r) +
+                                                  1;
+            if (from == a[e] && (uint32_t)a[e] < row_end)
+              off[a[e]] = k + e;
+            else
+              csri_check_offsets(from, a[e], k + e, rows, off, gaps, gap_capacity, found);
+          }
+      }
+      if (!back && k <= n - 1 && n - 1 < k + 4) { /* the group holds the last triple */
+        const int32_t last = in == 1 ? a[0] : in == 2 ? a[1] : in == 3 ? a[2] : a[3];
+        csri_check_offsets((int64_t)last + 1, rows, n, rows, off, gaps, gap_capacity, found);
+      }
+      slot[g] = 0;
+      if (__any_sync(FULL, bits[g] != 0)) { /* the warp's repeats get one place in the list */
+        const unsigned count = __popc(bits[g]);
+        const unsigned upto = csri_warp_inclusive<csri_sum_op<unsigned>>(count);
+        unsigned warp_base = 0;
+        if (lane == 31)
+          warp_base = atomicAdd(&tile_repeats, upto);
+        slot[g] = __shfl_sync(FULL, warp_base, 31) + upto - count;
+      }
+    }
+    csri_grid_first(first_bad, &found->first_bad);
+    if (__any_sync(FULL, back) && lane == 0) {
+      atomicOr(&found->out_of_order, 1u);
+      tile_back = 1;
+    }
+    if constexpr (ZEROS) {
+      const unsigned warp_zeros = csri_warp_inclusive<csri_sum_op<unsigned>>((unsigned)zeros);
+      if (lane == 31 && warp_zeros != 0)
+        atomicAdd(&tile_zeros, warp_zeros);
+    }
+    __syncthreads(); /* the tile's counts are in */
+    if (threadIdx.x == 0) {
+      list_base = tile_repeats ? atomicAdd(&found->repeats, (unsigned long long)tile_repeats) : 0;
+      if (ZEROS && tile_zeros)
+        atomicAdd(&found->zeros, (unsigned long long)tile_zeros);
+      stop_shared = stop_next || tile_back;
+      tile_repeats = tile_zeros = 0; /* for the next tile, which counts after the barrier below */
+      tile_back = 0;
+    }
+    __syncthreads();
+#pragma unroll
+    for (int g = 0; g < G; g++) {
+      const int64_t k = t0 + ((int64_t)g * CSRI_RUNS_THREADS + threadIdx.x) * 4;
+      unsigned long long at = list_base + slot[g];
+      for (int e = 0; e < 4; e++)
+        if ((bits[g] >> e) & 1u) {
+          if (at < (unsigned long long)repeat_capacity)
+            repeats[at] = k + e;
+          at++;
+        }
+    }
+  }
+}
+
+/* The number of j in [lo, hi) with R_j - j <= q (R ascending and distinct, so R_j - j does not
+ * descend): how many repeats come before the triple that A's entry q starts from. */
+__device__ __forceinline__ int64_t csri_repeats_before_entry(const int64_t *R, int64_t lo,
+                                                             int64_t hi, int64_t q) {
+  while (lo < hi) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    if (R[mid] - mid <= q)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/* A's kept entries from ordered triples and the sorted positions R of their D repeats: entry q
+ * is triple p = q + (repeats before p), its value summed left to right with the repeats that
+ * follow it. Tiles of CSRI_CHECK_TILE entries; a tile searches the list once for its range. */
+template <typename V>
+__global__ void __launch_bounds__(CSRI_RUNS_THREADS)
+    csri_repeats_copy_kernel(const int32_t *col, const V *values, const int64_t *R, int64_t D,
+                             int64_t kept, int32_t *out_col, V *out_val) {
+  __shared__ int64_t range[2];
+  const int64_t tiles = (kept + CSRI_CHECK_TILE - 1) / CSRI_CHECK_TILE;
+  for (int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    const int64_t q0 = tile * CSRI_CHECK_TILE;
+    const int64_t q1 = q0 + CSRI_CHECK_TILE < kept ? q0 + CSRI_CHECK_TILE : kept;
+    if (threadIdx.x == 0)
+      range[0] = csri_repeats_before_entry(R, 0, D, q0);
+    else if (threadIdx.x == 32)
+      range[1] = csri_repeats_before_entry(R, 0, D, q1 - 1);
+    __syncthreads();
+    const int64_t lo = range[0], hi = range[1];
+    __syncthreads(); /* range is rewritten by the next tile */
+#pragma unroll
+    for (int i = 0; i < CSRI_CHECK_GROUPS * 4; i++) {
+      const int64_t q = q0 + (int64_t)i * CSRI_RUNS_THREADS + threadIdx.x;
+      if (q >= q1)
+        continue;
+      int64_t j = csri_repeats_before_entry(R, lo, hi, q); /* lo <= j <= hi */
+      int64_t p = q + j;
+      out_col[q] = col[p];
+      if constexpr (!std::is_void<V>::value) {
+        V v = values[p];
+        for (; j < D && R[j] == p + 1; j++)
+          v += values[++p];
+        out_val[q] = v;
+      }
+    }
+  }
+}
+
+/* offsets_r minus the repeats before it, for the rows + 1 offsets. */
+__global__ void csri_repeats_offsets_kernel(int64_t *off, int64_t rows, const int64_t *R,
+                                            int64_t D) {
+  CSRI_GRID_STRIDE(r, rows + 1) {
+    const int64_t o = off[r];
+    int64_t lo = 0, hi = D; /* the repeats below o */
+    while (lo < hi) {
+      const int64_t mid = lo + (hi - lo) / 2;
+      if (R[mid] < o)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    off[r] = o - lo;
+  }
+}
+
+#endif
