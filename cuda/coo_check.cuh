@@ -111,8 +111,8 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS, 1)
     }
     __syncwarp(); /* keeps the loads above together (see csri_runs_kernel) */
     /* Indices as unsigned: a negative one is as bad as one past the end. */
-    const uint32_t row_end = rows < 0x7fffffff ? (uint32_t)rows : 0x80000000u,
-                   col_end = cols < 0x7fffffff ? (uint32_t)cols : 0x80000000u;
+    const uint32_t row_end = rows <= 0x7fffffff ? (uint32_t)rows : 0x80000000u,
+                   col_end = cols <= 0x7fffffff ? (uint32_t)cols : 0x80000000u;
     unsigned long long first_bad = ~0ull;
     bool back = false;
     unsigned bits[G]; /* the group's repeats, a bit per triple */
@@ -144,9 +144,9 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS, 1)
       if (bad != 0 && first_bad == ~0ull)
         first_bad = (unsigned long long)(k + __ffs(bad) - 1);
       /* Offsets as if nothing were repeated: the first triple of a row writes its place, and
-       * the rows before it back to the previous triple's row + 1 (those are empty). */
-      /* A warp that saw disorder writes no offset: they are thrown away, and with the rows out
-       * of order nearly every triple would start a long gap. */
+       * the rows before it back to the previous triple's row + 1 (those are empty). A warp that
+       * saw disorder writes none: they are thrown away, and with the rows out of order nearly
+       * every triple would start a long gap. */
       if (!__any_sync(FULL, back) && starts != 0) {
 #pragma unroll
         for (int e = 0; e < 4; e++)
