@@ -1,7 +1,7 @@
 /* Checked: 0 <= row_k < rows, 0 <= col_k < cols, (row, col)_k >= (row, col)_{k-1}; repeats
  * R = {k : (row, col)_k = (row, col)_{k-1}}; offsets_r = min {k : row_k >= r}, then less the
  * repeats below it; A's entry q = triple p = q + |{j : R_j - j <= q}|, its value summed with the
- * repeats that follow p.
+ * repeats that follow p (the arithmetic of R: src/kernels/repeats.h).
  *
  * Given COO triples checked in one pass that writes no entry: the first triple outside the
  * matrix, whether any precedes the one before it, the repeats listed by position, the explicit
@@ -17,6 +17,7 @@
 #define CSR_CUDA_COO_CHECK_CUH
 
 #include "coo_runs.cuh"
+#include "kernels/repeats.h"
 
 #define CSRI_CHECK_TILE ((int64_t)CSRI_RUNS_THREADS * CSRI_CHECK_GROUPS * 4)
 
@@ -210,20 +211,6 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS, 1)
   }
 }
 
-/* The number of j in [lo, hi) with R_j - j <= q (R ascending and distinct, so R_j - j does not
- * descend): how many repeats come before the triple that A's entry q starts from. */
-__device__ __forceinline__ int64_t csri_repeats_before_entry(const int64_t *R, int64_t lo,
-                                                             int64_t hi, int64_t q) {
-  while (lo < hi) {
-    const int64_t mid = lo + (hi - lo) / 2;
-    if (R[mid] - mid <= q)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
-}
-
 /* A's kept entries from ordered triples and the sorted positions R of their D repeats: entry q
  * is triple p = q + (repeats before p), its value summed left to right with the repeats that
  * follow it. Tiles of CSRI_CHECK_TILE entries; a tile searches the list once for its range. */
@@ -248,7 +235,7 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS)
       const int64_t q = q0 + (int64_t)i * CSRI_RUNS_THREADS + threadIdx.x;
       if (q >= q1)
         continue;
-      int64_t j = csri_repeats_before_entry(R, lo, hi, q); /* lo <= j <= hi */
+      int64_t j = csri_repeats_before_entry(R, lo, hi, q);
       int64_t p = q + j;
       out_col[q] = col[p];
       if constexpr (!std::is_void<V>::value) {
@@ -266,15 +253,7 @@ __global__ void csri_repeats_offsets_kernel(int64_t *off, int64_t rows, const in
                                             int64_t D) {
   CSRI_GRID_STRIDE(r, rows + 1) {
     const int64_t o = off[r];
-    int64_t lo = 0, hi = D; /* the repeats below o */
-    while (lo < hi) {
-      const int64_t mid = lo + (hi - lo) / 2;
-      if (R[mid] < o)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-    off[r] = o - lo;
+    off[r] = o - csri_repeats_below(R, D, o);
   }
 }
 
