@@ -25,6 +25,7 @@
  * leave more than an eighth of them unused, A is copied into arrays of its own size. */
 #include "coo_check.cuh"
 #include "radix_sort.cuh"
+#include "reduce.cuh"
 
 #include <stdio.h>
 #include <string.h>
@@ -65,8 +66,25 @@ runs_space runs_space_at(void *workspace, const csr_coo *T) {
   return w;
 }
 
+/* The offsets of the long runs of empty rows that a pass listed. */
 csr_status fill_gaps(csr_context *ctx, const runs_space &w, const csri_runs_found &found,
-                     csr_matrix *out);
+                     csr_matrix *out) {
+  if (found.gaps == 0)
+    return CSR_SUCCESS;
+  const int64_t fill_blocks = (int64_t)found.gaps < 4096 ? (int64_t)found.gaps : 4096;
+  csri_runs_fill_gaps<<<(unsigned)fill_blocks, CSRI_VECTOR_THREADS, 0, csri_stream(ctx)>>>(
+      w.gaps, w.found, w.gap_capacity, out->row_offsets);
+  return CSRI_CUDA_CHECK(ctx, "row gaps kernel");
+}
+
+/* The pass's findings zeroed (first_bad set to "none"), and `status_bytes` of tile statuses after
+ * them. */
+csr_status clear_found(csr_context *ctx, const runs_space &w, size_t status_bytes) {
+  cudaStream_t stream = csri_stream(ctx);
+  CSRI_CUDA_TRY(ctx, cudaMemsetAsync(w.found, 0, 256 + status_bytes, stream));
+  CSRI_CUDA_TRY(ctx, cudaMemsetAsync(&w.found->first_bad, 0xff, sizeof w.found->first_bad, stream));
+  return CSR_SUCCESS;
+}
 
 /* One pass over an ordered view of T's triples, `values` in the same order, into `out` (arrays of
  * nnz(T) entries); *found gets what it saw. */
@@ -74,8 +92,7 @@ template <bool CHECK, typename Order>
 csr_status run_pass(csr_context *ctx, Order order, const void *values, const csr_coo *T,
                     bool drop_zeros, const runs_space &w, csr_matrix *out, csri_runs_found *found) {
   cudaStream_t stream = csri_stream(ctx);
-  CSRI_CUDA_TRY(ctx, cudaMemsetAsync(w.found, 0, 256 + csri_count_status::bytes(w.tiles), stream));
-  CSRI_CUDA_TRY(ctx, cudaMemsetAsync(&w.found->first_bad, 0xff, sizeof w.found->first_bad, stream));
+  CSRI_TRY(clear_found(ctx, w, csri_count_status::bytes(w.tiles)));
   const unsigned blocks = (unsigned)w.tiles;
   const int64_t n = T->nnz;
 #define CSRI_RUNS_LAUNCH(V)                                                                        \
@@ -96,37 +113,19 @@ csr_status run_pass(csr_context *ctx, Order order, const void *values, const csr
   return fill_gaps(ctx, w, *found, out);
 }
 
-/* The offsets of the long runs of empty rows that a pass listed. */
-csr_status fill_gaps(csr_context *ctx, const runs_space &w, const csri_runs_found &found,
-                     csr_matrix *out) {
-  if (found.gaps == 0)
-    return CSR_SUCCESS;
-  const int64_t fill_blocks = (int64_t)found.gaps < 4096 ? (int64_t)found.gaps : 4096;
-  csri_runs_fill_gaps<<<(unsigned)fill_blocks, CSRI_VECTOR_THREADS, 0, csri_stream(ctx)>>>(
-      w.gaps, w.found, w.gap_capacity, out->row_offsets);
-  return CSRI_CUDA_CHECK(ctx, "row gaps kernel");
-}
-
 /* The check of the given triples (cuda/coo_check.cuh; their arrays 16-byte aligned) into
  * *found; it writes A's row offsets as if nothing were repeated. */
 csr_status check_pass(csr_context *ctx, const csr_coo *T, bool drop_zeros, const runs_space &w,
                       csr_matrix *out, csri_runs_found *found) {
   cudaStream_t stream = csri_stream(ctx);
-  CSRI_CUDA_TRY(ctx, cudaMemsetAsync(w.found, 0, 256, stream));
-  CSRI_CUDA_TRY(ctx, cudaMemsetAsync(&w.found->first_bad, 0xff, sizeof w.found->first_bad, stream));
-  const int64_t tiles = (T->nnz + CSRI_CHECK_TILE - 1) / CSRI_CHECK_TILE;
-  /* As many blocks as are resident at once: a second, partial wave would leave SMs idle. */
+  CSRI_TRY(clear_found(ctx, w, 0));
+  /* As many blocks as are resident at once (each takes tile after tile), at most one a tile. */
 #define CSRI_CHECK_LAUNCH(Z, V)                                                                    \
-  do {                                                                                             \
-    int per_sm = 0;                                                                                \
-    CSRI_CUDA_TRY(ctx, cudaOccupancyMaxActiveBlocksPerMultiprocessor(                              \
-                           &per_sm, csri_check_kernel<Z, V>, CSRI_RUNS_THREADS, 0));               \
-    const int64_t most = (int64_t)(per_sm > 0 ? per_sm : 1) * csri_cuda_sm_count();                \
-    const unsigned blocks = (unsigned)(tiles < most ? (tiles > 0 ? tiles : 1) : most);             \
-    csri_check_kernel<Z, V><<<blocks, CSRI_RUNS_THREADS, 0, stream>>>(                             \
-        T->row_indices, T->col_indices, (const V *)T->values, T->nnz, T->rows, T->cols,            \
-        out->row_offsets, w.gaps, w.gap_capacity, w.found, w.repeats, CSRI_REPEATS_LISTED);        \
-  } while (0)
+  csri_check_kernel<Z, V><<<csri_reduce_grid((const void *)csri_check_kernel<Z, V>,                \
+                                             CSRI_RUNS_THREADS, T->nnz, CSRI_CHECK_TILE),          \
+                            CSRI_RUNS_THREADS, 0, stream>>>(                                       \
+      T->row_indices, T->col_indices, (const V *)T->values, T->nnz, T->rows, T->cols,              \
+      out->row_offsets, w.gaps, w.gap_capacity, w.found, w.repeats, CSRI_REPEATS_LISTED)
   if (drop_zeros && T->value_type == CSR_F64)
     CSRI_CHECK_LAUNCH(true, double);
   else if (drop_zeros && T->value_type == CSR_F32)
@@ -160,14 +159,13 @@ csr_status copy_ordered(csr_context *ctx, const csr_coo *T, const runs_space &w,
   CSRI_TRY(mem.take(&sort_space, 1, csri_cuda_radix_sort_bytes(ctx, 8, 0, D)));
   CSRI_TRY(csri_cuda_radix_sort(ctx, 8, w.repeats, 0, NULL, D, 0, csri_bit_length((uint64_t)n),
                                 sort_space));
-  const int64_t tiles = (n - D + CSRI_CHECK_TILE - 1) / CSRI_CHECK_TILE;
-  /* 8 blocks an SM: the kernel's 30-odd registers fit them all at once, one wave. */
-  const int64_t most = (int64_t)csri_cuda_sm_count() * 8;
-  const unsigned blocks = (unsigned)(tiles < most ? (tiles > 0 ? tiles : 1) : most);
+  /* As many blocks as are resident at once, each taking tile after tile. */
 #define CSRI_COPY_LAUNCH(V)                                                                        \
   csri_repeats_copy_kernel<V>                                                                      \
-      <<<blocks, CSRI_RUNS_THREADS, 0, stream>>>(T->col_indices, (const V *)T->values, w.repeats,  \
-                                                 D, n - D, out->col_indices, (V *)out->values)
+      <<<csri_reduce_grid((const void *)csri_repeats_copy_kernel<V>, CSRI_RUNS_THREADS, n - D,     \
+                          CSRI_CHECK_TILE),                                                        \
+         CSRI_RUNS_THREADS, 0, stream>>>(T->col_indices, (const V *)T->values, w.repeats, D,       \
+                                         n - D, out->col_indices, (V *)out->values)
   if (T->value_type == CSR_F64)
     CSRI_COPY_LAUNCH(double);
   else if (T->value_type == CSR_F32)

@@ -123,24 +123,25 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS, 1)
       const int64_t k = t0 + ((int64_t)g * CSRI_RUNS_THREADS + threadIdx.x) * 4;
       const int32_t a[4] = {r[g].x, r[g].y, r[g].z, r[g].w},
                     b[4] = {c[g].x, c[g].y, c[g].z, c[g].w};
+      /* The triple before each: the one before in the group, or the lane before's last, or for
+       * lane 0 the halo. */
       const int32_t up_r = __shfl_up_sync(FULL, a[3], 1), up_c = __shfl_up_sync(FULL, b[3], 1);
       const int32_t hr = __shfl_sync(FULL, halo_r, g), hc = __shfl_sync(FULL, halo_c, g);
+      const int32_t pr[4] = {lane == 0 ? hr : up_r, a[0], a[1], a[2]},
+                    pc[4] = {lane == 0 ? hc : up_c, b[0], b[1], b[2]};
       const int in = k >= n ? 0 : n - k < 4 ? (int)(n - k) : 4; /* triples of the group */
       bits[g] = 0;
       unsigned bad = 0, starts = 0;
 #pragma unroll
       for (int e = 0; e < 4; e++) {
-        const int32_t pr = e > 0 ? a[e - 1] : lane == 0 ? hr : up_r;
-        const int32_t pc = e > 0 ? b[e - 1] : lane == 0 ? hc : up_c;
+        const bool first = k + e == 0, here = e < in;
         /* (row, column) as one key; the triple before triple 0 is below every key */
         const uint64_t key = (uint64_t)(uint32_t)a[e] << 32 | (uint32_t)b[e];
-        const uint64_t before = k + e == 0 ? 0 : (uint64_t)(uint32_t)pr << 32 | (uint32_t)pc;
-        const bool first = k + e == 0;
-        const bool here = e < in;
+        const uint64_t before = first ? 0 : (uint64_t)(uint32_t)pr[e] << 32 | (uint32_t)pc[e];
         bad |= (unsigned)(here && ((uint32_t)a[e] >= row_end || (uint32_t)b[e] >= col_end)) << e;
         back |= here && !first && key < before;
         bits[g] |= (unsigned)(here && !first && key == before) << e;
-        starts |= (unsigned)(here && (first || a[e] != pr)) << e;
+        starts |= (unsigned)(here && (first || a[e] != pr[e])) << e;
       }
       if (bad != 0 && first_bad == ~0ull)
         first_bad = (unsigned long long)(k + __ffs(bad) - 1);
@@ -152,11 +153,7 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS, 1)
 #pragma unroll
         for (int e = 0; e < 4; e++)
           if ((starts >> e) & 1u) {
-            const int64_t from = k + e == 0 ? 0
-                                            : (int64_t)(e > 0       ? a[e - 1]
-                                                        : lane == 0 ? hr
-                                                                    : up_r) +
-                                                  1;
+            const int64_t from = k + e == 0 ? 0 : (int64_t)pr[e] + 1;
             if (from == a[e] && (uint32_t)a[e] < row_end)
               off[a[e]] = k + e;
             else

@@ -116,13 +116,14 @@ template <int K> struct csri_reduce_run {
   double *host; /* the pinned results; NULL with a NULL context (results in scratch) */
 };
 
-/* Blocks for a reducing kernel: enough for `work` items at `per_block` each, at most what the
- * device holds at once (one wave: a second, partial wave would leave most SMs idle at the end).
- * The count, and so the order of the sums, depends only on the problem and the GPU model. */
 /* Blocks of `kernel` resident on the device at once (cached: the occupancy query costs
  * microseconds, a CG iteration makes one). */
 extern "C" int csri_cuda_resident_blocks(const void *kernel, int threads);
 
+/* Blocks for a reducing kernel, or any that loops over its work in a grid-stride loop: enough for
+ * `work` items at `per_block` each, at most what the device holds at once (one wave: a second,
+ * partial wave would leave most SMs idle at the end). The count, and so the order of the sums,
+ * depends only on the problem and the GPU model. */
 static inline int csri_reduce_grid(const void *kernel, int threads, int64_t work,
                                    int64_t per_block) {
   int64_t resident = csri_cuda_resident_blocks(kernel, threads);

@@ -78,7 +78,7 @@ static csr_coo shifted_copy(const csr_coo *T, csr_coo **P) {
     csrt_fail_in_case(__FILE__, __LINE__, "COO placement");
   csr_coo_free(&W);
   csr_coo view = **P;
-  const size_t value_size = T->value_type == CSR_F64 ? 8 : T->value_type == CSR_F32 ? 4 : 0;
+  const size_t value_size = csri_value_size(T->value_type); /* 0 for a pattern */
   view.nnz = T->nnz;
   view.row_indices++;
   view.col_indices++;
