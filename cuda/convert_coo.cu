@@ -2,15 +2,16 @@
  *
  *  1. One pass (cuda/coo_check.cuh) checks the triples against the shape (the first bad one is
  *     reported), sees whether they come in (row, column) order, lists the repeats (triples equal
- *     in (row, column) to the one before) and writes A's row offsets as if nothing repeated. It
- *     writes no entry: in order and without repeats, T's columns and values are A's, copied as
- *     they are; with a few repeats (at most CSRI_REPEATS_LISTED, and no zero to drop) they are
- *     copied around the repeats, each added to its run's first in input order, and the offsets
- *     lowered by the repeats before them. Files usually hold ordered triples: they take this
- *     pass and the copies. Ordered triples with many repeats, or zeros to drop, take the pass of
- *     cuda/coo_runs.cuh (runs summed and compacted, offsets at each row's first triple); so do
- *     triples whose arrays are not 16-byte aligned, which that pass also checks, in place of the
- *     check (which reads 16 bytes at a time).
+ *     in (row, column) to the one before) and writes A's row offsets as if nothing repeated. In
+ *     order and without repeats, T's columns and values are A's: the pass writes them on its way
+ *     (it stops once it sees a repeat, a zero to drop or disorder). With a few repeats (at most
+ *     CSRI_REPEATS_LISTED, and no zero to drop) T's entries are then copied around the repeats,
+ *     each added to its run's first in input order, and the offsets lowered by the repeats before
+ *     them. Files usually hold ordered triples: they take this pass alone. Ordered triples with
+ *     many repeats, or zeros to drop, take the pass of cuda/coo_runs.cuh (runs summed and
+ *     compacted, offsets at each row's first triple); so do triples whose arrays are not 16-byte
+ *     aligned, which that pass also checks, in place of the check (which reads 16 bytes at a
+ *     time).
  *  2. Triples out of order are ordered by libcsr's LSD radix sort of (row << column bits | column)
  *     keys over only the bits that rows and columns need, the values moving with their keys (a
  *     pattern moves keys alone); the sort is stable, so equal keys keep their input order. Its
@@ -114,9 +115,10 @@ csr_status run_pass(csr_context *ctx, Order order, const void *values, const csr
 }
 
 /* The check of the given triples (cuda/coo_check.cuh; their arrays 16-byte aligned) into
- * *found; it writes A's row offsets as if nothing were repeated. */
-csr_status check_pass(csr_context *ctx, const csr_coo *T, bool drop_zeros, const runs_space &w,
-                      csr_matrix *out, csri_runs_found *found) {
+ * *found; it writes A's row offsets as if nothing were repeated and, with `copy` (T's values
+ * 16-byte aligned too), A's columns and values as T's while it sees nothing against it. */
+csr_status check_pass(csr_context *ctx, const csr_coo *T, bool drop_zeros, bool copy,
+                      const runs_space &w, csr_matrix *out, csri_runs_found *found) {
   cudaStream_t stream = csri_stream(ctx);
   CSRI_TRY(clear_found(ctx, w, 0));
   /* As many blocks as are resident at once (each takes tile after tile), at most one a tile. */
@@ -125,11 +127,16 @@ csr_status check_pass(csr_context *ctx, const csr_coo *T, bool drop_zeros, const
                                              CSRI_RUNS_THREADS, T->nnz, CSRI_CHECK_TILE),          \
                             CSRI_RUNS_THREADS, 0, stream>>>(                                       \
       T->row_indices, T->col_indices, (const V *)T->values, T->nnz, T->rows, T->cols,              \
-      out->row_offsets, w.gaps, w.gap_capacity, w.found, w.repeats, CSRI_REPEATS_LISTED)
+      out->row_offsets, w.gaps, w.gap_capacity, w.found, w.repeats, CSRI_REPEATS_LISTED, copy,     \
+      out->col_indices, (V *)out->values)
   if (drop_zeros && T->value_type == CSR_F64)
     CSRI_CHECK_LAUNCH(true, double);
   else if (drop_zeros && T->value_type == CSR_F32)
     CSRI_CHECK_LAUNCH(true, float);
+  else if (T->value_type == CSR_F64)
+    CSRI_CHECK_LAUNCH(false, double);
+  else if (T->value_type == CSR_F32)
+    CSRI_CHECK_LAUNCH(false, float);
   else
     CSRI_CHECK_LAUNCH(false, void);
 #undef CSRI_CHECK_LAUNCH
@@ -138,15 +145,18 @@ csr_status check_pass(csr_context *ctx, const csr_coo *T, bool drop_zeros, const
 }
 
 /* A from ordered triples whose D repeats (D <= CSRI_REPEATS_LISTED) the check listed, with no
- * zero to drop: T's columns and values copied, the repeats' taken out and added to their run's
- * first; the offsets the check wrote lowered by the repeats before them. */
+ * zero to drop: T's columns and values copied (without repeats, unless the check `copied` them),
+ * the repeats' taken out and added to their run's first; the offsets the check wrote lowered by
+ * the repeats before them. */
 csr_status copy_ordered(csr_context *ctx, const csr_coo *T, const runs_space &w, csri_scratch &mem,
-                        csri_runs_found *found, csr_matrix *out) {
+                        bool copied, csri_runs_found *found, csr_matrix *out) {
   cudaStream_t stream = csri_stream(ctx);
   const int64_t n = T->nnz, D = (int64_t)found->repeats;
   const size_t value_size = csri_value_size(T->value_type);
   CSRI_TRY(fill_gaps(ctx, w, *found, out));
   found->kept = (unsigned long long)(n - D);
+  if (D == 0 && copied)
+    return CSR_SUCCESS;
   if (D == 0) {
     CSRI_CUDA_TRY(ctx, cudaMemcpyAsync(out->col_indices, T->col_indices, (size_t)n * 4,
                                        cudaMemcpyDeviceToDevice, stream));
@@ -155,17 +165,27 @@ csr_status copy_ordered(csr_context *ctx, const csr_coo *T, const runs_space &w,
                                          cudaMemcpyDeviceToDevice, stream));
     return CSRI_CUDA_CHECK(ctx, "COO copy");
   }
-  void *sort_space = NULL;
-  CSRI_TRY(mem.take(&sort_space, 1, csri_cuda_radix_sort_bytes(ctx, 8, 0, D)));
-  CSRI_TRY(csri_cuda_radix_sort(ctx, 8, w.repeats, 0, NULL, D, 0, csri_bit_length((uint64_t)n),
-                                sort_space));
+  /* The list in ascending order: ranked when short (the radix sort's launches would take longer
+   * than the ranking), else sorted. */
+  const int64_t *R = w.repeats;
+  if (D <= CSRI_REPEATS_RANKED) {
+    int64_t *ranked = NULL;
+    CSRI_TRY(mem.take((void **)&ranked, D, sizeof(int64_t)));
+    csri_repeats_rank_kernel<<<(unsigned)((D + CSRI_RUNS_THREADS - 1) / CSRI_RUNS_THREADS),
+                               CSRI_RUNS_THREADS, 0, stream>>>(w.repeats, D, ranked);
+    R = ranked;
+  } else {
+    void *sort_space = NULL;
+    CSRI_TRY(mem.take(&sort_space, 1, csri_cuda_radix_sort_bytes(ctx, 8, 0, D)));
+    CSRI_TRY(csri_cuda_radix_sort(ctx, 8, w.repeats, 0, NULL, D, 0, csri_bit_length((uint64_t)n),
+                                  sort_space));
+  }
   /* As many blocks as are resident at once, each taking tile after tile. */
 #define CSRI_COPY_LAUNCH(V)                                                                        \
-  csri_repeats_copy_kernel<V>                                                                      \
-      <<<csri_reduce_grid((const void *)csri_repeats_copy_kernel<V>, CSRI_RUNS_THREADS, n - D,     \
-                          CSRI_CHECK_TILE),                                                        \
-         CSRI_RUNS_THREADS, 0, stream>>>(T->col_indices, (const V *)T->values, w.repeats, D,       \
-                                         n - D, out->col_indices, (V *)out->values)
+  csri_repeats_copy_kernel<V><<<csri_reduce_grid((const void *)csri_repeats_copy_kernel<V>,        \
+                                                 CSRI_RUNS_THREADS, n - D, CSRI_CHECK_TILE),       \
+                                CSRI_RUNS_THREADS, 0, stream>>>(                                   \
+      T->col_indices, (const V *)T->values, R, D, n - D, out->col_indices, (V *)out->values)
   if (T->value_type == CSR_F64)
     CSRI_COPY_LAUNCH(double);
   else if (T->value_type == CSR_F32)
@@ -173,8 +193,9 @@ csr_status copy_ordered(csr_context *ctx, const csr_coo *T, const runs_space &w,
   else
     CSRI_COPY_LAUNCH(void);
 #undef CSRI_COPY_LAUNCH
-  csri_repeats_offsets_kernel<<<csri_vector_blocks(T->rows + 1), CSRI_VECTOR_THREADS, 0, stream>>>(
-      out->row_offsets, T->rows, w.repeats, D);
+  csri_repeats_offsets_kernel<<<csri_reduce_grid((const void *)csri_repeats_offsets_kernel,
+                                                 CSRI_RUNS_THREADS, T->rows + 1, CSRI_CHECK_TILE),
+                                CSRI_RUNS_THREADS, 0, stream>>>(out->row_offsets, T->rows, R, D);
   return CSRI_CUDA_CHECK(ctx, "COO copy without repeats");
 }
 
@@ -300,19 +321,18 @@ static csr_status from_coo(csr_context *ctx, const csr_coo *T, unsigned options,
   csri_runs_found found;
   csri_given_order given = {T->row_indices, T->col_indices};
   /* The check reads 16 bytes at a time; triples not so aligned take the pass that checks and
-   * assembles at once. */
-  const bool aligned = ((uintptr_t)T->row_indices | (uintptr_t)T->col_indices |
-                        (drop_zeros ? (uintptr_t)T->values : 0)) %
-                           16 ==
-                       0;
-  csr_status s = aligned ? check_pass(ctx, T, drop_zeros, w, out, &found)
+   * assembles at once. It copies the values on its way when they are so aligned too. */
+  const bool values_aligned = (uintptr_t)T->values % 16 == 0;
+  const bool aligned = ((uintptr_t)T->row_indices | (uintptr_t)T->col_indices) % 16 == 0 &&
+                       (values_aligned || !drop_zeros);
+  csr_status s = aligned ? check_pass(ctx, T, drop_zeros, values_aligned, w, out, &found)
                          : run_pass<true>(ctx, given, T->values, T, drop_zeros, w, out, &found);
   if (s >= 0 && found.out_of_order)
     s = sort_and_assemble(ctx, T, drop_zeros, w, mem, out, &found);
   else if (s >= 0 && aligned && found.first_bad == ~0ull) {
     /* Dropping zeros, a run of repeats may sum to zero: copied only without repeats. */
     if (found.zeros == 0 && found.repeats <= (drop_zeros ? 0 : CSRI_REPEATS_LISTED)) {
-      s = copy_ordered(ctx, T, w, mem, &found, out);
+      s = copy_ordered(ctx, T, w, mem, values_aligned, &found, out);
     } else { /* many repeats, or zeros to drop: the pass over the ordered triples */
       s = run_pass<false>(ctx, given, T->values, T, drop_zeros, w, out, &found);
     }

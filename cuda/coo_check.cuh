@@ -3,16 +3,17 @@
  * repeats below it; A's entry q = triple p = q + |{j : R_j - j <= q}|, its value summed with the
  * repeats that follow p (the arithmetic of R: src/kernels/repeats.h).
  *
- * Given COO triples checked in one pass that writes no entry: the first triple outside the
- * matrix, whether any precedes the one before it, the repeats listed by position, the explicit
- * zeros counted (when they are to be dropped), and the row offsets as if nothing were repeated.
- * In (row, column) order without repeats, T's columns and values are A's as they are, so the
- * conversion is this pass and two copies; with a few repeats, A's entries are T's with the
- * repeats taken out (csri_repeats_copy_kernel), each repeat's value added to its run's first in
- * input order (the bits of the CPU converters), and the offsets lowered by the repeats before
- * them (csri_repeats_offsets_kernel). Splitting the check from the copy makes each a plain
- * stream: the pass that does both (cuda/coo_runs.cuh) waits on its look-back and barriers for
- * every tile. Internal. */
+ * Given COO triples checked in one pass: the first triple outside the matrix, whether any
+ * precedes the one before it, the repeats listed by position, the explicit zeros counted (when
+ * they are to be dropped), and the row offsets as if nothing were repeated. In (row, column)
+ * order without repeats, T's columns and values are A's as they are, and the pass writes them on
+ * its way (a bet it stops making once it sees otherwise), so the conversion is this one pass over
+ * T. With a few repeats, A's entries are T's with the repeats taken out
+ * (csri_repeats_copy_kernel), each repeat's value added to its run's first in input order (the
+ * bits of the CPU converters), and the offsets lowered by the repeats before them
+ * (csri_repeats_offsets_kernel). Splitting the check from that copy makes each a plain stream:
+ * the pass that does both (cuda/coo_runs.cuh) waits on its look-back and barriers for every
+ * tile. Internal. */
 #ifndef CSR_CUDA_COO_CHECK_CUH
 #define CSR_CUDA_COO_CHECK_CUH
 
@@ -21,23 +22,45 @@
 
 #define CSRI_CHECK_TILE ((int64_t)CSRI_RUNS_THREADS * CSRI_CHECK_GROUPS * 4)
 
-/* How many of the (up to) 4 values from k are zero. */
-template <typename V>
-__device__ __forceinline__ int csri_zeros4(const V *values, int64_t k, int64_t n) {
-  V v[4] = {(V)1, (V)1, (V)1, (V)1};
+/* The (up to) 4 elements of x from k, 16 bytes at a time where all 4 are there (x 16-byte
+ * aligned, k a multiple of 4); past n, `fill`. */
+template <typename T>
+__device__ __forceinline__ void csri_load4(const T *x, int64_t k, int64_t n, T fill, T v[4]) {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "4- or 8-byte elements");
   if (k + 3 < n) {
-    if constexpr (sizeof(V) == 8) {
-      const double2 a = *(const double2 *)(values + k), b = *(const double2 *)(values + k + 2);
-      v[0] = (V)a.x, v[1] = (V)a.y, v[2] = (V)b.x, v[3] = (V)b.y;
+    if constexpr (sizeof(T) == 8) {
+      const ulonglong2 a = *(const ulonglong2 *)(x + k), b = *(const ulonglong2 *)(x + k + 2);
+      memcpy(v, &a, 16);
+      memcpy(v + 2, &b, 16);
     } else {
-      const float4 a = *(const float4 *)(values + k);
-      v[0] = (V)a.x, v[1] = (V)a.y, v[2] = (V)a.z, v[3] = (V)a.w;
+      const uint4 a = *(const uint4 *)(x + k);
+      memcpy(v, &a, 16);
+    }
+  } else {
+    for (int e = 0; e < 4; e++)
+      v[e] = k + e < n ? x[k + e] : fill;
+  }
+}
+
+/* The store of csri_load4: the (up to) 4 elements before n. */
+template <typename T>
+__device__ __forceinline__ void csri_store4(T *x, int64_t k, int64_t n, const T v[4]) {
+  if (k + 3 < n) {
+    if constexpr (sizeof(T) == 8) {
+      ulonglong2 a, b;
+      memcpy(&a, v, 16);
+      memcpy(&b, v + 2, 16);
+      *(ulonglong2 *)(x + k) = a;
+      *(ulonglong2 *)(x + k + 2) = b;
+    } else {
+      uint4 a;
+      memcpy(&a, v, 16);
+      *(uint4 *)(x + k) = a;
     }
   } else {
     for (int e = 0; e < 4 && k + e < n; e++)
-      v[e] = values[k + e];
+      x[k + e] = v[e];
   }
-  return (v[0] == (V)0) + (v[1] == (V)0) + (v[2] == (V)0) + (v[3] == (V)0);
 }
 
 /* csri_runs_offsets out of line: the check calls it only where a row does not follow the row
@@ -54,22 +77,32 @@ __device__ __noinline__ void csri_check_offsets(int64_t first, int64_t last, int
  * and columns in one 16-byte load each (the arrays, and the values when zeros are counted, are
  * 16-byte aligned). A block stops once disorder is found (by it, or by a tile before). found:
  * zeroed before, first_bad set to ~0; found->repeats counts every repeat, and the first
- * repeat_capacity of them are listed (in no order) in repeats. */
-template <bool ZEROS, typename V> /* 1 block an SM at least: the register count left free */
-__global__ void __launch_bounds__(CSRI_RUNS_THREADS, 1)
+ * repeat_capacity of them are listed (in no order) in repeats.
+ * With `copy` (values, if any, 16-byte aligned too), a tile also writes its columns and values to
+ * out_col and out_val as they are, betting that the triples are A's entries: it has the columns
+ * in hand, and the values' bytes are read once instead of by the check and again by a copy. A
+ * tile stops betting once it or a tile before has seen a repeat, an explicit zero to drop or
+ * disorder (what A's entries then are is written after the check), so a bet lost costs about the
+ * first tile of each block. When the check ends without any of those, every tile wrote its
+ * part. */
+template <bool ZEROS, typename V>
+__global__ void __launch_bounds__(CSRI_RUNS_THREADS, CSRI_CHECK_MIN_BLOCKS)
     csri_check_kernel(const int32_t *row, const int32_t *col, const V *values, int64_t n,
                       int64_t rows, int64_t cols, int64_t *off, csri_row_gap *gaps,
                       int64_t gap_capacity, csri_runs_found *found, int64_t *repeats,
-                      int64_t repeat_capacity) {
+                      int64_t repeat_capacity, bool copy, int32_t *out_col, V *out_val) {
   const int G = CSRI_CHECK_GROUPS;
   static_assert(G <= 32, "lane g loads the triple before group g of lane 0");
   const unsigned FULL = 0xffffffffu;
-  __shared__ int stop_shared, tile_back;
+  /* the values' element type (unused for a pattern) */
+  using Val = typename std::conditional<std::is_void<V>::value, float, V>::type;
+  __shared__ int stop_shared, tile_back, copy_shared;
   __shared__ unsigned tile_repeats, tile_zeros;
   __shared__ unsigned long long list_base;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   if (threadIdx.x == 0) {
     stop_shared = tile_back = 0;
+    copy_shared = copy;
     tile_repeats = tile_zeros = 0;
   }
   __syncthreads();
@@ -77,9 +110,10 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS, 1)
   for (int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
     if (stop_shared)
       return;
+    const bool copy_tile = copy_shared;
     const int64_t t0 = tile * CSRI_CHECK_TILE;
     /* Every load first, all in flight at once: the thread's groups; lane g the triple before
-     * group g of lane 0 (shuffled to it below); thread 0 the disorder flag, for the next tile. */
+     * group g of lane 0 (shuffled to it below); thread 0 the grid's findings, for the next tile. */
     int32_t halo_r = -1, halo_c = -1;
     {
       const int64_t k = t0 + ((int64_t)lane * CSRI_RUNS_THREADS + warp * 32) * 4 - 1;
@@ -88,10 +122,14 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS, 1)
         halo_c = col[k];
       }
     }
-    unsigned stop_next = 0;
-    if (threadIdx.x == 0)
+    unsigned stop_next = 0, quiet_next = 1;
+    if (threadIdx.x == 0) {
       stop_next = *(volatile unsigned *)&found->out_of_order;
+      quiet_next = *(volatile unsigned long long *)&found->repeats == 0 &&
+                   (!ZEROS || *(volatile unsigned long long *)&found->zeros == 0);
+    }
     int4 r[G], c[G];
+    Val v[G][4];
     int zeros = 0;
 #pragma unroll
     for (int g = 0; g < G; g++) {
@@ -106,11 +144,25 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS, 1)
         r[g] = make_int4(a[0], a[1], a[2], a[3]);
         c[g] = make_int4(b[0], b[1], b[2], b[3]);
       }
-      if constexpr (ZEROS)
-        if (k < n)
-          zeros += csri_zeros4(values, k, n);
+      if constexpr (!std::is_void<V>::value)
+        if (ZEROS || copy_tile) {
+          csri_load4(values, k, n, (Val)1, v[g]);
+          if constexpr (ZEROS)
+            zeros += (v[g][0] == (Val)0) + (v[g][1] == (Val)0) + (v[g][2] == (Val)0) +
+                     (v[g][3] == (Val)0);
+        }
     }
     __syncwarp(); /* keeps the loads above together (see csri_runs_kernel) */
+    if (copy_tile) {
+#pragma unroll
+      for (int g = 0; g < G; g++) {
+        const int64_t k = t0 + ((int64_t)g * CSRI_RUNS_THREADS + threadIdx.x) * 4;
+        const int32_t b[4] = {c[g].x, c[g].y, c[g].z, c[g].w};
+        csri_store4(out_col, k, n, b);
+        if constexpr (!std::is_void<V>::value)
+          csri_store4(out_val, k, n, v[g]);
+      }
+    }
     /* Indices as unsigned: a negative one is as bad as one past the end. */
     const uint32_t row_end = rows <= 0x7fffffff ? (uint32_t)rows : 0x80000000u,
                    col_end = cols <= 0x7fffffff ? (uint32_t)cols : 0x80000000u;
@@ -190,6 +242,7 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS, 1)
       if (ZEROS && tile_zeros)
         atomicAdd(&found->zeros, (unsigned long long)tile_zeros);
       stop_shared = stop_next || tile_back;
+      copy_shared = copy_shared && quiet_next && tile_repeats == 0 && (!ZEROS || tile_zeros == 0);
       tile_repeats = tile_zeros = 0; /* for the next tile, which counts after the barrier below */
       tile_back = 0;
     }
@@ -210,11 +263,16 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS, 1)
 
 /* A's kept entries from ordered triples and the sorted positions R of their D repeats: entry q
  * is triple p = q + (repeats before p), its value summed left to right with the repeats that
- * follow it. Tiles of CSRI_CHECK_TILE entries; a tile searches the list once for its range. */
+ * follow it. Tiles of CSRI_CHECK_TILE entries; a tile searches the list once for its range (most
+ * tiles hold no repeat: each entry's search is then empty). Every load of a thread's entries is
+ * issued before its first store: the columns and values could alias, and with a store between
+ * them each load would wait for the one before. */
 template <typename V>
 __global__ void __launch_bounds__(CSRI_RUNS_THREADS)
     csri_repeats_copy_kernel(const int32_t *col, const V *values, const int64_t *R, int64_t D,
                              int64_t kept, int32_t *out_col, V *out_val) {
+  const int N = CSRI_CHECK_GROUPS * 4; /* entries a thread, a tile's width apart */
+  using Val = typename std::conditional<std::is_void<V>::value, float, V>::type;
   __shared__ int64_t range[2];
   const int64_t tiles = (kept + CSRI_CHECK_TILE - 1) / CSRI_CHECK_TILE;
   for (int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
@@ -227,30 +285,85 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS)
     __syncthreads();
     const int64_t lo = range[0], hi = range[1];
     __syncthreads(); /* range is rewritten by the next tile */
+    int64_t p[N], j[N];
+    int32_t c[N];
+    Val v[N];
 #pragma unroll
-    for (int i = 0; i < CSRI_CHECK_GROUPS * 4; i++) {
+    for (int i = 0; i < N; i++) {
+      const int64_t q = q0 + (int64_t)i * CSRI_RUNS_THREADS + threadIdx.x;
+      j[i] = csri_repeats_before_entry(R, lo, hi, q);
+      p[i] = q + j[i];
+      if (q < q1) {
+        c[i] = col[p[i]];
+        if constexpr (!std::is_void<V>::value)
+          v[i] = values[p[i]];
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < N; i++) {
       const int64_t q = q0 + (int64_t)i * CSRI_RUNS_THREADS + threadIdx.x;
       if (q >= q1)
         continue;
-      int64_t j = csri_repeats_before_entry(R, lo, hi, q);
-      int64_t p = q + j;
-      out_col[q] = col[p];
+      out_col[q] = c[i];
       if constexpr (!std::is_void<V>::value) {
-        V v = values[p];
-        for (; j < D && R[j] == p + 1; j++)
-          v += values[++p];
-        out_val[q] = v;
+        for (int64_t k = j[i], at = p[i]; k < D && R[k] == at + 1; k++)
+          v[i] += values[++at];
+        out_val[q] = v[i];
       }
     }
   }
 }
 
-/* offsets_r minus the repeats before it, for the rows + 1 offsets. */
-__global__ void csri_repeats_offsets_kernel(int64_t *off, int64_t rows, const int64_t *R,
-                                            int64_t D) {
-  CSRI_GRID_STRIDE(r, rows + 1) {
-    const int64_t o = off[r];
-    off[r] = o - csri_repeats_below(R, D, o);
+/* The D <= CSRI_REPEATS_RANKED distinct positions `in` in ascending order into `out`: each goes
+ * to its rank, the number of positions below it (D^2 comparisons, from shared memory). */
+__global__ void __launch_bounds__(CSRI_RUNS_THREADS)
+    csri_repeats_rank_kernel(const int64_t *in, int64_t D, int64_t *out) {
+  __shared__ int64_t chunk[CSRI_RUNS_THREADS];
+  const int64_t i = (int64_t)blockIdx.x * CSRI_RUNS_THREADS + threadIdx.x;
+  const int64_t key = i < D ? in[i] : 0;
+  int64_t rank = 0;
+  for (int64_t c0 = 0; c0 < D; c0 += CSRI_RUNS_THREADS) {
+    __syncthreads(); /* the chunk before is read */
+    if (c0 + threadIdx.x < D)
+      chunk[threadIdx.x] = in[c0 + threadIdx.x];
+    __syncthreads();
+    const int m = D - c0 < CSRI_RUNS_THREADS ? (int)(D - c0) : CSRI_RUNS_THREADS;
+    for (int t = 0; t < m; t++)
+      rank += chunk[t] < key;
+  }
+  if (i < D)
+    out[rank] = key;
+}
+
+/* offsets_r minus the repeats before it, for the rows + 1 offsets: tiles of CSRI_CHECK_TILE
+ * ascending offsets, each tile's searches narrowed to the counts of its first and last. */
+__global__ void __launch_bounds__(CSRI_RUNS_THREADS)
+    csri_repeats_offsets_kernel(int64_t *off, int64_t rows, const int64_t *R, int64_t D) {
+  const int N = CSRI_CHECK_GROUPS * 4;
+  __shared__ int64_t range[2];
+  const int64_t tiles = (rows + 1 + CSRI_CHECK_TILE - 1) / CSRI_CHECK_TILE;
+  for (int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    const int64_t r0 = tile * CSRI_CHECK_TILE;
+    const int64_t r1 = r0 + CSRI_CHECK_TILE < rows + 1 ? r0 + CSRI_CHECK_TILE : rows + 1;
+    if (threadIdx.x == 0)
+      range[0] = csri_repeats_below(R, 0, D, off[r0]);
+    else if (threadIdx.x == 32)
+      range[1] = csri_repeats_below(R, 0, D, off[r1 - 1]);
+    __syncthreads();
+    const int64_t lo = range[0], hi = range[1];
+    __syncthreads(); /* range is rewritten by the next tile */
+    int64_t o[N];
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+      const int64_t r = r0 + (int64_t)i * CSRI_RUNS_THREADS + threadIdx.x;
+      o[i] = r < r1 ? off[r] : 0;
+    }
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+      const int64_t r = r0 + (int64_t)i * CSRI_RUNS_THREADS + threadIdx.x;
+      if (r < r1)
+        off[r] = o[i] - csri_repeats_below(R, lo, hi, o[i]);
+    }
   }
 }
 

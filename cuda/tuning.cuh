@@ -111,8 +111,17 @@
 #ifndef CSRI_CHECK_GROUPS
 #define CSRI_CHECK_GROUPS 2
 #endif
+#ifndef CSRI_CHECK_MIN_BLOCKS
+#define CSRI_CHECK_MIN_BLOCKS 1
+#endif
 #ifndef CSRI_REPEATS_LISTED
 #define CSRI_REPEATS_LISTED 65536
+#endif
+/* Lists of at most this many repeats are put in order by a rank sort (one launch, D^2
+ * comparisons); longer ones by the radix sort. H100, 2026-11-25: the radix sort of the 123
+ * repeats of 2^26 generated triples took 52 us (five launches, three passes of 15 us). */
+#ifndef CSRI_REPEATS_RANKED
+#define CSRI_REPEATS_RANKED 4096
 #endif
 
 /* Histogram: privatised copies in shared memory, one per HIST_WARPS_PER_COPY warps (fewer

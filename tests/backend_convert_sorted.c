@@ -64,7 +64,9 @@ static csr_coo *sorted_coo(const recipe *rc, csr_value_type type, csrt_rng *rng)
 }
 
 /* When set, csr_from_coo gets T's copy one triple into its arrays (4- or 8-byte aligned, not
- * 16): a converter that reads 16 bytes at a time must take another way there. */
+ * 16): a converter that reads 16 bytes at a time must take another way there. SHIFT_ALL moves
+ * every array, SHIFT_VALUES the values alone. */
+enum { SHIFT_NONE, SHIFT_ALL, SHIFT_VALUES };
 static int shifted;
 
 /* T's copy placed where the backend runs, one triple in (a triple of zeros before it). */
@@ -74,14 +76,19 @@ static csr_coo shifted_copy(const csr_coo *T, csr_coo **P) {
   put(W, 0, 0, 0, 0.0);
   for (int64_t k = 0; k < T->nnz; k++)
     put(W, k + 1, T->row_indices[k], T->col_indices[k], value(T, k));
+  const int64_t index_shift = shifted == SHIFT_ALL;
+  if (!index_shift) { /* rows and columns back where they were, the values one in */
+    memmove(W->row_indices, W->row_indices + 1, (size_t)T->nnz * sizeof(int32_t));
+    memmove(W->col_indices, W->col_indices + 1, (size_t)T->nnz * sizeof(int32_t));
+  }
   if (csr_coo_copy(ref, W, P, csrt_location(backend)) != CSR_SUCCESS)
     csrt_fail_in_case(__FILE__, __LINE__, "COO placement");
   csr_coo_free(&W);
   csr_coo view = **P;
   const size_t value_size = csri_value_size(T->value_type); /* 0 for a pattern */
   view.nnz = T->nnz;
-  view.row_indices++;
-  view.col_indices++;
+  view.row_indices += index_shift;
+  view.col_indices += index_shift;
   view.values = view.values ? (char *)view.values + value_size : NULL;
   return view;
 }
@@ -182,11 +189,16 @@ static void cases(csr_value_type type, csrt_rng *rng) {
     csr_coo *T = sorted_coo(list[i].rc, type, rng);
     check(T, list[i].name);
     if (i < 2) { /* no repeats, a few: the paths that copy T's arrays */
-      shifted = 1;
       char name[96];
+      shifted = SHIFT_ALL;
       snprintf(name, sizeof name, "%s, arrays one triple in", list[i].name);
       check(T, name);
-      shifted = 0;
+      if (type != CSR_PATTERN) {
+        shifted = SHIFT_VALUES;
+        snprintf(name, sizeof name, "%s, values one triple in", list[i].name);
+        check(T, name);
+      }
+      shifted = SHIFT_NONE;
     }
     csr_coo_free(&T);
   }
@@ -237,6 +249,28 @@ static void cases(csr_value_type type, csrt_rng *rng) {
   csr_coo_free(&T);
 }
 
+/* Sorted triples more than a GPU's resident blocks take in one round of tiles (a check that
+ * writes A's entries as it goes must stop once a tile before has seen a repeat or a zero to
+ * drop, and still leave the right A): none, then one repeat and one zero near the start, then
+ * one near the end. */
+static void long_cases(csrt_rng *rng) {
+  const int64_t n = 1500000;
+  const recipe plain = {400000, 1 << 30, n, 0, 0, 0.0, 0.0};
+  csr_coo *T = sorted_coo(&plain, CSR_F64, rng);
+  check(T, "long, sorted, no repeats");
+  csr_coo_free(&T);
+  const int64_t at[] = {5, n - 3};
+  for (int i = 0; i < 2; i++) {
+    const int64_t k = at[i];
+    T = sorted_coo(&plain, CSR_F64, rng);
+    put(T, k + 1, T->row_indices[k], T->col_indices[k], value(T, k + 1)); /* k + 1 repeats k */
+    put(T, k - 3, T->row_indices[k - 3], T->col_indices[k - 3], 0.0);
+    check(T, i == 0 ? "long, sorted, a repeat and a zero near the start"
+                    : "long, sorted, a repeat and a zero near the end");
+    csr_coo_free(&T);
+  }
+}
+
 /* csr_read_csr on a file of sorted triples with repeats and zeros (the reader hands its COO over)
  * against csr_read_coo and the reference converter. */
 static void check_file(csrt_rng *rng) {
@@ -283,6 +317,8 @@ int main(int argc, char **argv) {
     csr_context_set_threads(ctx, threads[th]);
     for (int t = 0; t < 3; t++)
       cases(types[t], &rng);
+    if (th == 0)
+      long_cases(&rng);
     if (backend != CSR_BACKEND_CUDA)
       check_file(&rng);
   }

@@ -2,8 +2,8 @@
  * CPU, against a walk of the triples: for random sets of repeats (none, one, every other triple,
  * long runs, the first and last triples), every entry q starts at the q-th triple that is not a
  * repeat; a tile's narrowed search (between the counts of its first and last entry) agrees with
- * the search over the whole list; and each triple's offset lowered by the repeats below it is the
- * number of kept triples below it. */
+ * the search over the whole list; each triple's offset lowered by the repeats below it is the
+ * number of kept triples below it, and a tile of offsets' narrowed search agrees too. */
 #include "kernels/repeats.h"
 #include "testing.h"
 
@@ -31,7 +31,7 @@ static void check(int64_t n, const int64_t *R, int64_t D, int64_t tile, const ch
     repeat[R[j]] = 1;
   int64_t q = 0, below = 0, ok_entries = 1, ok_offsets = 1;
   for (int64_t p = 0; p < n; p++) { /* the walk: kept triple p is entry q */
-    if (csri_repeats_below(R, D, p) != below)
+    if (csri_repeats_below(R, 0, D, p) != below)
       ok_offsets = 0;
     if (!repeat[p]) {
       if (q + csri_repeats_before_entry(R, 0, D, q) != p)
@@ -44,7 +44,7 @@ static void check(int64_t n, const int64_t *R, int64_t D, int64_t tile, const ch
   EXPECT(q == n - D);
   EXPECT(ok_entries);
   EXPECT(ok_offsets);
-  EXPECT(csri_repeats_below(R, D, n) == D);
+  EXPECT(csri_repeats_below(R, 0, D, n) == D);
   int ok_tiles = 1;
   for (int64_t q0 = 0; q0 < n - D; q0 += tile) {
     const int64_t q1 = q0 + tile < n - D ? q0 + tile : n - D;
@@ -55,6 +55,15 @@ static void check(int64_t n, const int64_t *R, int64_t D, int64_t tile, const ch
         ok_tiles = 0;
   }
   EXPECT(ok_tiles);
+  int ok_offset_tiles = 1; /* offsets 0 .. n in tiles, each search narrowed to its tile's ends */
+  for (int64_t o0 = 0; o0 <= n; o0 += tile) {
+    const int64_t o1 = o0 + tile < n + 1 ? o0 + tile : n + 1;
+    const int64_t lo = csri_repeats_below(R, 0, D, o0), hi = csri_repeats_below(R, 0, D, o1 - 1);
+    for (int64_t o = o0; o < o1; o++)
+      if (csri_repeats_below(R, lo, hi, o) != csri_repeats_below(R, 0, D, o))
+        ok_offset_tiles = 0;
+  }
+  EXPECT(ok_offset_tiles);
   free(repeat);
 }
 

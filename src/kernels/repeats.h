@@ -24,9 +24,10 @@ CSRI_HD int64_t csri_repeats_before_entry(const int64_t *R, int64_t lo, int64_t 
   return lo;
 }
 
-/* |{j : R_j < o}|: the repeats below triple o. */
-CSRI_HD int64_t csri_repeats_below(const int64_t *R, int64_t D, int64_t o) {
-  int64_t lo = 0, hi = D;
+/* |{j : R_j < o}| (the repeats below triple o), searched in [lo, hi] when every j < lo has
+ * R_j < o and none >= hi does: [0, D] for any o; ascending offsets narrow it to the counts of the
+ * first and the last. */
+CSRI_HD int64_t csri_repeats_below(const int64_t *R, int64_t lo, int64_t hi, int64_t o) {
   while (lo < hi) {
     const int64_t mid = lo + (hi - lo) / 2;
     if (R[mid] < o)
