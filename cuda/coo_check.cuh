@@ -265,8 +265,8 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS, CSRI_CHECK_MIN_BLOCKS)
  * is triple p = q + (repeats before p), its value summed left to right with the repeats that
  * follow it. Tiles of CSRI_CHECK_TILE entries; a tile searches the list once for its range (most
  * tiles hold no repeat: each entry's search is then empty). Every load of a thread's entries is
- * issued before its first store: the columns and values could alias, and with a store between
- * them each load would wait for the one before. */
+ * issued before its first store: as far as the compiler knows, out_col and out_val may alias
+ * col and values, so with a store between two loads the second waits for the first. */
 template <typename V>
 __global__ void __launch_bounds__(CSRI_RUNS_THREADS)
     csri_repeats_copy_kernel(const int32_t *col, const V *values, const int64_t *R, int64_t D,
