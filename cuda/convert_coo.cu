@@ -30,8 +30,20 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <type_traits>
 
 namespace {
+
+/* f called with a null pointer to T's element type (void for a pattern): the kernels' value
+ * type picked once, where each launch would otherwise list the three. */
+template <typename F> void with_value_type(csr_value_type type, F &&f) {
+  if (type == CSR_F64)
+    f((double *)nullptr);
+  else if (type == CSR_F32)
+    f((float *)nullptr);
+  else
+    f((void *)nullptr);
+}
 
 /* The pass's workspace: its findings and tile counter, the tiles' statuses, the long gaps, and
  * the check's list of repeats. */
@@ -96,17 +108,12 @@ csr_status run_pass(csr_context *ctx, Order order, const void *values, const csr
   CSRI_TRY(clear_found(ctx, w, csri_count_status::bytes(w.tiles)));
   const unsigned blocks = (unsigned)w.tiles;
   const int64_t n = T->nnz;
-#define CSRI_RUNS_LAUNCH(V)                                                                        \
-  csri_runs_kernel<CHECK, Order, V><<<blocks, CSRI_RUNS_THREADS, 0, stream>>>(                     \
-      order, (const V *)values, n, T->rows, T->cols, drop_zeros, out->col_indices,                 \
-      (V *)out->values, out->row_offsets, w.gaps, w.gap_capacity, w.status, w.found, w.tiles)
-  if (T->value_type == CSR_F64)
-    CSRI_RUNS_LAUNCH(double);
-  else if (T->value_type == CSR_F32)
-    CSRI_RUNS_LAUNCH(float);
-  else
-    CSRI_RUNS_LAUNCH(void);
-#undef CSRI_RUNS_LAUNCH
+  with_value_type(T->value_type, [&](auto *type) {
+    using V = std::remove_pointer_t<decltype(type)>;
+    csri_runs_kernel<CHECK, Order, V><<<blocks, CSRI_RUNS_THREADS, 0, stream>>>(
+        order, (const V *)values, n, T->rows, T->cols, drop_zeros, out->col_indices,
+        (V *)out->values, out->row_offsets, w.gaps, w.gap_capacity, w.status, w.found, w.tiles);
+  });
   CSRI_TRY(CSRI_CUDA_CHECK(ctx, "COO runs kernel"));
   CSRI_TRY(csri_cuda_memcpy(ctx, found, w.found, sizeof *found, 1));
   if (found->out_of_order || found->first_bad != ~0ull)
@@ -122,24 +129,23 @@ csr_status check_pass(csr_context *ctx, const csr_coo *T, bool drop_zeros, bool 
   cudaStream_t stream = csri_stream(ctx);
   CSRI_TRY(clear_found(ctx, w, 0));
   /* As many blocks as are resident at once (each takes tile after tile), at most one a tile. */
-#define CSRI_CHECK_LAUNCH(Z, V)                                                                    \
-  csri_check_kernel<Z, V><<<csri_reduce_grid((const void *)csri_check_kernel<Z, V>,                \
-                                             CSRI_RUNS_THREADS, T->nnz, CSRI_CHECK_TILE),          \
-                            CSRI_RUNS_THREADS, 0, stream>>>(                                       \
-      T->row_indices, T->col_indices, (const V *)T->values, T->nnz, T->rows, T->cols,              \
-      out->row_offsets, w.gaps, w.gap_capacity, w.found, w.repeats, CSRI_REPEATS_LISTED, copy,     \
-      out->col_indices, (V *)out->values)
-  if (drop_zeros && T->value_type == CSR_F64)
-    CSRI_CHECK_LAUNCH(true, double);
-  else if (drop_zeros && T->value_type == CSR_F32)
-    CSRI_CHECK_LAUNCH(true, float);
-  else if (T->value_type == CSR_F64)
-    CSRI_CHECK_LAUNCH(false, double);
-  else if (T->value_type == CSR_F32)
-    CSRI_CHECK_LAUNCH(false, float);
-  else
-    CSRI_CHECK_LAUNCH(false, void);
-#undef CSRI_CHECK_LAUNCH
+  const auto launch = [&](auto zeros, auto *type) {
+    constexpr bool Z = decltype(zeros)::value;
+    using V = std::remove_pointer_t<decltype(type)>;
+    const void *kernel = (const void *)csri_check_kernel<Z, V>;
+    csri_check_kernel<Z, V>
+        <<<csri_reduce_grid(kernel, CSRI_RUNS_THREADS, T->nnz, CSRI_CHECK_TILE), CSRI_RUNS_THREADS,
+           0, stream>>>(T->row_indices, T->col_indices, (const V *)T->values, T->nnz, T->rows,
+                        T->cols, out->row_offsets, w.gaps, w.gap_capacity, w.found, w.repeats,
+                        CSRI_REPEATS_LISTED, copy, out->col_indices, (V *)out->values);
+  };
+  with_value_type(T->value_type, [&](auto *type) {
+    /* a pattern has no zero to drop, and no kernel that counts them */
+    if constexpr (!std::is_void_v<std::remove_pointer_t<decltype(type)>>)
+      if (drop_zeros)
+        return launch(std::true_type{}, type);
+    launch(std::false_type{}, type);
+  });
   CSRI_TRY(CSRI_CUDA_CHECK(ctx, "COO check kernel"));
   return csri_cuda_memcpy(ctx, found, w.found, sizeof *found, 1);
 }
@@ -181,18 +187,14 @@ csr_status copy_ordered(csr_context *ctx, const csr_coo *T, const runs_space &w,
                                   sort_space));
   }
   /* As many blocks as are resident at once, each taking tile after tile. */
-#define CSRI_COPY_LAUNCH(V)                                                                        \
-  csri_repeats_copy_kernel<V><<<csri_reduce_grid((const void *)csri_repeats_copy_kernel<V>,        \
-                                                 CSRI_RUNS_THREADS, n - D, CSRI_CHECK_TILE),       \
-                                CSRI_RUNS_THREADS, 0, stream>>>(                                   \
-      T->col_indices, (const V *)T->values, R, D, n - D, out->col_indices, (V *)out->values)
-  if (T->value_type == CSR_F64)
-    CSRI_COPY_LAUNCH(double);
-  else if (T->value_type == CSR_F32)
-    CSRI_COPY_LAUNCH(float);
-  else
-    CSRI_COPY_LAUNCH(void);
-#undef CSRI_COPY_LAUNCH
+  with_value_type(T->value_type, [&](auto *type) {
+    using V = std::remove_pointer_t<decltype(type)>;
+    const void *kernel = (const void *)csri_repeats_copy_kernel<V>;
+    csri_repeats_copy_kernel<V>
+        <<<csri_reduce_grid(kernel, CSRI_RUNS_THREADS, n - D, CSRI_CHECK_TILE), CSRI_RUNS_THREADS,
+           0, stream>>>(T->col_indices, (const V *)T->values, R, D, n - D, out->col_indices,
+                        (V *)out->values);
+  });
   csri_repeats_offsets_kernel<<<csri_reduce_grid((const void *)csri_repeats_offsets_kernel,
                                                  CSRI_RUNS_THREADS, T->rows + 1, CSRI_CHECK_TILE),
                                 CSRI_RUNS_THREADS, 0, stream>>>(out->row_offsets, T->rows, R, D);
