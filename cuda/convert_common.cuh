@@ -24,6 +24,17 @@ struct csri_scratch {
       p[count++] = *out;
     return s;
   }
+  /* The temporary at `mine` (one that take gave) and the array *theirs (a matrix's, from
+   * csri_array_alloc too) change owners: *theirs becomes `mine`, and the array it was is freed
+   * with the temporaries. */
+  void exchange(void *mine, void **theirs) {
+    for (int i = 0; i < count; i++)
+      if (p[i] == mine) {
+        p[i] = *theirs;
+        *theirs = mine;
+        return;
+      }
+  }
   ~csri_scratch() {
     for (int i = 0; i < count; i++)
       csri_array_free(p[i], CSR_DEVICE);

@@ -20,8 +20,12 @@
  *     gathering the values through them afterwards reads each value's sector at random: on an
  *     H100 that gather took 3.0 of 10 ms for 2^26 f64 triples (5 GB read from DRAM). The sort's
  *     digit counts, which read every triple before the passes, check the shape in place of step
- *     1, which stops reading once it has seen disorder. The pass of cuda/coo_runs.cuh then runs
- *     over the sorted keys and values.
+ *     1, which stops reading once it has seen disorder. The last pass writes the sorted triples'
+ *     rows to a temporary and their columns and values straight into A's arrays, betting again
+ *     that nothing repeats; the check of step 1 then runs over the sorted rows and columns
+ *     (8 bytes a triple, no values unless zeros are dropped). Without repeats A is done; with a
+ *     few, or zeros to drop, the copy or the pass of step 1 moves A's entries to arrays that
+ *     then become A's.
  * The result's arrays hold nnz(T) entries until the runs are known; when repeats or dropped zeros
  * leave more than an eighth of them unused, A is copied into arrays of its own size. */
 #include "coo_check.cuh"
@@ -221,10 +225,22 @@ template <typename K> struct coo_keys {
   }
 };
 
-/* T's triples sorted by (row, column) keys of K bits, the values with them, then the pass over
- * both. The sort checks every triple against the shape (the pass over the given order stopped
- * checking where it found disorder): found->first_bad gets the first triple outside the matrix,
- * and then nothing is assembled. */
+/* The sort's last pass: key i's row to row[i], its column to col[i]. */
+template <typename K> struct coo_split_store {
+  int32_t *row, *col;
+  int col_bits;
+  __device__ __forceinline__ void operator()(int64_t i, K key) const {
+    row[i] = (int32_t)(key >> col_bits);
+    col[i] = (int32_t)(key & (((K)1 << col_bits) - 1));
+  }
+};
+
+/* T's triples sorted by (row, column) keys of K bits, the values with them, the last pass writing
+ * the columns and values into A's arrays and the rows to a temporary; then the check over the
+ * sorted triples S and, when it finds repeats or zeros to drop, A's entries moved out of S into
+ * arrays that become A's. The sort checks every triple against the shape (the pass over the given
+ * order stopped checking where it found disorder): found->first_bad gets the first triple outside
+ * the matrix, and then nothing is assembled. */
 template <typename K>
 csr_status sort_and_assemble(csr_context *ctx, const csr_coo *T, bool drop_zeros,
                              const runs_space &w, csri_scratch &mem, csr_matrix *out,
@@ -239,14 +255,41 @@ csr_status sort_and_assemble(csr_context *ctx, const csr_coo *T, bool drop_zeros
     CSRI_TRY(mem.take(&values, n, value_size));
   CSRI_TRY(mem.take(&workspace, 1, csri_cuda_radix_sort_bytes(ctx, sizeof(K), value_size, n)));
   const coo_keys<K> first = {T->row_indices, T->col_indices, col_bits, T->rows, T->cols};
+  /* The sorted rows in the keys' array: the last pass reads the workspace's. */
+  int32_t *sorted_rows = (int32_t *)keys;
+  const coo_split_store<K> last = {sorted_rows, out->col_indices, col_bits};
   CSRI_TRY(csri_radix::sort_by_value_size<K>(ctx, first, T->values, false, keys, value_size, values,
-                                             n, 0, key_bits, workspace, &w.found->first_bad));
+                                             n, 0, key_bits, workspace, &w.found->first_bad, &last,
+                                             out->values));
   CSRI_TRY(
       csri_cuda_memcpy(ctx, &found->first_bad, &w.found->first_bad, sizeof found->first_bad, 1));
   if (found->first_bad != ~0ull)
     return CSR_SUCCESS;
-  csri_sorted_keys<K> order = {keys, col_bits};
-  return run_pass<false>(ctx, order, values, T, drop_zeros, w, out, found);
+
+  csr_coo S = *T; /* the sorted triples */
+  S.row_indices = sorted_rows;
+  S.col_indices = out->col_indices;
+  S.values = out->values;
+  CSRI_TRY(check_pass(ctx, &S, drop_zeros, false, w, out, found));
+  if (found->out_of_order || found->first_bad != ~0ull)
+    return CSRI_FAIL(ctx, CSR_ERR_DEVICE, "COO to CSR: the sorted triples failed their check");
+  /* Where A's entries go when they move: arrays of this conversion's, then A's. */
+  csr_matrix moved = *out;
+  moved.values = values;
+  if (found->zeros == 0 && found->repeats <= (drop_zeros ? 0 : CSRI_REPEATS_LISTED)) {
+    if (found->repeats == 0)
+      return copy_ordered(ctx, &S, w, mem, true, found, out);
+    moved.col_indices = (int32_t *)keys; /* the sorted rows are no longer read */
+    CSRI_TRY(copy_ordered(ctx, &S, w, mem, false, found, &moved));
+  } else { /* many repeats, or zeros to drop: the pass over the sorted triples */
+    CSRI_TRY(mem.take((void **)&moved.col_indices, n, sizeof(int32_t)));
+    const csri_given_order order = {S.row_indices, S.col_indices};
+    CSRI_TRY(run_pass<false>(ctx, order, S.values, &S, drop_zeros, w, &moved, found));
+  }
+  mem.exchange(moved.col_indices, (void **)&out->col_indices);
+  if (value_size > 0)
+    mem.exchange(moved.values, &out->values);
+  return CSR_SUCCESS;
 }
 
 csr_status sort_and_assemble(csr_context *ctx, const csr_coo *T, bool drop_zeros,
@@ -289,7 +332,8 @@ csr_status fit(csr_context *ctx, const csr_coo *T, int64_t kept, csr_matrix **ou
 size_t coo_build_bytes(csr_context *ctx, const csr_coo *T, size_t *sort_bytes) {
   const int64_t n = T->nnz;
   const size_t key = narrow_keys(T) ? 4 : 8, value = csri_value_size(T->value_type);
-  *sort_bytes = (size_t)n * (key + value) + csri_cuda_radix_sort_bytes(ctx, key, value, n);
+  /* and, with many repeats or zeros to drop, a column array for A's entries moved */
+  *sort_bytes = (size_t)n * (key + value + 4) + csri_cuda_radix_sort_bytes(ctx, key, value, n);
   return (size_t)(T->rows + 1) * 8 + (size_t)n * (4 + csri_value_size(T->value_type)) +
          runs_space_bytes(T);
 }

@@ -12,12 +12,12 @@
  * most CSRI_RUNS_GAP offsets; a longer run of empty rows goes to a list that a second kernel fills
  * a block per gap, so hypersparse matrices do not serialise on one thread.
  *
- * It runs over sorted keys, over given triples that the check (cuda/coo_check.cuh) found in order
- * with many repeats or zeros to drop, and over given triples whose arrays are not 16-byte
- * aligned, which it checks in the same pass (CHECK): the first one outside the matrix, and
- * whether any precedes the one before it. A tile that finds disorder writes nothing, and one that
- * starts after it was found reads nothing: the caller sorts, the sort's digit counts check every
- * triple's shape, and the pass runs again over the sorted keys. Internal. */
+ * It runs over ordered triples in which the check (cuda/coo_check.cuh) found many repeats or
+ * zeros to drop (given, or sorted by the radix sort), and over given triples whose arrays are not
+ * 16-byte aligned, which it checks in the same pass (CHECK): the first one outside the matrix,
+ * and whether any precedes the one before it. A tile that finds disorder writes nothing, and one
+ * that starts after it was found reads nothing: the caller sorts, the sort's digit counts check
+ * every triple's shape, and the sorted triples are checked again. Internal. */
 #ifndef CSR_CUDA_COO_RUNS_CUH
 #define CSR_CUDA_COO_RUNS_CUH
 
@@ -58,18 +58,6 @@ struct csri_given_order {
   __device__ __forceinline__ void at(int64_t k, int32_t *r, int32_t *c) const {
     *r = row[k];
     *c = col[k];
-  }
-};
-
-/* The triples through sorted (row << col_bits | column) keys; their values were sorted with them,
- * so triple k's value is the k-th. */
-template <typename K> struct csri_sorted_keys {
-  const K *keys;
-  int col_bits;
-  __device__ __forceinline__ void at(int64_t k, int32_t *r, int32_t *c) const {
-    const K key = keys[k];
-    *r = (int32_t)(key >> col_bits);
-    *c = (int32_t)(key & (((K)1 << col_bits) - 1));
   }
 };
 

@@ -18,7 +18,10 @@
  * The first pass reads its keys through a functor (key(i) for i < n) and its values from their
  * own array, so that a caller whose keys are computed (the COO converter's (row, column) keys)
  * or whose values must stay as they are sorts without first copying them; the digit counts may
- * have the functor check each key (checked(i, &ok)), and report the first bad one. */
+ * have the functor check each key (checked(i, &ok)), and report the first bad one. The last pass
+ * may likewise write its keys through a functor (out(i, key)) and its values to an array of the
+ * caller's: the COO converter's last pass writes rows and columns apart, the columns and the
+ * values straight into the CSR arrays. */
 #ifndef CSR_CUDA_RADIX_SORT_CUH
 #define CSR_CUDA_RADIX_SORT_CUH
 
@@ -75,6 +78,18 @@ template <typename K> struct key_array {
     *ok = true;
     return keys[i];
   }
+};
+
+/* A writer of keys to an array: every pass but a last one that the caller writes. */
+template <typename K> struct key_store {
+  K *keys;
+  __device__ __forceinline__ void operator()(int64_t i, K key) const { keys[i] = key; }
+};
+
+/* Where the last pass writes: keys through out, values to `values`. */
+template <typename Out, typename V> struct last_output {
+  Out keys;
+  V *values;
 };
 
 /* Status of one (tile, digit), at tile * DIGITS + digit: the look-back's packed count status
@@ -316,9 +331,9 @@ __device__ __forceinline__ void look_back_digits(const digit_status &status, int
 
 /* Each digit's run of keys from shared memory to its place in the output: contiguous writes.
  * Thread t writes staged items t + j * THREADS; digit_at[j] keeps their digits for the values. */
-template <typename K, typename V, int DIGITS, int ITEMS>
+template <typename K, typename V, int DIGITS, int ITEMS, typename Out>
 __device__ __forceinline__ void scatter_keys(const pass_shared<K, V, DIGITS> &sh, int tile_n,
-                                             int shift, int bits, K *keys_out,
+                                             int shift, int bits, Out keys_out,
                                              uint32_t (&digit_at)[ITEMS]) {
 #pragma unroll
   for (int j = 0; j < ITEMS; j++) {
@@ -326,7 +341,7 @@ __device__ __forceinline__ void scatter_keys(const pass_shared<K, V, DIGITS> &sh
     if (i < tile_n) {
       K k = sh.staged_keys()[i];
       digit_at[j] = digit_of(k, shift, bits);
-      keys_out[sh.out_offset[digit_at[j]] + i] = k;
+      keys_out(sh.out_offset[digit_at[j]] + i, k);
     }
   }
 }
@@ -356,9 +371,9 @@ __device__ __forceinline__ void move_values(const pass_shared<K, V, DIGITS> &sh,
 }
 
 /* One pass over digits of up to log2(DIGITS) bits: one tile per block. */
-template <typename K, typename V, int DIGITS, typename Keys>
+template <typename K, typename V, int DIGITS, typename Keys, typename Out>
 __global__ void __launch_bounds__(THREADS, min_blocks<K, V>())
-    pass_kernel(Keys keys_in, const V *values_in, K *keys_out, V *values_out, int64_t n, int shift,
+    pass_kernel(Keys keys_in, const V *values_in, Out keys_out, V *values_out, int64_t n, int shift,
                 int bits, const unsigned long long *bucket_start, digit_status status,
                 unsigned long long *next_tile) {
   const int ITEMS = items<K>();
@@ -381,7 +396,7 @@ __global__ void __launch_bounds__(THREADS, min_blocks<K, V>())
   count_digits<DIGITS>(sh.warp_counts, tile, status, warp_totals, count, start);
   stage_keys<K, V, DIGITS, ITEMS>(key, slot, tile_n, warp_base, shift, bits, sh);
   look_back_digits<DIGITS>(status, tile, count, start, bucket_start, sh.out_offset);
-  scatter_keys<K, V, DIGITS, ITEMS>(sh, tile_n, shift, bits, keys_out, digit_at);
+  scatter_keys<K, V, DIGITS, ITEMS, Out>(sh, tile_n, shift, bits, keys_out, digit_at);
   if constexpr (has_values<V>())
     move_values<K, V, DIGITS, ITEMS>(sh, values_in, values_out, tile_base, tile_n, warp_base, slot,
                                      digit_at);
@@ -410,8 +425,8 @@ inline layout make_layout(size_t key_size, size_t value_size, int64_t n) {
 
 /* One pass over the digits of `bits` bits at `shift`, in the kernel for DIGITS digit values:
  * its statuses cleared, its shared memory allowed, the kernel launched. */
-template <typename K, typename V, int DIGITS, typename Keys>
-csr_status launch_pass(csr_context *ctx, Keys keys_in, const V *values_in, K *keys_out,
+template <typename K, typename V, int DIGITS, typename Keys, typename Out>
+csr_status launch_pass(csr_context *ctx, Keys keys_in, const V *values_in, Out keys_out,
                        V *values_out, int64_t n, int shift, int bits,
                        const unsigned long long *bucket_start, const digit_status &status,
                        unsigned long long *next_tile) {
@@ -420,38 +435,43 @@ csr_status launch_pass(csr_context *ctx, Keys keys_in, const V *values_in, K *ke
   const size_t shared = shared_bytes<K, V, DIGITS>();
   CSRI_CUDA_TRY(ctx, cudaMemsetAsync(status.words, 0, digit_status::bytes(tiles * DIGITS), stream));
   CSRI_CUDA_TRY(ctx,
-                cudaFuncSetAttribute(pass_kernel<K, V, DIGITS, Keys>,
+                cudaFuncSetAttribute(pass_kernel<K, V, DIGITS, Keys, Out>,
                                      cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
-  pass_kernel<K, V, DIGITS, Keys><<<(unsigned)tiles, THREADS, shared, stream>>>(
+  pass_kernel<K, V, DIGITS, Keys, Out><<<(unsigned)tiles, THREADS, shared, stream>>>(
       keys_in, values_in, keys_out, values_out, n, shift, bits, bucket_start, status, next_tile);
   return CSRI_CUDA_CHECK(ctx, "radix sort pass");
 }
 
 /* A pass in the narrow kernel when its digits fit, else in the wide one. */
-template <typename K, typename V, typename Keys>
-csr_status pass_of_width(csr_context *ctx, Keys keys_in, const V *values_in, K *keys_out,
+template <typename K, typename V, typename Keys, typename Out>
+csr_status pass_of_width(csr_context *ctx, Keys keys_in, const V *values_in, Out keys_out,
                          V *values_out, int64_t n, int shift, int bits,
                          const unsigned long long *bucket_start, const digit_status &status,
                          unsigned long long *next_tile) {
   if (bits <= CSRI_RADIX_BITS)
-    return launch_pass<K, V, NARROW_DIGITS>(ctx, keys_in, values_in, keys_out, values_out, n, shift,
-                                            bits, bucket_start, status, next_tile);
-  return launch_pass<K, V, WIDE_DIGITS>(ctx, keys_in, values_in, keys_out, values_out, n, shift,
-                                        bits, bucket_start, status, next_tile);
+    return launch_pass<K, V, NARROW_DIGITS, Keys, Out>(ctx, keys_in, values_in, keys_out,
+                                                       values_out, n, shift, bits, bucket_start,
+                                                       status, next_tile);
+  return launch_pass<K, V, WIDE_DIGITS, Keys, Out>(ctx, keys_in, values_in, keys_out, values_out, n,
+                                                   shift, bits, bucket_start, status, next_tile);
 }
 
 /* The digit counts of every pass, then the passes. The first pass reads first_keys and
  * first_values; the sorted keys and values end in keys and values. in_place: first_keys reads
  * keys and first_values is values (the passes then alternate from the caller's arrays to the
  * workspace, and an odd number of them ends with one copy back); otherwise the passes alternate
- * so that the last one writes the caller's arrays. first_bad, when given (device memory), gets
- * the first key that first_keys.checked finds bad, if it is below what *first_bad holds (an
- * in-place sort over no bits checks nothing); the sort goes on regardless: every digit is masked
- * to its bits, so bad keys are moved like any other, never written out of bounds. */
-template <typename K, typename V, typename FirstKeys>
+ * so that the last one writes the caller's arrays, or, when `last` is given (not in place), writes
+ * the sorted keys through last->keys and the values to last->values (keys and values are then
+ * only where passes before it write: the sort takes two passes or more, and the last one reads
+ * the workspace's). first_bad, when given (device memory), gets the first key that
+ * first_keys.checked finds bad, if it is below what *first_bad holds (an in-place sort over no
+ * bits checks nothing); the sort goes on regardless: every digit is masked to its bits, so bad
+ * keys are moved like any other, never written out of bounds. */
+template <typename K, typename V, typename FirstKeys, typename LastKeys = key_store<K>>
 csr_status sort(csr_context *ctx, FirstKeys first_keys, const V *first_values, bool in_place,
                 K *keys, V *values, int64_t n, int begin_bit, int end_bit, void *workspace,
-                unsigned long long *first_bad = nullptr) {
+                unsigned long long *first_bad = nullptr,
+                const last_output<LastKeys, V> *last = nullptr) {
   cudaStream_t stream = csri_stream(ctx);
   layout l = make_layout(sizeof(K), has_values<V>() ? sizeof(V) : 0, n);
   char *w = (char *)workspace;
@@ -465,6 +485,12 @@ csr_status sort(csr_context *ctx, FirstKeys first_keys, const V *first_values, b
     return CSR_SUCCESS;
   if (plan.passes == 0) /* digit 0 for every key (shift 0: begin may be 64, past the key) */
     plan.passes = 1, plan.shift[0] = 0;
+  if (last != nullptr && in_place)
+    return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE,
+                     "radix sort: an in-place sort writes its own keys");
+  if (last !=
+      nullptr) /* the first pass reads through its reader, the last writes through its own */
+    plan = csri_radix_plan_two_or_more(plan);
 
   CSRI_CUDA_TRY(ctx, cudaMemsetAsync(w, 0, l.status, stream)); /* counters and counts */
   int hist_blocks = csri_cuda_sm_count() * CSRI_RADIX_HIST_BLOCKS_PER_SM;
@@ -484,15 +510,23 @@ csr_status sort(csr_context *ctx, FirstKeys first_keys, const V *first_values, b
   auto out = [&](int p) { return in_place ? (p + 1) & 1 : (passes - 1 - p) & 1; };
   for (int p = 0; p < passes; p++) {
     const int to = out(p), from = 1 - to;
+    const key_store<K> to_keys = {key_buf[to]};
+    const unsigned long long *starts = counts + (int64_t)p * WIDE_DIGITS;
     if (p == 0)
-      CSRI_TRY((pass_of_width<K, V, FirstKeys>(ctx, first_keys, first_values, key_buf[to],
-                                               value_buf[to], n, plan.shift[p], plan.bits[p],
-                                               counts, status, counters)));
+      CSRI_TRY((pass_of_width<K, V, FirstKeys, key_store<K>>(
+          ctx, first_keys, first_values, to_keys, value_buf[to], n, plan.shift[p], plan.bits[p],
+          starts, status, counters)));
+    else if (p == passes - 1 && last != nullptr)
+      CSRI_TRY((pass_of_width<K, V, key_array<K>, LastKeys>(
+          ctx, key_array<K>{key_buf[from]}, value_buf[from], last->keys, last->values, n,
+          plan.shift[p], plan.bits[p], starts, status, counters + p)));
     else
-      CSRI_TRY((pass_of_width<K, V, key_array<K>>(
-          ctx, key_array<K>{key_buf[from]}, value_buf[from], key_buf[to], value_buf[to], n,
-          plan.shift[p], plan.bits[p], counts + (int64_t)p * WIDE_DIGITS, status, counters + p)));
+      CSRI_TRY((pass_of_width<K, V, key_array<K>, key_store<K>>(
+          ctx, key_array<K>{key_buf[from]}, value_buf[from], to_keys, value_buf[to], n,
+          plan.shift[p], plan.bits[p], starts, status, counters + p)));
   }
+  if (last != nullptr)
+    return CSR_SUCCESS;
   if (out(passes - 1) == 0)
     return CSR_SUCCESS;
   /* In place with an odd number of passes: the result is in the workspace. */
@@ -504,20 +538,26 @@ csr_status sort(csr_context *ctx, FirstKeys first_keys, const V *first_values, b
   return CSRI_CUDA_CHECK(ctx, "radix sort");
 }
 
-/* sort() with the values' type picked from their size: 8 or 4 bytes (moved as bits), 0 none. */
-template <typename K, typename FirstKeys>
+/* sort() with the values' type picked from their size: 8 or 4 bytes (moved as bits), 0 none.
+ * last_keys, when given, with last_values: where the last pass writes (sort's `last`). */
+template <typename K, typename FirstKeys, typename LastKeys = key_store<K>>
 csr_status sort_by_value_size(csr_context *ctx, FirstKeys first_keys, const void *first_values,
                               bool in_place, K *keys, size_t value_size, void *values, int64_t n,
                               int begin_bit, int end_bit, void *workspace,
-                              unsigned long long *first_bad = nullptr) {
+                              unsigned long long *first_bad = nullptr,
+                              const LastKeys *last_keys = nullptr, void *last_values = nullptr) {
+  const auto with = [&](auto *type) {
+    using V = std::remove_pointer_t<decltype(type)>;
+    const last_output<LastKeys, V> last = {last_keys ? *last_keys : LastKeys(), (V *)last_values};
+    return sort<K, V, FirstKeys, LastKeys>(ctx, first_keys, (const V *)first_values, in_place, keys,
+                                           (V *)values, n, begin_bit, end_bit, workspace, first_bad,
+                                           last_keys ? &last : nullptr);
+  };
   if (value_size == 8)
-    return sort<K, uint64_t>(ctx, first_keys, (const uint64_t *)first_values, in_place, keys,
-                             (uint64_t *)values, n, begin_bit, end_bit, workspace, first_bad);
+    return with((uint64_t *)nullptr);
   if (value_size == 4)
-    return sort<K, uint32_t>(ctx, first_keys, (const uint32_t *)first_values, in_place, keys,
-                             (uint32_t *)values, n, begin_bit, end_bit, workspace, first_bad);
-  return sort<K, none>(ctx, first_keys, (const none *)first_values, in_place, keys, (none *)values,
-                       n, begin_bit, end_bit, workspace, first_bad);
+    return with((uint32_t *)nullptr);
+  return with((none *)nullptr);
 }
 
 } // namespace csri_radix

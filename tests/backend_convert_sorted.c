@@ -5,7 +5,10 @@
  * (whose general path sorts everything) bit for bit, flags included, at several thread counts and
  * at sizes where the OpenMP backend splits the triples into chunks. Near misses must take the
  * general path and still agree: one unsorted pair at the very start or end, rows in order with
- * columns not. The first triple outside the matrix is reported as the reference reports it. */
+ * columns not. Each case's triples are also checked shuffled: once sorted they meet the same
+ * paths (none, a few or many repeats, zeros to drop), which the CUDA backend takes over the sorted
+ * triples, and the repeats are summed in the shuffled order. The first triple outside the matrix
+ * is reported as the reference reports it. */
 #include "testing.h"
 
 #include <math.h>
@@ -171,6 +174,21 @@ static void swap(csr_coo *T, int64_t a, int64_t b) {
   put(T, b, r, c, v);
 }
 
+/* T's triples in a random order (Fisher-Yates). */
+static void shuffle(csr_coo *T, csrt_rng *rng) {
+  for (int64_t k = T->nnz - 1; k > 0; k--)
+    swap(T, k, (int64_t)csrt_below(rng, (uint64_t)k + 1));
+}
+
+/* check(T), then check of T shuffled (T is left shuffled). */
+static void check_both_orders(csr_coo *T, const char *name, csrt_rng *rng) {
+  check(T, name);
+  char shuffled_name[128];
+  snprintf(shuffled_name, sizeof shuffled_name, "%s, then shuffled", name);
+  shuffle(T, rng);
+  check(T, shuffled_name);
+}
+
 /* Every case on one value type. n is past the OpenMP backend's chunking threshold (65536). */
 static void cases(csr_value_type type, csrt_rng *rng) {
   const int64_t n = 150000;
@@ -187,7 +205,6 @@ static void cases(csr_value_type type, csrt_rng *rng) {
       {&one_row, "sorted, one row"},   {&tall, "sorted, more rows than triples"}};
   for (size_t i = 0; i < sizeof list / sizeof list[0]; i++) {
     csr_coo *T = sorted_coo(list[i].rc, type, rng);
-    check(T, list[i].name);
     if (i < 2) { /* no repeats, a few: the paths that copy T's arrays */
       char name[96];
       shifted = SHIFT_ALL;
@@ -200,6 +217,14 @@ static void cases(csr_value_type type, csrt_rng *rng) {
       }
       shifted = SHIFT_NONE;
     }
+    check_both_orders(T, list[i].name, rng);
+    csr_coo_free(&T);
+  }
+  /* keys of a few bits (one radix pass, or none: every triple on (0, 0) but one) */
+  const recipe small[] = {{16, 16, 300, 0, 0, 0.1, 0.05}, {1, 2, 40, 0, 0, 0.3, 0.0}};
+  for (int i = 0; i < 2; i++) {
+    csr_coo *T = sorted_coo(&small[i], type, rng);
+    check_both_orders(T, i == 0 ? "16 x 16, repeats and zeros" : "1 x 2, repeats", rng);
     csr_coo_free(&T);
   }
   csr_coo *T = sorted_coo(&zeros, type, rng);
@@ -208,7 +233,7 @@ static void cases(csr_value_type type, csrt_rng *rng) {
   for (int c = 2; c <= 8; c++) /* runs of repeats across where chunks of c threads would split */
     for (int64_t k = n / c - 3; k < n / c + 3; k++)
       put(T, k, T->row_indices[n / c - 4], T->col_indices[n / c - 4], csrt_uniform(rng, -1, 1));
-  check(T, "sorted, zero stretch, repeats at chunk bounds");
+  check_both_orders(T, "sorted, zero stretch, repeats at chunk bounds", rng);
   for (int64_t k = 0; k < n; k++) /* every value zero: nothing is left with DROP_ZEROS */
     put(T, k, T->row_indices[k], T->col_indices[k], 0.0);
   check(T, "sorted, all zero");
@@ -257,7 +282,7 @@ static void long_cases(csrt_rng *rng) {
   const int64_t n = 1500000;
   const recipe plain = {400000, 1 << 30, n, 0, 0, 0.0, 0.0};
   csr_coo *T = sorted_coo(&plain, CSR_F64, rng);
-  check(T, "long, sorted, no repeats");
+  check_both_orders(T, "long, sorted, no repeats", rng);
   csr_coo_free(&T);
   const int64_t at[] = {5, n - 3};
   for (int i = 0; i < 2; i++) {
@@ -265,8 +290,10 @@ static void long_cases(csrt_rng *rng) {
     T = sorted_coo(&plain, CSR_F64, rng);
     put(T, k + 1, T->row_indices[k], T->col_indices[k], value(T, k + 1)); /* k + 1 repeats k */
     put(T, k - 3, T->row_indices[k - 3], T->col_indices[k - 3], 0.0);
-    check(T, i == 0 ? "long, sorted, a repeat and a zero near the start"
-                    : "long, sorted, a repeat and a zero near the end");
+    check_both_orders(T,
+                      i == 0 ? "long, sorted, a repeat and a zero near the start"
+                             : "long, sorted, a repeat and a zero near the end",
+                      rng);
     csr_coo_free(&T);
   }
 }

@@ -4,7 +4,9 @@
  *    the wide digits, none wider than narrow unless that saves a pass;
  *  - as few passes as either width alone gives; wide digits spread evenly (widths differ by at
  *    most one, wider first); narrow passes all full but the last;
- *  - the cases the documentation names (44 bits: 9 9 9 9 8; 40 bits: 8 x 5). */
+ *  - the cases the documentation names (44 bits: 9 9 9 9 8; 40 bits: 8 x 5);
+ *  - a plan made two passes or more: longer plans unchanged, one pass split into two that cover
+ *    its bits in order (a pass of no bits at shift 0). */
 #include "kernels/radix_plan.h"
 #include "testing.h"
 
@@ -41,6 +43,32 @@ static void check_plan(int begin, int end, int narrow, int wide) {
            narrowest, widest);
 }
 
+/* csri_radix_plan_two_or_more of the plan for [begin, end). */
+static void check_two_or_more(int begin, int end, int narrow, int wide) {
+  const csri_radix_plan plan = csri_radix_plan_for(begin, end, narrow, wide);
+  const csri_radix_plan two = csri_radix_plan_two_or_more(plan);
+  if (plan.passes >= 2) {
+    CHECK(two.passes == plan.passes);
+    for (int p = 0; p < plan.passes; p++)
+      CHECK(two.shift[p] == plan.shift[p] && two.bits[p] == plan.bits[p]);
+    return;
+  }
+  CHECKF(two.passes == 2, "[%d, %d): %d passes made two or more: %d", begin, end, plan.passes,
+         two.passes);
+  int shift = begin;
+  for (int p = 0; p < 2; p++) {
+    if (two.bits[p] == 0) {
+      CHECKF(two.shift[p] == 0, "[%d, %d): pass %d of no bits at %d", begin, end, p, two.shift[p]);
+      continue;
+    }
+    CHECKF(two.shift[p] == shift, "[%d, %d): pass %d at %d, want %d", begin, end, p, two.shift[p],
+           shift);
+    shift += two.bits[p];
+  }
+  CHECKF(shift == end, "[%d, %d) split in two ends at %d", begin, end, shift);
+  CHECK(two.bits[0] >= two.bits[1] && two.bits[0] - two.bits[1] <= 1);
+}
+
 int main(void) {
   const int widths[][2] = {
       {CSRI_RADIX_BITS, CSRI_RADIX_WIDE_BITS}, {8, 8}, {8, 9}, {8, 10}, {8, 11}, {4, 5}, {2, 3}};
@@ -49,6 +77,9 @@ int main(void) {
       for (int end = begin; end <= 64; end++)
         if ((end - begin + widths[w][0] - 1) / widths[w][0] <= CSRI_RADIX_MOST_PASSES)
           check_plan(begin, end, widths[w][0], widths[w][1]);
+  for (int begin = 0; begin <= 64; begin++)
+    for (int end = begin; end <= 64 && end - begin <= 2 * CSRI_RADIX_WIDE_BITS; end++)
+      check_two_or_more(begin, end, CSRI_RADIX_BITS, CSRI_RADIX_WIDE_BITS);
 
   csri_radix_plan p = csri_radix_plan_for(0, 44, 8, 9);
   CHECK(p.passes == 5 && p.bits[0] == 9 && p.bits[3] == 9 && p.bits[4] == 8 && p.shift[4] == 36);
@@ -60,5 +91,9 @@ int main(void) {
   CHECK(p.passes == 0);
   p = csri_radix_plan_for(0, 64, 8, 9);
   CHECK(p.passes == 8 && p.bits[7] == 8);
+  p = csri_radix_plan_two_or_more(csri_radix_plan_for(3, 12, 8, 9));
+  CHECK(p.passes == 2 && p.shift[0] == 3 && p.bits[0] == 5 && p.shift[1] == 8 && p.bits[1] == 4);
+  p = csri_radix_plan_two_or_more(csri_radix_plan_for(64, 64, 8, 9));
+  CHECK(p.passes == 2 && p.bits[0] == 0 && p.bits[1] == 0 && p.shift[0] == 0 && p.shift[1] == 0);
   return csrt_finish("test_radix_plan");
 }

@@ -41,4 +41,21 @@ CSRI_HD csri_radix_plan csri_radix_plan_for(int begin, int end, int narrow, int 
   return plan;
 }
 
+/* The plan with at least two passes: one pass split into two of half its bits each (the first
+ * one wider), no pass into two passes of no bits (every digit 0, at shift 0). For a sort whose
+ * last pass writes somewhere of its own while the first reads through a reader of its own: they
+ * are then never one kernel. */
+CSRI_HD csri_radix_plan csri_radix_plan_two_or_more(csri_radix_plan plan) {
+  if (plan.passes >= 2)
+    return plan;
+  const int bits = plan.passes == 1 ? plan.bits[0] : 0,
+            shift = plan.passes == 1 ? plan.shift[0] : 0;
+  plan.passes = 2;
+  plan.bits[0] = bits - bits / 2;
+  plan.bits[1] = bits / 2;
+  plan.shift[0] = bits == 0 ? 0 : shift;
+  plan.shift[1] = bits / 2 == 0 ? 0 : shift + plan.bits[0];
+  return plan;
+}
+
 #endif
