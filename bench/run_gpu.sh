@@ -119,7 +119,7 @@ run_apps() {
   bash tests/apps/pagerank.sh cuda "$build/apps" "$PWD" 2>&1 | tail -3
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
   python3 tests/apps/pagerank_igraph.py "$build/apps" "$PWD" cuda 2>&1 | tail -3
-  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  case "${PIPESTATUS[0]}" in 0 | 77) ;; *) status=1 ;; esac # 77: skipped (no ../shared beside)
   bash bench/e2e_gpu.sh "$build" || status=1
 }
 
