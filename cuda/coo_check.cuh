@@ -182,19 +182,33 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS, CSRI_CHECK_MIN_BLOCKS)
       const int32_t pr[4] = {lane == 0 ? hr : up_r, a[0], a[1], a[2]},
                     pc[4] = {lane == 0 ? hc : up_c, b[0], b[1], b[2]};
       const int in = k >= n ? 0 : n - k < 4 ? (int)(n - k) : 4; /* triples of the group */
+      const unsigned here = in == 4 ? 0xfu : (1u << in) - 1u;   /* a bit per triple there */
+      /* A bit per triple: it precedes the one before, equals it, starts a row. (row, column) as
+       * one signed key: the halo of triple 0 is (-1, -1), below every triple inside the matrix
+       * and in no row of it, so triple 0 needs no case of its own; the masks drop the triples
+       * past n (a few in the last group), and triples outside the matrix are reported whatever
+       * their bits say. */
+      unsigned lower = 0, starts = 0, bad = 0;
       bits[g] = 0;
-      unsigned bad = 0, starts = 0;
+      uint32_t top_r = 0, top_c = 0;
 #pragma unroll
       for (int e = 0; e < 4; e++) {
-        const bool first = k + e == 0, here = e < in;
-        /* (row, column) as one key; the triple before triple 0 is below every key */
-        const uint64_t key = (uint64_t)(uint32_t)a[e] << 32 | (uint32_t)b[e];
-        const uint64_t before = first ? 0 : (uint64_t)(uint32_t)pr[e] << 32 | (uint32_t)pc[e];
-        bad |= (unsigned)(here && ((uint32_t)a[e] >= row_end || (uint32_t)b[e] >= col_end)) << e;
-        back |= here && !first && key < before;
-        bits[g] |= (unsigned)(here && !first && key == before) << e;
-        starts |= (unsigned)(here && (first || a[e] != pr[e])) << e;
+        const int64_t key = (int64_t)((uint64_t)(uint32_t)a[e] << 32 | (uint32_t)b[e]);
+        const int64_t before = (int64_t)((uint64_t)(uint32_t)pr[e] << 32 | (uint32_t)pc[e]);
+        lower |= (unsigned)(key < before) << e;
+        bits[g] |= (unsigned)(key == before) << e;
+        starts |= (unsigned)(a[e] != pr[e]) << e;
+        top_r = max(top_r, (uint32_t)a[e]);
+        top_c = max(top_c, (uint32_t)b[e]);
       }
+      if (top_r >= row_end || top_c >= col_end) /* one outside the matrix, or past n: which */
+#pragma unroll
+        for (int e = 0; e < 4; e++)
+          bad |= (unsigned)((uint32_t)a[e] >= row_end || (uint32_t)b[e] >= col_end) << e;
+      bad &= here;
+      bits[g] &= here;
+      starts &= here;
+      back |= (lower & here) != 0;
       if (bad != 0 && first_bad == ~0ull)
         first_bad = (unsigned long long)(k + __ffs(bad) - 1);
       /* Offsets as if nothing were repeated: the first triple of a row writes its place, and
@@ -205,7 +219,7 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS, CSRI_CHECK_MIN_BLOCKS)
 #pragma unroll
         for (int e = 0; e < 4; e++)
           if ((starts >> e) & 1u) {
-            const int64_t from = k + e == 0 ? 0 : (int64_t)pr[e] + 1;
+            const int64_t from = (int64_t)pr[e] + 1; /* 0 for triple 0 */
             if (from == a[e] && (uint32_t)a[e] < row_end)
               off[a[e]] = k + e;
             else
