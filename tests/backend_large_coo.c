@@ -1,6 +1,7 @@
 /* COO to CSR past 2^31 triples on the device: 2^31 + 100 distinct pattern triples of a
  * (2^21 + 1) x 1024 matrix, entry k at (k / 1024, k % 1024), given in order (the one pass over
- * ordered triples) and in the order k -> k * 1000003 mod n (the radix sort, then the same pass),
+ * ordered triples) and in the order k -> k * 1000003 mod n (the radix sort, whose last pass
+ * writes the CSR's columns, then the check over the sorted triples),
  * must give the CSR whose row i holds the columns 0 .. 1023 (the last row 100 of them), with
  * 64-bit offsets past 2^31. Checked on the host, entry by entry. The CPU backends are tested past
  * 2^31 elsewhere and would take minutes here: they skip. Needs ~62 GB of device memory for the
