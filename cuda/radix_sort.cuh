@@ -488,8 +488,8 @@ csr_status sort(csr_context *ctx, FirstKeys first_keys, const V *first_values, b
   if (last != nullptr && in_place)
     return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE,
                      "radix sort: an in-place sort writes its own keys");
-  if (last !=
-      nullptr) /* the first pass reads through its reader, the last writes through its own */
+  /* The first pass reads through its reader and the last writes through its own: two kernels. */
+  if (last != nullptr)
     plan = csri_radix_plan_two_or_more(plan);
 
   CSRI_CUDA_TRY(ctx, cudaMemsetAsync(w, 0, l.status, stream)); /* counters and counts */
