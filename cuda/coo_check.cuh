@@ -63,6 +63,18 @@ __device__ __forceinline__ void csri_store4(T *x, int64_t k, int64_t n, const T 
   }
 }
 
+/* Triple (r, c) as one 64-bit key, row above column: ordered as the triples are when read as
+ * signed (a negative row falls below every row of the matrix). */
+__device__ __forceinline__ uint64_t csri_check_key(int32_t r, int32_t c) {
+  return (uint64_t)(uint32_t)r << 32 | (uint32_t)c;
+}
+
+/* x[e] for e in 0..3 by selects: an index not known at compile time would put x in local
+ * memory. */
+__device__ __forceinline__ int32_t csri_pick4(const int32_t (&x)[4], int e) {
+  return e == 0 ? x[0] : e == 1 ? x[1] : e == 2 ? x[2] : x[3];
+}
+
 /* csri_runs_offsets out of line: the check calls it only where a row does not follow the row
  * before (empty rows between, or the last rows), and its body inlined at every call would
  * crowd the loop that runs for every triple. */
@@ -138,7 +150,9 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS, CSRI_CHECK_MIN_BLOCKS)
         r[g] = *(const int4 *)(row + k);
         c[g] = *(const int4 *)(col + k);
       } else {
-        int32_t a[4] = {-1, -1, -1, -1}, b[4] = {-1, -1, -1, -1};
+        /* past n: above every triple before (the masks below drop them) */
+        int32_t a[4] = {INT32_MAX, INT32_MAX, INT32_MAX, INT32_MAX},
+                b[4] = {a[0], a[0], a[0], a[0]};
         for (int e = 0; e < 4 && k + e < n; e++)
           a[e] = row[k + e], b[e] = col[k + e];
         r[g] = make_int4(a[0], a[1], a[2], a[3]);
@@ -183,23 +197,34 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS, CSRI_CHECK_MIN_BLOCKS)
                     pc[4] = {lane == 0 ? hc : up_c, b[0], b[1], b[2]};
       const int in = k >= n ? 0 : n - k < 4 ? (int)(n - k) : 4; /* triples of the group */
       const unsigned here = in == 4 ? 0xfu : (1u << in) - 1u;   /* a bit per triple there */
-      /* A bit per triple: it precedes the one before, equals it, starts a row. (row, column) as
-       * one signed key: the halo of triple 0 is (-1, -1), below every triple inside the matrix
-       * and in no row of it, so triple 0 needs no case of its own; the masks drop the triples
-       * past n (a few in the last group), and triples outside the matrix are reported whatever
-       * their bits say. */
-      unsigned lower = 0, starts = 0, bad = 0;
-      bits[g] = 0;
-      uint32_t top_r = 0, top_c = 0;
+      /* Each triple against the one before, as (row, column) keys: their difference d (signed
+       * 64-bit) is negative where the order breaks, zero for a repeat; a row starts where the rows
+       * differ. The halo of triple 0 is (-1, -1), below every triple inside the matrix and in no
+       * row of it, so triple 0 needs no case of its own; triples past n read as INT32_MAX, above
+       * every triple, and the masks drop them; a bad triple is reported whatever else its
+       * difference says (its key may wrap). Only the signs and one minimum are kept per triple:
+       * the repeats' bits are worked out when that minimum is 0 (a repeat, or the end of T). */
+      uint32_t signs = 0, nearest = ~0u, top_r = 0, top_c = 0;
+      unsigned starts = 0, bad = 0;
 #pragma unroll
       for (int e = 0; e < 4; e++) {
-        const int64_t key = (int64_t)((uint64_t)(uint32_t)a[e] << 32 | (uint32_t)b[e]);
-        const int64_t before = (int64_t)((uint64_t)(uint32_t)pr[e] << 32 | (uint32_t)pc[e]);
-        lower |= (unsigned)(key < before) << e;
-        bits[g] |= (unsigned)(key == before) << e;
-        starts |= (unsigned)(a[e] != pr[e]) << e;
+        const uint64_t d = csri_check_key(a[e], b[e]) - csri_check_key(pr[e], pc[e]);
+        signs |= (uint32_t)(d >> 32);
+        nearest = min(nearest, (uint32_t)d | (uint32_t)(d >> 32));
+        starts |= min((uint32_t)a[e] - (uint32_t)pr[e], 1u) << e;
         top_r = max(top_r, (uint32_t)a[e]);
         top_c = max(top_c, (uint32_t)b[e]);
+      }
+      back |= (signs >> 31) != 0 && here == 0xfu;
+      bits[g] = 0;
+      if (nearest == 0 || here != 0xfu) {
+#pragma unroll
+        for (int e = 0; e < 4; e++) {
+          const int64_t key = (int64_t)csri_check_key(a[e], b[e]),
+                        before = (int64_t)csri_check_key(pr[e], pc[e]);
+          bits[g] |= (unsigned)(key == before) << e;
+          back |= ((here >> e) & 1u) && key < before;
+        }
       }
       if (top_r >= row_end || top_c >= col_end) /* one outside the matrix, or past n: which */
 #pragma unroll
@@ -208,24 +233,22 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS, CSRI_CHECK_MIN_BLOCKS)
       bad &= here;
       bits[g] &= here;
       starts &= here;
-      back |= (lower & here) != 0;
       if (bad != 0 && first_bad == ~0ull)
         first_bad = (unsigned long long)(k + __ffs(bad) - 1);
       /* Offsets as if nothing were repeated: the first triple of a row writes its place, and
        * the rows before it back to the previous triple's row + 1 (those are empty). A warp that
        * saw disorder writes none: they are thrown away, and with the rows out of order nearly
        * every triple would start a long gap. */
-      if (!__any_sync(FULL, back) && starts != 0) {
-#pragma unroll
-        for (int e = 0; e < 4; e++)
-          if ((starts >> e) & 1u) {
-            const int64_t from = (int64_t)pr[e] + 1; /* 0 for triple 0 */
-            if (from == a[e] && (uint32_t)a[e] < row_end)
-              off[a[e]] = k + e;
-            else
-              csri_check_offsets(from, a[e], k + e, rows, off, gaps, gap_capacity, found);
-          }
-      }
+      if (!__any_sync(FULL, back))
+        for (unsigned m = starts; m != 0; m &= m - 1) { /* the group's row starts, in order */
+          const int e = __ffs(m) - 1;
+          const int32_t at = csri_pick4(a, e);
+          const int64_t from = (int64_t)csri_pick4(pr, e) + 1; /* 0 for triple 0 */
+          if (from == at && (uint32_t)at < row_end)
+            off[at] = k + e;
+          else
+            csri_check_offsets(from, at, k + e, rows, off, gaps, gap_capacity, found);
+        }
       if (!back && k <= n - 1 && n - 1 < k + 4) { /* the group holds the last triple */
         const int32_t last = in == 1 ? a[0] : in == 2 ? a[1] : in == 3 ? a[2] : a[3];
         csri_check_offsets((int64_t)last + 1, rows, n, rows, off, gaps, gap_capacity, found);
