@@ -154,6 +154,13 @@ csr_status check_pass(csr_context *ctx, const csr_coo *T, bool drop_zeros, bool 
   return csri_cuda_memcpy(ctx, found, w.found, sizeof *found, 1);
 }
 
+/* Whether ordered triples with what the check found take the copy around their repeats: no zero
+ * to drop, at most CSRI_REPEATS_LISTED repeats, and none when zeros are dropped (a run of repeats
+ * may sum to zero). Otherwise the pass over the ordered triples assembles A. */
+bool copies_around_repeats(const csri_runs_found &found, bool drop_zeros) {
+  return found.zeros == 0 && found.repeats <= (drop_zeros ? 0 : CSRI_REPEATS_LISTED);
+}
+
 /* A from ordered triples whose D repeats (D <= CSRI_REPEATS_LISTED) the check listed, with no
  * zero to drop: T's columns and values copied (without repeats, unless the check `copied` them),
  * the repeats' taken out and added to their run's first; the offsets the check wrote lowered by
@@ -276,7 +283,7 @@ csr_status sort_and_assemble(csr_context *ctx, const csr_coo *T, bool drop_zeros
   /* Where A's entries go when they move: arrays of this conversion's, then A's. */
   csr_matrix moved = *out;
   moved.values = values;
-  if (found->zeros == 0 && found->repeats <= (drop_zeros ? 0 : CSRI_REPEATS_LISTED)) {
+  if (copies_around_repeats(*found, drop_zeros)) {
     if (found->repeats == 0)
       return copy_ordered(ctx, &S, w, mem, true, found, out);
     moved.col_indices = (int32_t *)keys; /* the sorted rows are no longer read */
@@ -376,8 +383,7 @@ static csr_status from_coo(csr_context *ctx, const csr_coo *T, unsigned options,
   if (s >= 0 && found.out_of_order)
     s = sort_and_assemble(ctx, T, drop_zeros, w, mem, out, &found);
   else if (s >= 0 && aligned && found.first_bad == ~0ull) {
-    /* Dropping zeros, a run of repeats may sum to zero: copied only without repeats. */
-    if (found.zeros == 0 && found.repeats <= (drop_zeros ? 0 : CSRI_REPEATS_LISTED)) {
+    if (copies_around_repeats(found, drop_zeros)) {
       s = copy_ordered(ctx, T, w, mem, values_aligned, &found, out);
     } else { /* many repeats, or zeros to drop: the pass over the ordered triples */
       s = run_pass<false>(ctx, given, T->values, T, drop_zeros, w, out, &found);

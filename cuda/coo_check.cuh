@@ -118,6 +118,9 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS, CSRI_CHECK_MIN_BLOCKS)
     tile_repeats = tile_zeros = 0;
   }
   __syncthreads();
+  /* Indices as unsigned: a negative one is as bad as one past the end. */
+  const uint32_t row_end = rows <= 0x7fffffff ? (uint32_t)rows : 0x80000000u,
+                 col_end = cols <= 0x7fffffff ? (uint32_t)cols : 0x80000000u;
   const int64_t tiles = (n + CSRI_CHECK_TILE - 1) / CSRI_CHECK_TILE;
   for (int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
     if (stop_shared)
@@ -177,9 +180,6 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS, CSRI_CHECK_MIN_BLOCKS)
           csri_store4(out_val, k, n, v[g]);
       }
     }
-    /* Indices as unsigned: a negative one is as bad as one past the end. */
-    const uint32_t row_end = rows <= 0x7fffffff ? (uint32_t)rows : 0x80000000u,
-                   col_end = cols <= 0x7fffffff ? (uint32_t)cols : 0x80000000u;
     unsigned long long first_bad = ~0ull;
     bool back = false;
     unsigned bits[G]; /* the group's repeats, a bit per triple */
@@ -197,13 +197,14 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS, CSRI_CHECK_MIN_BLOCKS)
                     pc[4] = {lane == 0 ? hc : up_c, b[0], b[1], b[2]};
       const int in = k >= n ? 0 : n - k < 4 ? (int)(n - k) : 4; /* triples of the group */
       const unsigned here = in == 4 ? 0xfu : (1u << in) - 1u;   /* a bit per triple there */
-      /* Each triple against the one before, as (row, column) keys: their difference d (signed
-       * 64-bit) is negative where the order breaks, zero for a repeat; a row starts where the rows
-       * differ. The halo of triple 0 is (-1, -1), below every triple inside the matrix and in no
-       * row of it, so triple 0 needs no case of its own; triples past n read as INT32_MAX, above
-       * every triple, and the masks drop them; a bad triple is reported whatever else its
-       * difference says (its key may wrap). Only the signs and one minimum are kept per triple:
-       * the repeats' bits are worked out when that minimum is 0 (a repeat, or the end of T). */
+      /* Each triple against the one before, as (row, column) keys: their difference d (its top
+       * bit the sign) is negative where the order breaks, zero for a repeat; a row starts where
+       * the rows differ. The halo of triple 0 is (-1, -1), below every triple inside the matrix
+       * and in no row of it, so triple 0 needs no case of its own; triples past n read as
+       * INT32_MAX, above every triple before them, and the masks drop their bits;
+       * a bad triple is reported whatever else its difference says (its key may wrap). Only the
+       * signs and one minimum are kept per triple: the repeats' bits are worked out when that
+       * minimum is 0 (a repeat, or the end of T). */
       uint32_t signs = 0, nearest = ~0u, top_r = 0, top_c = 0;
       unsigned starts = 0, bad = 0;
 #pragma unroll
@@ -250,8 +251,8 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS, CSRI_CHECK_MIN_BLOCKS)
             csri_check_offsets(from, at, k + e, rows, off, gaps, gap_capacity, found);
         }
       if (!back && k <= n - 1 && n - 1 < k + 4) { /* the group holds the last triple */
-        const int32_t last = in == 1 ? a[0] : in == 2 ? a[1] : in == 3 ? a[2] : a[3];
-        csri_check_offsets((int64_t)last + 1, rows, n, rows, off, gaps, gap_capacity, found);
+        csri_check_offsets((int64_t)csri_pick4(a, in - 1) + 1, rows, n, rows, off, gaps,
+                           gap_capacity, found);
       }
       slot[g] = 0;
       if (__any_sync(FULL, bits[g] != 0)) { /* the warp's repeats get one place in the list */

@@ -10,13 +10,14 @@
 
 #include <stdint.h>
 
-/* The j in [lo, hi] with R_j - j <= q for every j below it and for none from it on (the repeats
- * before the triple that entry q is), when every j < lo has R_j - j <= q and none >= hi does:
- * [0, D] for any q; a tile of entries narrows it to the counts of its first and last entry. */
-CSRI_HD int64_t csri_repeats_before_entry(const int64_t *R, int64_t lo, int64_t hi, int64_t q) {
+/* The first j in [lo, hi] with R_j - step * j > limit (R_j - step * j never descends for step 0
+ * or 1), when every j < lo is below it and every j >= hi is not: the one search of both counts
+ * below. */
+CSRI_HD int64_t csri_repeats_search(const int64_t *R, int64_t lo, int64_t hi, int64_t limit,
+                                    int64_t step) {
   while (lo < hi) {
     const int64_t mid = lo + (hi - lo) / 2;
-    if (R[mid] - mid <= q)
+    if (R[mid] - step * mid <= limit)
       lo = mid + 1;
     else
       hi = mid;
@@ -24,18 +25,18 @@ CSRI_HD int64_t csri_repeats_before_entry(const int64_t *R, int64_t lo, int64_t 
   return lo;
 }
 
+/* The j in [lo, hi] with R_j - j <= q for every j below it and for none from it on (the repeats
+ * before the triple that entry q is), when every j < lo has R_j - j <= q and none >= hi does:
+ * [0, D] for any q; a tile of entries narrows it to the counts of its first and last entry. */
+CSRI_HD int64_t csri_repeats_before_entry(const int64_t *R, int64_t lo, int64_t hi, int64_t q) {
+  return csri_repeats_search(R, lo, hi, q, 1);
+}
+
 /* |{j : R_j < o}| (the repeats below triple o), searched in [lo, hi] when every j < lo has
  * R_j < o and none >= hi does: [0, D] for any o; ascending offsets narrow it to the counts of the
  * first and the last. */
 CSRI_HD int64_t csri_repeats_below(const int64_t *R, int64_t lo, int64_t hi, int64_t o) {
-  while (lo < hi) {
-    const int64_t mid = lo + (hi - lo) / 2;
-    if (R[mid] < o)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
+  return csri_repeats_search(R, lo, hi, o - 1, 0);
 }
 
 #endif
