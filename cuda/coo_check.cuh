@@ -201,10 +201,10 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS, CSRI_CHECK_MIN_BLOCKS)
        * bit the sign) is negative where the order breaks, zero for a repeat; a row starts where
        * the rows differ. The halo of triple 0 is (-1, -1), below every triple inside the matrix
        * and in no row of it, so triple 0 needs no case of its own; triples past n read as
-       * INT32_MAX, above every triple before them, and the masks drop their bits;
+       * INT32_MAX, above every triple before them (never a break), and the masks drop their bits;
        * a bad triple is reported whatever else its difference says (its key may wrap). Only the
        * signs and one minimum are kept per triple: the repeats' bits are worked out when that
-       * minimum is 0 (a repeat, or the end of T). */
+       * minimum is 0 (a repeat, or two triples past n). */
       uint32_t signs = 0, nearest = ~0u, top_r = 0, top_c = 0;
       unsigned starts = 0, bad = 0;
 #pragma unroll
@@ -216,17 +216,12 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS, CSRI_CHECK_MIN_BLOCKS)
         top_r = max(top_r, (uint32_t)a[e]);
         top_c = max(top_c, (uint32_t)b[e]);
       }
-      back |= (signs >> 31) != 0 && here == 0xfu;
+      back |= (signs >> 31) != 0;
       bits[g] = 0;
-      if (nearest == 0 || here != 0xfu) {
+      if (nearest == 0)
 #pragma unroll
-        for (int e = 0; e < 4; e++) {
-          const int64_t key = (int64_t)csri_check_key(a[e], b[e]),
-                        before = (int64_t)csri_check_key(pr[e], pc[e]);
-          bits[g] |= (unsigned)(key == before) << e;
-          back |= ((here >> e) & 1u) && key < before;
-        }
-      }
+        for (int e = 0; e < 4; e++)
+          bits[g] |= (unsigned)(csri_check_key(a[e], b[e]) == csri_check_key(pr[e], pc[e])) << e;
       if (top_r >= row_end || top_c >= col_end) /* one outside the matrix, or past n: which */
 #pragma unroll
         for (int e = 0; e < 4; e++)
