@@ -18,6 +18,7 @@
 #define CSR_CUDA_COO_CHECK_CUH
 
 #include "coo_runs.cuh"
+#include "kernels/coo_order.h"
 #include "kernels/repeats.h"
 
 #define CSRI_CHECK_TILE ((int64_t)CSRI_RUNS_THREADS * CSRI_CHECK_GROUPS * 4)
@@ -61,12 +62,6 @@ __device__ __forceinline__ void csri_store4(T *x, int64_t k, int64_t n, const T 
     for (int e = 0; e < 4 && k + e < n; e++)
       x[k + e] = v[e];
   }
-}
-
-/* Triple (r, c) as one 64-bit key, row above column: ordered as the triples are when read as
- * signed (a negative row falls below every row of the matrix). */
-__device__ __forceinline__ uint64_t csri_check_key(int32_t r, int32_t c) {
-  return (uint64_t)(uint32_t)r << 32 | (uint32_t)c;
 }
 
 /* x[e] for e in 0..3 by selects: an index not known at compile time would put x in local
@@ -118,9 +113,7 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS, CSRI_CHECK_MIN_BLOCKS)
     tile_repeats = tile_zeros = 0;
   }
   __syncthreads();
-  /* Indices as unsigned: a negative one is as bad as one past the end. */
-  const uint32_t row_end = rows <= 0x7fffffff ? (uint32_t)rows : 0x80000000u,
-                 col_end = cols <= 0x7fffffff ? (uint32_t)cols : 0x80000000u;
+  const uint32_t row_end = csri_order_end(rows), col_end = csri_order_end(cols);
   const int64_t tiles = (n + CSRI_CHECK_TILE - 1) / CSRI_CHECK_TILE;
   for (int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
     if (stop_shared)
@@ -129,7 +122,7 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS, CSRI_CHECK_MIN_BLOCKS)
     const int64_t t0 = tile * CSRI_CHECK_TILE;
     /* Every load first, all in flight at once: the thread's groups; lane g the triple before
      * group g of lane 0 (shuffled to it below); thread 0 the grid's findings, for the next tile. */
-    int32_t halo_r = -1, halo_c = -1;
+    int32_t halo_r = CSRI_ORDER_HALO, halo_c = CSRI_ORDER_HALO;
     {
       const int64_t k = t0 + ((int64_t)lane * CSRI_RUNS_THREADS + warp * 32) * 4 - 1;
       if (lane < G && k >= 0 && k < n) {
@@ -154,7 +147,7 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS, CSRI_CHECK_MIN_BLOCKS)
         c[g] = *(const int4 *)(col + k);
       } else {
         /* past n: above every triple before (the masks below drop them) */
-        int32_t a[4] = {INT32_MAX, INT32_MAX, INT32_MAX, INT32_MAX},
+        int32_t a[4] = {CSRI_ORDER_PAST, CSRI_ORDER_PAST, CSRI_ORDER_PAST, CSRI_ORDER_PAST},
                 b[4] = {a[0], a[0], a[0], a[0]};
         for (int e = 0; e < 4 && k + e < n; e++)
           a[e] = row[k + e], b[e] = col[k + e];
@@ -197,38 +190,23 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS, CSRI_CHECK_MIN_BLOCKS)
                     pc[4] = {lane == 0 ? hc : up_c, b[0], b[1], b[2]};
       const int in = k >= n ? 0 : n - k < 4 ? (int)(n - k) : 4; /* triples of the group */
       const unsigned here = in == 4 ? 0xfu : (1u << in) - 1u;   /* a bit per triple there */
-      /* Each triple against the one before, as (row, column) keys: their difference d (its top
-       * bit the sign) is negative where the order breaks, zero for a repeat; a row starts where
-       * the rows differ. The halo of triple 0 is (-1, -1), below every triple inside the matrix
-       * and in no row of it, so triple 0 needs no case of its own; triples past n read as
-       * INT32_MAX, above every triple before them (never a break), and the masks drop their bits;
-       * a bad triple is reported whatever else its difference says (its key may wrap). Only the
-       * signs and one minimum are kept per triple: the repeats' bits are worked out when that
-       * minimum is 0 (a repeat, or two triples past n). */
-      uint32_t signs = 0, nearest = ~0u, top_r = 0, top_c = 0;
-      unsigned starts = 0, bad = 0;
-#pragma unroll
-      for (int e = 0; e < 4; e++) {
-        const uint64_t d = csri_check_key(a[e], b[e]) - csri_check_key(pr[e], pc[e]);
-        signs |= (uint32_t)(d >> 32);
-        nearest = min(nearest, (uint32_t)d | (uint32_t)(d >> 32));
-        starts |= min((uint32_t)a[e] - (uint32_t)pr[e], 1u) << e;
-        top_r = max(top_r, (uint32_t)a[e]);
-        top_c = max(top_c, (uint32_t)b[e]);
-      }
-      back |= (signs >> 31) != 0;
+      /* Each triple against the one before (src/kernels/coo_order.h): the order breaks where
+       * a difference is negative, a repeat is where one is zero, a row starts where the rows
+       * differ. The halo before triple 0 and the triples past n need no case of their own; the
+       * masks drop the latter's bits, and a bad triple is reported whatever its difference says.
+       * Only the signs and one minimum are kept per triple: the repeats' bits are worked out when
+       * that minimum is 0 (a repeat, or two triples past n). */
+      const csri_order_group s = csri_order_compare4(a, b, pr, pc);
+      back |= (s.signs >> 31) != 0;
       bits[g] = 0;
-      if (nearest == 0)
-#pragma unroll
-        for (int e = 0; e < 4; e++)
-          bits[g] |= (unsigned)(csri_check_key(a[e], b[e]) == csri_check_key(pr[e], pc[e])) << e;
-      if (top_r >= row_end || top_c >= col_end) /* one outside the matrix, or past n: which */
-#pragma unroll
-        for (int e = 0; e < 4; e++)
-          bad |= (unsigned)((uint32_t)a[e] >= row_end || (uint32_t)b[e] >= col_end) << e;
+      if (s.nearest == 0)
+        bits[g] = csri_order_repeats4(a, b, pr, pc);
+      unsigned bad = 0;
+      if (s.top_r >= row_end || s.top_c >= col_end) /* one outside the matrix, or past n: which */
+        bad = csri_order_outside4(a, b, row_end, col_end);
       bad &= here;
       bits[g] &= here;
-      starts &= here;
+      const unsigned starts = s.starts & here;
       if (bad != 0 && first_bad == ~0ull)
         first_bad = (unsigned long long)(k + __ffs(bad) - 1);
       /* Offsets as if nothing were repeated: the first triple of a row writes its place, and

@@ -9,4 +9,13 @@
 #define CSRI_HD static inline
 #endif
 
+/* CSRI_UNROLL before a loop of a fixed count: unrolled in device code (its elements then stay
+ * in registers), nothing to a host compiler (nvcc's host pass included), which does not know the
+ * pragma. */
+#if defined(__CUDA_ARCH__)
+#define CSRI_UNROLL _Pragma("unroll")
+#else
+#define CSRI_UNROLL
+#endif
+
 #endif
