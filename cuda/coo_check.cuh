@@ -190,23 +190,13 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS, CSRI_CHECK_MIN_BLOCKS)
                     pc[4] = {lane == 0 ? hc : up_c, b[0], b[1], b[2]};
       const int in = k >= n ? 0 : n - k < 4 ? (int)(n - k) : 4; /* triples of the group */
       const unsigned here = in == 4 ? 0xfu : (1u << in) - 1u;   /* a bit per triple there */
-      /* Each triple against the one before (src/kernels/coo_order.h): the order breaks where
-       * a difference is negative, a repeat is where one is zero, a row starts where the rows
-       * differ. The halo before triple 0 and the triples past n need no case of their own; the
-       * masks drop the latter's bits, and a bad triple is reported whatever its difference says.
-       * Only the signs and one minimum are kept per triple: the repeats' bits are worked out when
-       * that minimum is 0 (a repeat, or two triples past n). */
-      const csri_order_group s = csri_order_compare4(a, b, pr, pc);
-      back |= (s.signs >> 31) != 0;
-      bits[g] = 0;
-      if (s.nearest == 0)
-        bits[g] = csri_order_repeats4(a, b, pr, pc);
-      unsigned bad = 0;
-      if (s.top_r >= row_end || s.top_c >= col_end) /* one outside the matrix, or past n: which */
-        bad = csri_order_outside4(a, b, row_end, col_end);
-      bad &= here;
-      bits[g] &= here;
-      const unsigned starts = s.starts & here;
+      /* Each triple against the one before (src/kernels/coo_order.h): where the order breaks,
+       * the repeats, the rows' first triples and the triples outside the matrix. The halo before
+       * triple 0 and the triples past n need no case of their own. */
+      const csri_order_verdict verdict = csri_order_check4(a, b, pr, pc, row_end, col_end, here);
+      back |= verdict.breaks;
+      bits[g] = verdict.repeats;
+      const unsigned bad = verdict.outside, starts = verdict.starts;
       if (bad != 0 && first_bad == ~0ull)
         first_bad = (unsigned long long)(k + __ffs(bad) - 1);
       /* Offsets as if nothing were repeated: the first triple of a row writes its place, and

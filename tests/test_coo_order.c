@@ -1,5 +1,6 @@
-/* The comparisons of the device check of given COO triples (src/kernels/coo_order.h), on the CPU,
- * grouped as the check groups them, against a walk of the triples. Groups of 4 consecutive
+/* The conclusions of the device check of given COO triples (csri_order_check4 of
+ * src/kernels/coo_order.h, which the kernel calls), on the CPU, on groups formed as the check
+ * forms them, against a walk of the triples. Groups of 4 consecutive
  * triples, each against the triple before it: the halo before triple 0; past the end of T the
  * filler, and before a group whose predecessor lies past the end either the filler (a lane whose
  * neighbour's group ran past the end) or the halo (lane 0, whose load of it was skipped); one
@@ -7,7 +8,7 @@
  *   - the order breaks exactly where the walk finds a triple below the one before it, never at
  *     the filler: for triples inside the matrix, and for rows in [0, INT32_MAX) whatever the
  *     columns (a triple outside may wrap its difference only with a negative or INT32_MAX row);
- *   - the repeats and the rows' first triples are the walk's, the filler's masked out;
+ *   - the repeats and the rows' first triples are the walk's, and no bit is set for the filler;
  *   - the triples outside the matrix are the walk's, so the first of them is too;
  * over extents from 1 to CSR_MAX_DIM, indices at both ends of them, in order with repeats, with
  * one step back anywhere (across groups and at the last triple), shuffled, and with bad triples
@@ -25,15 +26,16 @@ typedef struct {
 typedef struct {
   int back;            /* some group's signs say the order breaks */
   int64_t first_bad;   /* the first triple outside, or -1 */
+  int filler_bits;     /* some bit set for a triple past the end (the check must mask them) */
   unsigned char *bits; /* per triple: 1 repeat, 2 row start, 4 outside */
 } verdict;
 
-/* The check's arithmetic over T as the device groups it; `lane0` picks the halo (not the filler)
+/* The check's conclusions over T as the device groups it; `lane0` picks the halo (not the filler)
  * before a group whose predecessor is past the end. */
 static void check_groups(const triple *T, int64_t n, int64_t rows, int64_t cols, int lane0,
                          verdict *v) {
   const uint32_t row_end = csri_order_end(rows), col_end = csri_order_end(cols);
-  v->back = 0;
+  v->back = v->filler_bits = 0;
   v->first_bad = -1;
   const int64_t groups = (n + 3) / 4 + 1; /* and one whole group past the end */
   for (int64_t g = 0; g < groups; g++) {
@@ -52,25 +54,17 @@ static void check_groups(const triple *T, int64_t n, int64_t rows, int64_t cols,
     for (int e = 1; e < 4; e++)
       pr[e] = a[e - 1], pc[e] = b[e - 1];
     const int in = k >= n ? 0 : n - k < 4 ? (int)(n - k) : 4;
-    const unsigned here = (1u << in) - 1u;
-    /* as cuda/coo_check.cuh draws its conclusions from them */
-    const csri_order_group s = csri_order_compare4(a, b, pr, pc);
-    v->back |= (s.signs >> 31) != 0;
-    unsigned repeats = 0, bad = 0;
-    if (s.nearest == 0)
-      repeats = csri_order_repeats4(a, b, pr, pc);
-    if (s.top_r >= row_end || s.top_c >= col_end)
-      bad = csri_order_outside4(a, b, row_end, col_end);
-    repeats &= here;
-    bad &= here;
-    const unsigned starts = s.starts & here;
-    if (bad != 0 && v->first_bad < 0)
-      for (int e = 0; e < 4 && v->first_bad < 0; e++)
-        if ((bad >> e) & 1u)
-          v->first_bad = k + e;
+    const csri_order_verdict found =
+        csri_order_check4(a, b, pr, pc, row_end, col_end, (1u << in) - 1u);
+    v->back |= found.breaks;
+    v->filler_bits |= ((found.repeats | found.starts | found.outside) >> in) != 0;
+    for (int e = 0; e < 4 && v->first_bad < 0; e++)
+      if ((found.outside >> e) & 1u)
+        v->first_bad = k + e;
     for (int e = 0; e < in; e++)
-      v->bits[k + e] = (unsigned char)(((repeats >> e) & 1u) | ((starts >> e) & 1u) << 1 |
-                                       ((bad >> e) & 1u) << 2);
+      v->bits[k + e] =
+          (unsigned char)(((found.repeats >> e) & 1u) | ((found.starts >> e) & 1u) << 1 |
+                          ((found.outside >> e) & 1u) << 2);
   }
 }
 
@@ -101,10 +95,9 @@ static void walk(const triple *T, int64_t n, int64_t rows, int64_t cols, verdict
 }
 
 static void compare(const triple *T, int64_t n, int64_t rows, int64_t cols, const char *name) {
-  verdict want = {0, -1, calloc((size_t)n + 1, 1)}, got = {0, -1, calloc((size_t)n + 1, 1)};
+  verdict want = {0, -1, 0, calloc((size_t)n + 1, 1)}, got = {0, -1, 0, calloc((size_t)n + 1, 1)};
   int exact_order = 1;
   walk(T, n, rows, cols, &want, &exact_order);
-  int all_inside = want.first_bad < 0;
   for (int lane0 = 0; lane0 < 2; lane0++) {
     snprintf(csrt_case, sizeof csrt_case, "%s: n %lld, %lld x %lld, %s", name, (long long)n,
              (long long)rows, (long long)cols, lane0 ? "halo past the end" : "filler past the end");
@@ -115,10 +108,9 @@ static void compare(const triple *T, int64_t n, int64_t rows, int64_t cols, cons
         first_diff = k;
     EXPECT(first_diff < 0); /* repeats, row starts and bad triples, triple by triple */
     EXPECT(got.first_bad == want.first_bad);
-    if (exact_order)
-      EXPECT(got.back == want.back);
-    if (all_inside && !want.back)
-      EXPECT(!got.back); /* the filler and the halo never read as a break */
+    EXPECT(!got.filler_bits);
+    if (exact_order) /* every input inside the matrix among them: the filler and the halo */
+      EXPECT(got.back == want.back); /* never read as a break */
   }
   free(want.bits);
   free(got.bits);
@@ -183,24 +175,22 @@ int main(void) {
           compare(T, n, rows, cols, "one step back");
           T[k - 1] = T[k], T[k] = t;
         }
-        for (int64_t k = 0; k < n; k++) { /* a bad triple at k */
-          static const int32_t bad[] = {-1, INT32_MIN, INT32_MAX};
+        /* a bad row or column at k: the extents are at most CSR_MAX_DIM = INT32_MAX */
+        const int32_t bad_rows[] = {-1, INT32_MIN, INT32_MAX, (int32_t)rows},
+                      bad_cols[] = {-1, INT32_MIN, INT32_MAX, (int32_t)cols};
+        for (int64_t k = 0; k < n; k++) {
           const triple t = T[k];
           for (int which = 0; which < 4; which++) {
-            const int32_t out = which < 3 ? bad[which] : -2;
-            if (which < 3)
-              T[k].r = out;
-            else
-              T[k].r = rows <= INT32_MAX - 1 ? (int32_t)rows : INT32_MAX;
+            T[k].r = bad_rows[which];
             compare(T, n, rows, cols, "a bad row");
             T[k] = t;
-            T[k].c = which < 3 ? out : cols <= INT32_MAX - 1 ? (int32_t)cols : INT32_MAX;
+            T[k].c = bad_cols[which];
             compare(T, n, rows, cols, "a bad column");
             T[k] = t;
           }
         }
       }
-      for (int round = 0; round < 3; round++) { /* longer, shuffled, then in order */
+      for (int round = 0; round < 3; round++) { /* longer, in order, then shuffled */
         const int64_t n = 71 + (int64_t)csrt_below(&rng, MAX_N - 71);
         ordered(T, n, rows, cols, 2 + round * 50, &rng);
         compare(T, n, rows, cols, "long, in order");

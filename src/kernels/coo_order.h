@@ -85,4 +85,30 @@ CSRI_HD unsigned csri_order_outside4(const int32_t a[4], const int32_t b[4], uin
   return bits;
 }
 
+/* What the check concludes from a group; `here` has a bit for each of its triples inside T (the
+ * filler's bits are dropped). */
+typedef struct {
+  int breaks;       /* the order breaks at one of the group's triples (never at the filler) */
+  unsigned repeats; /* bit e: triple e repeats the one before it */
+  unsigned starts;  /* bit e: a row starts at triple e */
+  unsigned outside; /* bit e: triple e lies outside the matrix */
+} csri_order_verdict;
+
+/* The group against the triples before each: the cheap comparisons for every group, the repeats
+ * and the triples outside worked out only where those say there are some. */
+CSRI_HD csri_order_verdict csri_order_check4(const int32_t a[4], const int32_t b[4],
+                                             const int32_t pr[4], const int32_t pc[4],
+                                             uint32_t row_end, uint32_t col_end, unsigned here) {
+  const csri_order_group s = csri_order_compare4(a, b, pr, pc);
+  csri_order_verdict v = {(s.signs >> 31) != 0, 0, 0, 0};
+  if (s.nearest == 0)
+    v.repeats = csri_order_repeats4(a, b, pr, pc);
+  if (s.top_r >= row_end || s.top_c >= col_end) /* one outside the matrix, or past the end */
+    v.outside = csri_order_outside4(a, b, row_end, col_end);
+  v.outside &= here;
+  v.repeats &= here;
+  v.starts = s.starts & here;
+  return v;
+}
+
 #endif
