@@ -4,16 +4,16 @@
  *
  *  1. One read of the keys counts every pass's digits at once; a scan of each pass's counts
  *     gives where each digit's bucket starts.
- *  2. A pass: each block takes the next tile, ranks its keys within the tile per digit (warps
- *     rank 32 keys at a time with __match_any_sync, keeping keys in order, which keeps the sort
- *     stable), publishes its per-digit counts and stages its keys in shared memory in digit
- *     order, so that the writes of each digit's run are contiguous. Only then does the thread of
- *     each digit (a thread has one, or two in a 9-bit pass) look back over the preceding tiles'
- *     counts (decoupled look-back, as in scan.cu) for where the tile's keys of that digit go: the
- *     staging gives those tiles time to publish, so the look-back waits less. The keys are
- *     written out, and the values follow through the same shared buffer. Values are read only
- *     once the keys are out: registers and shared memory hold one array at a time, which lets
- *     more blocks share a multiprocessor.
+ *  2. A pass: each block takes the next tile, ranks its keys within the tile per digit (warps rank
+ *     32 keys at a time, a ballot per digit bit finding the lanes of equal digit, keeping keys in
+ *     order, which keeps the sort stable), publishes its per-digit counts and stages its keys in
+ *     shared memory in digit order, so that the writes of each digit's run are contiguous. Only
+ *     then does the thread of each digit (a thread has one, or two in a 9-bit pass) look back over
+ *     the preceding tiles' counts (decoupled look-back, as in scan.cu) for where the tile's keys of
+ *     that digit go: the staging gives those tiles time to publish, so the look-back waits less.
+ *     The keys are written out, and the values follow through the same shared buffer. Values are
+ *     read only once the keys are out: registers and shared memory hold one array at a time, which
+ *     lets more blocks share a multiprocessor.
  *
  * The first pass reads its keys through a functor (key(i) for i < n) and its values from their
  * own array, so that a caller whose keys are computed (the COO converter's (row, column) keys)
@@ -27,6 +27,7 @@
 
 #include "common.cuh"
 #include "kernels/radix_plan.h"
+#include "kernels/warp_match.h"
 
 #include <type_traits>
 
@@ -209,6 +210,37 @@ __device__ __forceinline__ void load_items(Load load, int64_t tile_base, int til
   }
 }
 
+/* The lanes of the warp whose label agrees with this lane's in its low BITS bits (this lane
+ * among them), from one ballot per bit (src/kernels/warp_match.h). For the 8 or 9 bits of a digit
+ * this was faster than __match_any_sync on most inputs measured (cuda/tuning.cuh); CUB matches
+ * its digits the same way. */
+template <int BITS> __device__ __forceinline__ uint32_t lanes_alike(uint32_t label) {
+  uint32_t alike = 0xffffffffu;
+#pragma unroll
+  for (int b = 0; b < BITS; b++) {
+    const bool set = (label >> b) & 1u;
+    alike = csri_lanes_agreeing(alike, __ballot_sync(0xffffffffu, set), set);
+  }
+  return alike;
+}
+
+/* The bits of a digit of the pass for DIGITS digit values. */
+template <int DIGITS> __host__ __device__ constexpr int digit_bits() {
+  return DIGITS == NARROW_DIGITS ? CSRI_RADIX_BITS : CSRI_RADIX_WIDE_BITS;
+}
+
+/* The lanes whose digit is this lane's, among the lanes whose item is `valid` (this lane's
+ * being so): with ballots for 64-bit keys and digits of up to CSRI_RADIX_BALLOT_BITS bits
+ * (cuda/tuning.cuh), else with __match_any_sync (32-bit keys: the ballots' registers spilled in
+ * their passes, which have half as many). */
+template <typename K, int DIGITS>
+__device__ __forceinline__ uint32_t match_digits(int digit, bool valid) {
+  if constexpr (sizeof(K) == 8 && digit_bits<DIGITS>() <= CSRI_RADIX_BALLOT_BITS)
+    return lanes_alike<digit_bits<DIGITS>()>((uint32_t)digit) & __ballot_sync(0xffffffffu, valid);
+  else
+    return __match_any_sync(0xffffffffu, digit); /* the invalid items' digits match no lane */
+}
+
 /* Rank within the warp: peers with the same digit in this round, plus what the warp counted for
  * that digit in earlier rounds (warp_counts[warp], zeroed). Ends with a barrier. (Having the
  * lowest peer add its group with an atomic that returns the count before, as CUB's ranking does,
@@ -224,10 +256,10 @@ __device__ __forceinline__ void rank_in_warp(const K (&key)[ITEMS], int tile_n, 
   for (int r = 0; r < ITEMS; r++) {
     /* Digits are recomputed rather than kept: registers go to keys and ranks. Items past the
      * tile's end get a digit no other lane has (unmatched, uncounted). */
-    bool valid = item_valid(tile_n, warp_base, r);
-    int digit = valid ? digit_of(key[r], shift, bits) : DIGITS + lane;
-    uint32_t peers = __match_any_sync(0xffffffffu, digit);
-    uint32_t before = valid ? warp_counts[digit] : 0;
+    const bool valid = item_valid(tile_n, warp_base, r);
+    const int digit = valid ? digit_of(key[r], shift, bits) : DIGITS + lane;
+    const uint32_t peers = match_digits<K, DIGITS>(digit, valid);
+    const uint32_t before = valid ? warp_counts[digit] : 0;
     rank[r] = before + __popc(peers & lanes_below);
     __syncwarp();
     if (valid && (peers & lanes_below) == 0) /* the lowest lane of the group counts it */
