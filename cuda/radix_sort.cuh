@@ -212,8 +212,8 @@ __device__ __forceinline__ void load_items(Load load, int64_t tile_base, int til
 
 /* The lanes of the warp whose label agrees with this lane's in its low BITS bits (this lane
  * among them), from one ballot per bit (src/kernels/warp_match.h). For the 8 or 9 bits of a digit
- * this was faster than __match_any_sync on most inputs measured (cuda/tuning.cuh); CUB matches
- * its digits the same way. */
+ * this sorted faster than __match_any_sync, and was no slower elsewhere beyond the spread between
+ * builds (cuda/tuning.cuh); CUB matches its digits the same way. */
 template <int BITS> __device__ __forceinline__ uint32_t lanes_alike(uint32_t label) {
   uint32_t alike = 0xffffffffu;
 #pragma unroll

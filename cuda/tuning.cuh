@@ -55,8 +55,9 @@
  * 64-bit and digits have at most this many bits, else with __match_any_sync. H100, 2026-11-27,
  * same runs, ballots for all 64-bit digits against none: 2^26 40-bit COO pairs with f64 values
  * (8-bit passes) 0.930x CUB against 0.899-0.905x; real matrices' shuffled triples to CSR 1-4 %
- * faster (8- and 9-bit passes); generated shuffled triples 7.02-7.10 ms against 6.90-7.02. For
- * 32-bit keys the ballots' registers spilled (2^28 u32 pairs 0.728x against 0.787x). */
+ * faster and generated ones 1 % slower (7.02-7.10 ms against 6.90-7.02), both within the 0.5-3 %
+ * by which two builds of the same pass code differed. For 32-bit keys the ballots' registers
+ * spilled (2^28 u32 pairs 0.728x against 0.787x). */
 #ifndef CSRI_RADIX_BALLOT_BITS
 #define CSRI_RADIX_BALLOT_BITS 9
 #endif
