@@ -211,9 +211,9 @@ __device__ __forceinline__ void load_items(Load load, int64_t tile_base, int til
 }
 
 /* The lanes of the warp whose label agrees with this lane's in its low BITS bits (this lane
- * among them), from one ballot per bit (src/kernels/warp_match.h). For the 8 or 9 bits of a digit
- * this sorted faster than __match_any_sync, and was no slower elsewhere beyond the spread between
- * builds (cuda/tuning.cuh); CUB matches its digits the same way. */
+ * among them), from one ballot per bit (src/kernels/warp_match.h). For the 8 or 9 bits of a
+ * digit, sorts of 64-bit keys ran faster with it than with __match_any_sync, and no case ran
+ * slower beyond the spread between builds (cuda/tuning.cuh); CUB matches digits the same way. */
 template <int BITS> __device__ __forceinline__ uint32_t lanes_alike(uint32_t label) {
   uint32_t alike = 0xffffffffu;
 #pragma unroll
@@ -255,7 +255,8 @@ __device__ __forceinline__ void rank_in_warp(const K (&key)[ITEMS], int tile_n, 
 #pragma unroll
   for (int r = 0; r < ITEMS; r++) {
     /* Digits are recomputed rather than kept: registers go to keys and ranks. Items past the
-     * tile's end get a digit no other lane has (unmatched, uncounted). */
+     * tile's end get a digit no other lane has; the ballots, which see only its low bits, are
+     * masked to the valid lanes. Such items are unmatched and uncounted. */
     const bool valid = item_valid(tile_n, warp_base, r);
     const int digit = valid ? digit_of(key[r], shift, bits) : DIGITS + lane;
     const uint32_t peers = match_digits<K, DIGITS>(digit, valid);
