@@ -211,9 +211,8 @@ __device__ __forceinline__ void load_items(Load load, int64_t tile_base, int til
 }
 
 /* The lanes of the warp whose label agrees with this lane's in its low BITS bits (this lane
- * among them), from one ballot per bit (src/kernels/warp_match.h). For the 8 or 9 bits of a
- * digit, sorts of 64-bit keys ran faster with it than with __match_any_sync, and no case ran
- * slower beyond the spread between builds (cuda/tuning.cuh); CUB matches digits the same way. */
+ * among them), from one ballot per bit (src/kernels/warp_match.h); CUB matches digits the same
+ * way. */
 template <int BITS> __device__ __forceinline__ uint32_t lanes_alike(uint32_t label) {
   uint32_t alike = 0xffffffffu;
 #pragma unroll
@@ -230,12 +229,15 @@ template <int DIGITS> __host__ __device__ constexpr int digit_bits() {
 }
 
 /* The lanes whose digit is this lane's, among the lanes whose item is `valid` (this lane's
- * being so): with ballots for 64-bit keys and digits of up to CSRI_RADIX_BALLOT_BITS bits
- * (cuda/tuning.cuh), else with __match_any_sync (32-bit keys: the ballots' registers spilled in
- * their passes, which have half as many). */
+ * being so): with ballots for 64-bit keys, with __match_any_sync for 32-bit keys. H100,
+ * 2026-11-27, same runs, ballots against __match_any_sync: 2^26 40-bit COO pairs with f64 values
+ * 0.930x CUB against 0.899-0.905x; building matrices from shuffled triples 1 % slower to 4 %
+ * faster, within the 0.5-3 % by which two builds of the same pass code differed. In the passes of
+ * 32-bit keys, which have half the registers, the ballots spilled (2^28 u32 pairs 0.728x against
+ * 0.787x). */
 template <typename K, int DIGITS>
 __device__ __forceinline__ uint32_t match_digits(int digit, bool valid) {
-  if constexpr (sizeof(K) == 8 && digit_bits<DIGITS>() <= CSRI_RADIX_BALLOT_BITS)
+  if constexpr (sizeof(K) == 8)
     return lanes_alike<digit_bits<DIGITS>()>((uint32_t)digit) & __ballot_sync(0xffffffffu, valid);
   else
     return __match_any_sync(0xffffffffu, digit); /* the invalid items' digits match no lane */

@@ -51,16 +51,6 @@
 #ifndef CSRI_RADIX_ITEMS_64
 #define CSRI_RADIX_ITEMS_64 24 /* 64-bit keys */
 #endif
-/* The ranking finds a warp's lanes of equal digit with one ballot per digit bit where keys are
- * 64-bit and digits have at most this many bits, else with __match_any_sync. H100, 2026-11-27,
- * same runs, ballots for all 64-bit digits against none: 2^26 40-bit COO pairs with f64 values
- * (8-bit passes) 0.930x CUB against 0.899-0.905x; real matrices' shuffled triples to CSR 1-4 %
- * faster and generated ones 1 % slower (7.02-7.10 ms against 6.90-7.02), both within the 0.5-3 %
- * by which two builds of the same pass code differed. For 32-bit keys the ballots' registers
- * spilled (2^28 u32 pairs 0.728x against 0.787x). */
-#ifndef CSRI_RADIX_BALLOT_BITS
-#define CSRI_RADIX_BALLOT_BITS 9
-#endif
 /* The pass's blocks per SM that the compiler must fit (its register budget), 32-bit keys with
  * 32-bit values (one fewer with other values or none) and 64-bit keys. H100, 2026-11-24, same
  * run: u64 keys with f64 values at 12 keys a thread 0.77x CUB, 16 0.81x, 20 0.84x (2 blocks);

@@ -73,7 +73,7 @@ int main(void) {
           pool[i] = (uint32_t)csrt_below(&rng, values);
         for (int lane = 0; lane < LANES; lane++) {
           const uint32_t high = bits >= 32 ? 0 : (uint32_t)csrt_next(&rng) & ~((1u << bits) - 1);
-          const uint64_t pick = kinds[k] < 32 ? csrt_below(&rng, kinds[k]) : csrt_below(&rng, 32);
+          const uint64_t pick = csrt_below(&rng, kinds[k] < 32 ? kinds[k] : 32);
           const uint32_t matched =
               kinds[k] == values ? (uint32_t)csrt_below(&rng, values) : pool[pick];
           label[lane] = high | matched;
