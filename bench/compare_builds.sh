@@ -14,9 +14,9 @@
 #         build-compare/NAME/bench/BENCH ARGS --csv OUT/NAME-ROUND.csv > OUT/NAME-ROUND.log
 #       and prints, per row of the CSVs, each build's times over the rounds and its median against
 #       the working tree's. --cmake: configure arguments, by default the GPU build's
-#       (-DCSR_WITH_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90) where nvcc is found, else none; zlib's
-#       headers carried in .gpudeps are used as bench/run_gpu.sh uses them. --out: by default
-#       $OUT, else ./compare-out.
+#       (bench/gpu_configure.sh, as bench/run_gpu.sh configures) where nvcc is found, else none;
+#       zlib's headers carried in .gpudeps are used the same way. --out: by default $OUT, else
+#       ./compare-out.
 set -euo pipefail
 
 if [ "${1:-}" = export ]; then
@@ -30,9 +30,10 @@ fi
 [ "${1:-}" = run ] || { sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 shift
 
+source bench/gpu_configure.sh # gpu_configure_args, zlib_args
 names=(this) dirs=(.) twice=0 rounds=2 out=${OUT:-$PWD/compare-out} cmake_args=
 if command -v nvcc >/dev/null 2>&1; then
-  cmake_args="-DCSR_WITH_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90"
+  cmake_args="${gpu_configure_args[*]}"
 fi
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -49,12 +50,6 @@ bench=${1:?compare_builds.sh run: no benchmark named after --}
 shift
 if [ "$twice" = 1 ]; then names+=(this-again) dirs+=(.); fi
 mkdir -p "$out"
-
-zlib_args=()
-if [ ! -f /usr/include/zlib.h ] && [ -f .gpudeps/include/zlib.h ]; then
-  libz=$(ls /lib/x86_64-linux-gnu/libz.so.1 /usr/lib/x86_64-linux-gnu/libz.so.1 /usr/lib64/libz.so.1 2>/dev/null | head -1)
-  zlib_args=(-DZLIB_INCLUDE_DIR="$PWD/.gpudeps/include" -DZLIB_LIBRARY="$libz")
-fi
 
 # The builds side by side, the cores shared between them.
 jobs=$(($(nproc) / ${#names[@]}))

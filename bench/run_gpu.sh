@@ -27,16 +27,10 @@ step "device"
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/device.txt"
 
 step "configure and build (sm_90)"
-# The GPU machine may lack zlib's headers: use the copy in .gpudeps (made by bash
-# bench/run_gpu.sh prepare on a machine that has them) with the GPU machine's own libz.so.1.
-zlib_args=()
-if [ ! -f /usr/include/zlib.h ] && [ -f .gpudeps/include/zlib.h ]; then
-  libz=$(ls /lib/x86_64-linux-gnu/libz.so.1 /usr/lib/x86_64-linux-gnu/libz.so.1 /usr/lib64/libz.so.1 2>/dev/null | head -1)
-  zlib_args=(-DZLIB_INCLUDE_DIR="$PWD/.gpudeps/include" -DZLIB_LIBRARY="$libz")
-  echo "using carried zlib headers with $libz"
-fi
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "${zlib_args[@]}" \
-  -DCSR_WITH_CUDA=ON -DCSR_WARNINGS_AS_ERRORS=ON >"$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
+# Release, sm_90, the CUDA backend; zlib's headers from .gpudeps where the GPU machine lacks them.
+source bench/gpu_configure.sh
+cmake -S . -B "$build" "${gpu_configure_args[@]}" "${zlib_args[@]}" -DCSR_WARNINGS_AS_ERRORS=ON \
+  >"$out/configure.log" 2>&1 || { tail -30 "$out/configure.log"; exit 1; }
 targets=()
 for f in tests/gpu_*.c tests/backend_*.c bench/gpu_*.cu; do targets+=("$(basename "${f%.*}")"); done
 cmake --build "$build" -j "$(nproc)" --target "${targets[@]}" >"$out/build.log" 2>&1 ||
