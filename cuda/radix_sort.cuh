@@ -21,12 +21,16 @@
  * have the functor check each key (checked(i, &ok)), and report the first bad one. The last pass
  * may likewise write its keys through a functor (out(i, key)) and its values to an array of the
  * caller's: the COO converter's last pass writes rows and columns apart, the columns and the
- * values straight into the CSR arrays. */
+ * values straight into the CSR arrays. The COO converter's sort also takes out repeated keys,
+ * their values summed in input order, in its last two passes (pass_mode: the pass before the
+ * last finds them in its staged tile, the last drops them), so that no copy around them is
+ * needed after the sort. */
 #ifndef CSR_CUDA_RADIX_SORT_CUH
 #define CSR_CUDA_RADIX_SORT_CUH
 
 #include "common.cuh"
 #include "kernels/radix_plan.h"
+#include "kernels/run_repeats.h"
 #include "kernels/warp_match.h"
 
 #include <type_traits>
@@ -59,6 +63,40 @@ struct none {};
 template <typename V> __host__ __device__ constexpr bool has_values() {
   return !std::is_same<V, none>::value;
 }
+
+/* What a pass does besides sorting. A sort told to take out repeats (the COO converter's: equal
+ * keys become one, their values summed in input order) has, when it takes three passes or more,
+ * its pass before the last MARK them and its last pass DROP them:
+ *  - MARK: the staged tile is sorted by every bit below the last digit, so the tile's equal keys
+ *    lie in one run of keys agreeing in those bits (src/kernels/run_repeats.h); each repeat gets
+ *    the key's top bit (which the sort's keys leave free) and its value is added to its root's,
+ *    and the repeats are counted by their last digit. Not marked, and left for the caller's check
+ *    after the sort (repeats_found::leftover): the keys of a run longer than CSRI_RUN_MOST, and
+ *    the tile's head, its first keys when they continue a run of the input's sorted bits from the
+ *    tile before (summing them here could add a group's values out of order).
+ *  - DROP: the marked keys are ranked, staged and written like the items past a tile's end, not
+ *    at all; the bucket starts have been lowered by the repeats of smaller digits. */
+enum pass_mode { PLAIN, MARK, DROP };
+
+/* A marked repeat's bit: the key's top bit. */
+template <typename K> __host__ __device__ constexpr K repeat_bit() {
+  return (K)1 << (sizeof(K) * 8 - 1);
+}
+
+/* What the MARK pass found, for the caller: the repeats it marked (which the last pass drops),
+ * and whether any repeat may be left unmarked. */
+struct repeats_found {
+  unsigned long long dropped;
+  unsigned int leftover;
+};
+
+/* The MARK and DROP passes' shared state: the repeats marked by last-pass digit (WIDE_DIGITS
+ * counts), what was found, and the last pass's digit. */
+struct repeat_marks {
+  unsigned long long *drops;
+  repeats_found *found;
+  int last_shift, last_bits;
+};
 
 /* The pass's register budget (cuda/tuning.cuh): 32-bit keys without 32-bit values (keys alone,
  * or 64-bit values) take one block fewer, which they need to fit without spilling. */
@@ -248,18 +286,25 @@ __device__ __forceinline__ uint32_t match_digits(int digit, bool valid) {
  * lowest peer add its group with an atomic that returns the count before, as CUB's ranking does,
  * made the passes slower: 1.54 against 1.26 ms for an 8-bit pass over 2^26 u64 keys with f64
  * values, H100.) */
-template <typename K, int DIGITS, int ITEMS>
+template <typename K, int DIGITS, int ITEMS, int MODE>
 __device__ __forceinline__ void rank_in_warp(const K (&key)[ITEMS], int tile_n, int warp_base,
                                              int shift, int bits, uint32_t *warp_counts,
-                                             uint32_t (&rank)[ITEMS]) {
+                                             uint32_t (&rank)[ITEMS], uint32_t &kept) {
   const int lane = threadIdx.x & 31;
   const uint32_t lanes_below = (1u << lane) - 1;
+  static_assert(ITEMS <= 32, "a bit of `kept` an item");
+  kept = 0;
 #pragma unroll
   for (int r = 0; r < ITEMS; r++) {
     /* Digits are recomputed rather than kept: registers go to keys and ranks. Items past the
-     * tile's end get a digit no other lane has; the ballots, which see only its low bits, are
-     * masked to the valid lanes. Such items are unmatched and uncounted. */
-    const bool valid = item_valid(tile_n, warp_base, r);
+     * tile's end (and in a DROP pass the marked repeats) get a digit no other lane has; the
+     * ballots, which see only its low bits, are masked to the valid lanes. Such items are
+     * unmatched and uncounted. */
+    bool valid = item_valid(tile_n, warp_base, r);
+    if constexpr (MODE == DROP) {
+      valid = valid && (key[r] & repeat_bit<K>()) == 0;
+      kept |= (uint32_t)valid << r;
+    }
     const int digit = valid ? digit_of(key[r], shift, bits) : DIGITS + lane;
     const uint32_t peers = match_digits<K, DIGITS>(digit, valid);
     const uint32_t before = valid ? warp_counts[digit] : 0;
@@ -281,13 +326,13 @@ template <int DIGITS> __device__ __forceinline__ int own_digit(int j) {
 /* Per digit d (its thread): the tile's count of d is published (tile 0 publishes it as a
  * prefix), and each warp's count of d becomes where the warp's keys of d start in the tile staged
  * in digit order (d's start in the tile plus the counts of the warps before). count[j], start[j]:
- * the tile's count of the thread's j-th digit and where its run starts in the staged tile. Ends
- * with a barrier. */
+ * the tile's count of the thread's j-th digit and where its run starts in the staged tile;
+ * tile_total: the keys ranked in the tile (those staged). Ends with a barrier. */
 template <int DIGITS>
-__device__ __forceinline__ void count_digits(uint32_t (*warp_counts)[DIGITS], int64_t tile,
-                                             const digit_status &status, uint32_t *warp_totals,
-                                             uint32_t (&count)[DIGITS / THREADS],
-                                             uint32_t (&start)[DIGITS / THREADS]) {
+__device__ __forceinline__ void
+count_digits(uint32_t (*warp_counts)[DIGITS], int64_t tile, const digit_status &status,
+             uint32_t *warp_totals, uint32_t (&count)[DIGITS / THREADS],
+             uint32_t (&start)[DIGITS / THREADS], uint32_t &tile_total) {
   const int PER = DIGITS / THREADS;
   uint32_t mine = 0;
 #pragma unroll
@@ -300,7 +345,6 @@ __device__ __forceinline__ void count_digits(uint32_t (*warp_counts)[DIGITS], in
     status.publish(tile * DIGITS + d, tile == 0 ? CSRI_TILE_PREFIX : CSRI_TILE_AGGREGATE, count[j]);
     mine += count[j];
   }
-  uint32_t tile_total;
   uint32_t at =
       csri_block_exclusive<csri_sum_op<uint32_t>, THREADS>(mine, warp_totals, &tile_total);
 #pragma unroll
@@ -319,17 +363,207 @@ __device__ __forceinline__ void count_digits(uint32_t (*warp_counts)[DIGITS], in
 
 /* Each key to its slot in the tile staged in digit order: where its warp's keys of its digit
  * start, plus its rank among them. Ends with a barrier. */
-template <typename K, typename V, int DIGITS, int ITEMS>
+template <typename K, typename V, int DIGITS, int ITEMS, int MODE>
 __device__ __forceinline__ void stage_keys(const K (&key)[ITEMS], uint32_t (&slot)[ITEMS],
                                            int tile_n, int warp_base, int shift, int bits,
-                                           const pass_shared<K, V, DIGITS> &sh) {
+                                           uint32_t kept, const pass_shared<K, V, DIGITS> &sh) {
   const int warp = threadIdx.x >> 5;
 #pragma unroll
   for (int r = 0; r < ITEMS; r++)
-    if (item_valid(tile_n, warp_base, r)) {
+    if (MODE == DROP ? (kept >> r & 1u) != 0 : item_valid(tile_n, warp_base, r)) {
       slot[r] += sh.warp_counts[warp][digit_of(key[r], shift, bits)];
       sh.staged_keys()[slot[r]] = key[r];
     }
+  __syncthreads();
+}
+
+/* --- the MARK pass's steps (pass_mode) ---------------------------------------------------------
+ */
+
+/* The 32 keys before the tile (keys before the input's start are never read), to back[]: warp
+ * 0, as it loads its items, so that the loads are in flight together. */
+template <typename K, typename Keys>
+__device__ __forceinline__ void load_back(Keys keys_in, int64_t tile_base, K *back) {
+  const int64_t b = tile_base - 32 + (int)threadIdx.x;
+  back[threadIdx.x] = b >= 0 ? keys_in(b) : K();
+}
+
+/* Whether the tile has a head: its first keys agree, in the bits below `shift` (those its input
+ * is sorted by), with the key before the tile. Warp 0, whose lane l holds item l in `first`
+ * (items 0-31), decides, from the 32 keys before the tile in back_keys (load_back). The head's
+ * keys are not marked (*head_on, *head_low for the other warps); when a head key equals another
+ * head key or a key of the run before the tile, repeats are left (found->leftover), and so they
+ * are, unexamined, when the head or the run before it reaches 32 keys. Called after the ranking:
+ * before it, its collectives, under a branch the compiler cannot tell is uniform over warps,
+ * gave the ranking's ballots a second, divergent copy (the pass's code twice as large). */
+template <typename K>
+__device__ __forceinline__ void check_head(const K *back_keys, K first, int64_t tile_base,
+                                           int tile_n, int shift, repeats_found *found,
+                                           int *head_on, K *head_low) {
+  const int lane = threadIdx.x & 31;
+  const K mask = ((K)1 << shift) - 1;
+  const int64_t b = tile_base - 32 + lane;
+  const K back = back_keys[lane];
+  const K low = back_keys[31] & mask; /* the key just before the tile */
+  const uint32_t head =
+      __ballot_sync(0xffffffffu, tile_base > 0 && lane < tile_n && (first & mask) == low);
+  if (lane == 0)
+    *head_on = head & 1u, *head_low = low;
+  if ((head & 1u) == 0)
+    return;
+  /* Both runs are contiguous: the head from lane 0 up, the run before from lane 31 down. */
+  const int head_n = head == 0xffffffffu ? 32 : __ffs(~head) - 1;
+  const uint32_t before = __ballot_sync(0xffffffffu, b >= 0 && (back & mask) == low);
+  const int before_n = before == 0xffffffffu ? 32 : __clz(~before);
+  bool equal = false;
+#pragma unroll 1
+  for (int j = 0; j < 32; j++) {
+    const K other_head = __shfl_sync(0xffffffffu, first, j),
+            other_before = __shfl_sync(0xffffffffu, back, j);
+    equal |= lane < head_n &&
+             ((j < lane && first == other_head) || (j >= 32 - before_n && first == other_before));
+  }
+  const bool left = __any_sync(0xffffffffu, equal) || head_n == 32 || before_n == 32;
+  if (lane == 0 && left)
+    atomicOr(&found->leftover, 1u);
+}
+
+/* The MARK pass's records, in the warp counts' shared memory (free once the keys are staged):
+ * the repeats marked by last digit, then each recorded run's roots and place. */
+template <int DIGITS> struct run_records {
+  static constexpr int BYTES = (int)sizeof(uint32_t) * WARPS * DIGITS;
+  static constexpr int MOST = (BYTES - WIDE_DIGITS * 4) / 12;
+  uint32_t *drops;
+  uint64_t *roots;
+  uint32_t *place;
+  __device__ __forceinline__ explicit run_records(void *bytes) {
+    drops = (uint32_t *)bytes;
+    roots = (uint64_t *)(drops + WIDE_DIGITS);
+    place = (uint32_t *)(roots + MOST);
+  }
+};
+
+/* The run of keys agreeing under low_mask that starts at staged key i (of tile_n), at least two
+ * long, recorded if it holds repeats; false if it is left (too long, or no room to record it).
+ * Out of line, from one call site: runs are rare, and the pass's code must stay small enough for
+ * the instruction cache. With the walk inlined into the pass's unrolled loop (and check_head
+ * before the ranking) the pass took 2.05 ms against 1.15 for a plain one (H100, 2^26 keys with
+ * f64 values), its warps stalled on instruction fetch 4.68 cycles an instruction against 0.07. */
+template <int DIGITS>
+__device__ __noinline__ bool record_run(const uint64_t *keys, int i, int tile_n, uint64_t low_mask,
+                                        run_records<DIGITS> rec, int *records_n) {
+  const uint64_t low = keys[i] & low_mask;
+  int len = 2;
+  while (len <= CSRI_RUN_MOST && i + len < tile_n && (keys[i + len] & low_mask) == low)
+    len++;
+  uint64_t roots = 0;
+  if (len > CSRI_RUN_MOST)
+    return false;
+  if (csri_run_roots(keys + i, len, &roots) == 0)
+    return true;
+  const int at = atomicAdd(records_n, 1);
+  if (at >= run_records<DIGITS>::MOST)
+    return false;
+  rec.roots[at] = roots, rec.place[at] = csri_run_place(i, len);
+  return true;
+}
+
+/* MARK: scatter_keys, finding on the way the runs of two keys or more that agree in the bits
+ * below shift + bits (the tile is staged in their order), each by the thread of its first key,
+ * and recording those with repeats (*records_n; a run that does not fit, or is longer than
+ * CSRI_RUN_MOST, is left: found->leftover). Keys of the head (check_head) are left alone. */
+template <typename K, typename V, int DIGITS, int ITEMS, typename Out>
+__device__ __forceinline__ void
+scatter_finding_runs(const pass_shared<K, V, DIGITS> &sh, int tile_n, int shift, int bits,
+                     Out keys_out, uint32_t (&digit_at)[ITEMS], bool head_on, K head_low,
+                     const repeat_marks &marks, int *records_n) {
+  static_assert(sizeof(K) == 8, "runs are compared as 64-bit keys");
+  const run_records<DIGITS> rec((void *)sh.warp_counts);
+  const K low_mask = ((K)1 << (shift + bits)) - 1, head_mask = ((K)1 << shift) - 1;
+  const K *keys = sh.staged_keys();
+  uint32_t firsts = 0; /* bit j: staged key threadIdx.x + j * THREADS starts a run */
+#pragma unroll
+  for (int j = 0; j < ITEMS; j++) {
+    int i = threadIdx.x + j * THREADS;
+    if (i < tile_n) {
+      K k = keys[i];
+      digit_at[j] = digit_of(k, shift, bits);
+      keys_out(sh.out_offset[digit_at[j]] + i, k);
+      if (i + 1 < tile_n && ((keys[i + 1] ^ k) & low_mask) == 0 &&
+          (i == 0 || ((keys[i - 1] ^ k) & low_mask) != 0) &&
+          !(head_on && (k & head_mask) == head_low))
+        firsts |= 1u << j;
+    }
+  }
+  bool left = false; /* one call site: one per item made the pass's code half as large again */
+  for (; firsts != 0; firsts &= firsts - 1) {
+    const int i = threadIdx.x + (__ffs(firsts) - 1) * THREADS;
+    left |= !record_run<DIGITS>((const uint64_t *)keys, i, tile_n, low_mask, rec, records_n);
+  }
+  if (left)
+    atomicOr(&marks.found->leftover, 1u);
+}
+
+/* MARK, once every thread is past the scatter (a barrier: the records are in): each recorded
+ * repeat's key written again where the scatter put it, with the repeat bit, and counted by last
+ * digit (in the block, then into marks.drops and found->dropped). It reads the staged keys: when
+ * anything is recorded it ends with a barrier, before the values take the buffer. */
+template <typename K, typename V, int DIGITS, typename Out>
+__device__ __forceinline__ void flag_repeats(const pass_shared<K, V, DIGITS> &sh, int shift,
+                                             int bits, Out keys_out, const repeat_marks &marks,
+                                             int records_n) {
+  const run_records<DIGITS> rec((void *)sh.warp_counts);
+  const int records = min(records_n, run_records<DIGITS>::MOST);
+  if (records == 0)
+    return;
+  const int last_digits = 1 << marks.last_bits;
+  for (int d = threadIdx.x; d < last_digits; d += THREADS)
+    rec.drops[d] = 0;
+  __syncthreads();
+  for (int q = threadIdx.x; q < records; q += THREADS) {
+    const int start = csri_run_start(rec.place[q]), len = csri_run_length(rec.place[q]);
+    for (int m = 1; m < len; m++)
+      if (csri_run_root(rec.roots[q], m) != m) {
+        const int i = start + m;
+        const K key = sh.staged_keys()[i];
+        atomicAdd(&rec.drops[digit_of(key, marks.last_shift, marks.last_bits)], 1u);
+        keys_out(sh.out_offset[digit_of(key, shift, bits)] + i, key | repeat_bit<K>());
+      }
+  }
+  __syncthreads();
+  for (int d = threadIdx.x; d < last_digits; d += THREADS)
+    if (rec.drops[d] != 0) {
+      atomicAdd(&marks.drops[d], (unsigned long long)rec.drops[d]);
+      atomicAdd(&marks.found->dropped, (unsigned long long)rec.drops[d]);
+    }
+}
+
+/* MARK: each recorded repeat's value added to its root's in the staged values, in the run's
+ * order (input order): as floating-point numbers of the values' size. Ends with a barrier when
+ * there is anything to add. */
+template <typename K, typename V, int DIGITS>
+__device__ __forceinline__ void sum_repeats(const pass_shared<K, V, DIGITS> &sh,
+                                            const int *records_n) {
+  const run_records<DIGITS> rec((void *)sh.warp_counts);
+  const int records = min(*records_n, run_records<DIGITS>::MOST);
+  if (records == 0)
+    return;
+  V *values = sh.staged_values();
+  for (int q = threadIdx.x; q < records; q += THREADS) {
+    const int start = csri_run_start(rec.place[q]), len = csri_run_length(rec.place[q]);
+    for (int m = 1; m < len; m++) {
+      const int root = csri_run_root(rec.roots[q], m);
+      if (root == m)
+        continue;
+      V &sum = values[start + root];
+      if constexpr (sizeof(V) == 8)
+        sum = (V)__double_as_longlong(__longlong_as_double((long long)sum) +
+                                      __longlong_as_double((long long)values[start + m]));
+      else
+        sum = (V)__float_as_uint(__uint_as_float((unsigned)sum) +
+                                 __uint_as_float((unsigned)values[start + m]));
+    }
+  }
   __syncthreads();
 }
 
@@ -383,65 +617,98 @@ __device__ __forceinline__ void scatter_keys(const pass_shared<K, V, DIGITS> &sh
 
 /* The values: read now (the keys are out), staged in the slots their keys took, written to
  * where their keys went. */
-template <typename K, typename V, int DIGITS, int ITEMS>
+template <typename K, typename V, int DIGITS, int ITEMS, int MODE, typename KeysRead>
 __device__ __forceinline__ void move_values(const pass_shared<K, V, DIGITS> &sh, const V *values_in,
                                             V *values_out, int64_t tile_base, int tile_n,
-                                            int warp_base, const uint32_t (&slot)[ITEMS],
-                                            const uint32_t (&digit_at)[ITEMS]) {
+                                            int staged_n, int warp_base, uint32_t kept,
+                                            const int *records_n, const uint32_t (&slot)[ITEMS],
+                                            const uint32_t (&digit_at)[ITEMS], KeysRead keys_read) {
   V value[ITEMS];
   load_items<V, ITEMS>([values_in](int64_t i) { return values_in[i]; }, tile_base, tile_n,
                        warp_base, value);
   __syncthreads(); /* every staged key has been read */
+  keys_read();     /* MARK: flag_repeats, which may read them again */
 #pragma unroll
   for (int r = 0; r < ITEMS; r++)
-    if (item_valid(tile_n, warp_base, r))
+    if (MODE == DROP ? (kept >> r & 1u) != 0 : item_valid(tile_n, warp_base, r))
       sh.staged_values()[slot[r]] = value[r];
   __syncthreads();
+  if constexpr (MODE == MARK)
+    sum_repeats<K, V, DIGITS>(sh, records_n);
 #pragma unroll
   for (int j = 0; j < ITEMS; j++) {
     int i = threadIdx.x + j * THREADS;
-    if (i < tile_n)
+    if (i < staged_n)
       values_out[sh.out_offset[digit_at[j]] + i] = sh.staged_values()[i];
   }
 }
 
-/* One pass over digits of up to log2(DIGITS) bits: one tile per block. */
-template <typename K, typename V, int DIGITS, typename Keys, typename Out>
+/* One pass over digits of up to log2(DIGITS) bits: one tile per block. MODE: pass_mode (marks
+ * unused in a PLAIN pass). */
+template <typename K, typename V, int DIGITS, typename Keys, typename Out, int MODE>
 __global__ void __launch_bounds__(THREADS, min_blocks<K, V>())
     pass_kernel(Keys keys_in, const V *values_in, Out keys_out, V *values_out, int64_t n, int shift,
                 int bits, const unsigned long long *bucket_start, digit_status status,
-                unsigned long long *next_tile) {
+                unsigned long long *next_tile, repeat_marks marks) {
   const int ITEMS = items<K>();
   extern __shared__ __align__(16) unsigned char shared_bytes_[];
   const pass_shared<K, V, DIGITS> sh(shared_bytes_);
   __shared__ int64_t tile_shared;
   __shared__ uint32_t warp_totals[WARPS];
+  __shared__ int records_n, head_on; /* MARK */
+  __shared__ K head_low, back_keys[32];
 
   for (int i = threadIdx.x; i < WARPS * DIGITS; i += THREADS)
     sh.warp_counts[i / DIGITS][i % DIGITS] = 0;
+  if (MODE == MARK && threadIdx.x == 0)
+    records_n = 0;
   const int64_t tile = csri_take_tile(next_tile, &tile_shared), tile_base = tile * tile_items<K>();
   const int tile_n = (int)(n - tile_base < tile_items<K>() ? n - tile_base : tile_items<K>());
   const int warp_base = (threadIdx.x >> 5) * 32 * ITEMS;
 
   K key[ITEMS];
   uint32_t slot[ITEMS], digit_at[ITEMS], count[DIGITS / THREADS], start[DIGITS / THREADS];
+  uint32_t kept, staged_n;
   load_items<K, ITEMS>(keys_in, tile_base, tile_n, warp_base, key);
-  rank_in_warp<K, DIGITS, ITEMS>(key, tile_n, warp_base, shift, bits,
-                                 sh.warp_counts[threadIdx.x >> 5], slot);
-  count_digits<DIGITS>(sh.warp_counts, tile, status, warp_totals, count, start);
-  stage_keys<K, V, DIGITS, ITEMS>(key, slot, tile_n, warp_base, shift, bits, sh);
+  if constexpr (MODE == MARK)
+    if (threadIdx.x < 32) /* read by warp 0 after the ranking's barrier */
+      load_back<K, Keys>(keys_in, tile_base, back_keys);
+  rank_in_warp<K, DIGITS, ITEMS, MODE>(key, tile_n, warp_base, shift, bits,
+                                       sh.warp_counts[threadIdx.x >> 5], slot, kept);
+  count_digits<DIGITS>(sh.warp_counts, tile, status, warp_totals, count, start, staged_n);
+  if constexpr (MODE == MARK)
+    if (threadIdx.x < 32) /* visible to every warp after the staging's barrier */
+      check_head<K>(back_keys, key[0], tile_base, tile_n, shift, marks.found, &head_on, &head_low);
+  stage_keys<K, V, DIGITS, ITEMS, MODE>(key, slot, tile_n, warp_base, shift, bits, kept, sh);
+  if constexpr (MODE != DROP)
+    staged_n = tile_n; /* the same number: kept as a constant where nothing is dropped */
   look_back_digits<DIGITS>(status, tile, count, start, bucket_start, sh.out_offset);
-  scatter_keys<K, V, DIGITS, ITEMS, Out>(sh, tile_n, shift, bits, keys_out, digit_at);
+  if constexpr (MODE == MARK)
+    scatter_finding_runs<K, V, DIGITS, ITEMS, Out>(sh, tile_n, shift, bits, keys_out, digit_at,
+                                                   head_on != 0, head_low, marks, &records_n);
+  else
+    scatter_keys<K, V, DIGITS, ITEMS, Out>(sh, (int)staged_n, shift, bits, keys_out, digit_at);
+  const auto flag = [&] { /* records_n read once every thread is past the scatter */
+                          if constexpr (MODE == MARK)
+                            flag_repeats<K, V, DIGITS, Out>(sh, shift, bits, keys_out, marks,
+                                                            records_n);
+  };
   if constexpr (has_values<V>())
-    move_values<K, V, DIGITS, ITEMS>(sh, values_in, values_out, tile_base, tile_n, warp_base, slot,
-                                     digit_at);
+    move_values<K, V, DIGITS, ITEMS, MODE>(sh, values_in, values_out, tile_base, tile_n,
+                                           (int)staged_n, warp_base, kept, &records_n, slot,
+                                           digit_at, flag);
+  else if constexpr (MODE == MARK) {
+    __syncthreads(); /* the records are in */
+    flag();
+  }
 }
 
 /* --- the sort ------------------------------------------------------------------------------- */
 
-/* Workspace: [tile counters][digit counts][status][keys][values]. */
+/* Workspace: [tile counters][digit counts][repeats: drops, found][status][keys][values]; all
+ * before the status zeroed at the sort's start. */
 struct layout {
-  size_t counters, counts, status, keys, values, total;
+  size_t counters, counts, drops, found, status, keys, values, total;
 };
 
 inline layout make_layout(size_t key_size, size_t value_size, int64_t n) {
@@ -451,7 +718,9 @@ inline layout make_layout(size_t key_size, size_t value_size, int64_t n) {
   layout l;
   l.counters = 0;
   l.counts = csri_align256((size_t)passes_max * 8);
-  l.status = l.counts + csri_align256((size_t)passes_max * WIDE_DIGITS * 8);
+  l.drops = l.counts + csri_align256((size_t)passes_max * WIDE_DIGITS * 8);
+  l.found = l.drops + csri_align256((size_t)WIDE_DIGITS * 8);
+  l.status = l.found + csri_align256(sizeof(repeats_found));
   l.keys = l.status + digit_status::bytes(tiles * WIDE_DIGITS);
   l.values = l.keys + csri_align256((size_t)n * key_size);
   l.total = l.values + csri_align256((size_t)n * value_size);
@@ -460,35 +729,47 @@ inline layout make_layout(size_t key_size, size_t value_size, int64_t n) {
 
 /* One pass over the digits of `bits` bits at `shift`, in the kernel for DIGITS digit values:
  * its statuses cleared, its shared memory allowed, the kernel launched. */
-template <typename K, typename V, int DIGITS, typename Keys, typename Out>
+template <typename K, typename V, int DIGITS, typename Keys, typename Out, int MODE>
 csr_status launch_pass(csr_context *ctx, Keys keys_in, const V *values_in, Out keys_out,
                        V *values_out, int64_t n, int shift, int bits,
                        const unsigned long long *bucket_start, const digit_status &status,
-                       unsigned long long *next_tile) {
+                       unsigned long long *next_tile, const repeat_marks &marks) {
   cudaStream_t stream = csri_stream(ctx);
   const int64_t tiles = (n + tile_items<K>() - 1) / tile_items<K>();
   const size_t shared = shared_bytes<K, V, DIGITS>();
+  const auto kernel = pass_kernel<K, V, DIGITS, Keys, Out, MODE>;
   CSRI_CUDA_TRY(ctx, cudaMemsetAsync(status.words, 0, digit_status::bytes(tiles * DIGITS), stream));
-  CSRI_CUDA_TRY(ctx,
-                cudaFuncSetAttribute(pass_kernel<K, V, DIGITS, Keys, Out>,
-                                     cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
-  pass_kernel<K, V, DIGITS, Keys, Out><<<(unsigned)tiles, THREADS, shared, stream>>>(
-      keys_in, values_in, keys_out, values_out, n, shift, bits, bucket_start, status, next_tile);
+  CSRI_CUDA_TRY(
+      ctx, cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
+  kernel<<<(unsigned)tiles, THREADS, shared, stream>>>(keys_in, values_in, keys_out, values_out, n,
+                                                       shift, bits, bucket_start, status, next_tile,
+                                                       marks);
   return CSRI_CUDA_CHECK(ctx, "radix sort pass");
 }
 
 /* A pass in the narrow kernel when its digits fit, else in the wide one. */
-template <typename K, typename V, typename Keys, typename Out>
+template <typename K, typename V, typename Keys, typename Out, int MODE = PLAIN>
 csr_status pass_of_width(csr_context *ctx, Keys keys_in, const V *values_in, Out keys_out,
                          V *values_out, int64_t n, int shift, int bits,
                          const unsigned long long *bucket_start, const digit_status &status,
-                         unsigned long long *next_tile) {
+                         unsigned long long *next_tile, const repeat_marks &marks) {
   if (bits <= CSRI_RADIX_BITS)
-    return launch_pass<K, V, NARROW_DIGITS, Keys, Out>(ctx, keys_in, values_in, keys_out,
-                                                       values_out, n, shift, bits, bucket_start,
-                                                       status, next_tile);
-  return launch_pass<K, V, WIDE_DIGITS, Keys, Out>(ctx, keys_in, values_in, keys_out, values_out, n,
-                                                   shift, bits, bucket_start, status, next_tile);
+    return launch_pass<K, V, NARROW_DIGITS, Keys, Out, MODE>(
+        ctx, keys_in, values_in, keys_out, values_out, n, shift, bits, bucket_start, status,
+        next_tile, marks);
+  return launch_pass<K, V, WIDE_DIGITS, Keys, Out, MODE>(ctx, keys_in, values_in, keys_out,
+                                                         values_out, n, shift, bits, bucket_start,
+                                                         status, next_tile, marks);
+}
+
+/* The last pass's bucket starts lowered by the repeats marked of smaller digits (one block). */
+template <typename C>
+__global__ void __launch_bounds__(WIDE_DIGITS)
+    drop_starts_kernel(C *starts, const unsigned long long *drops) {
+  __shared__ uint64_t warp_totals[WIDE_DIGITS / 32];
+  uint64_t total;
+  starts[threadIdx.x] -= csri_block_exclusive<csri_sum_op<uint64_t>, WIDE_DIGITS>(
+      drops[threadIdx.x], warp_totals, &total);
 }
 
 /* The digit counts of every pass, then the passes. The first pass reads first_keys and
@@ -501,12 +782,17 @@ csr_status pass_of_width(csr_context *ctx, Keys keys_in, const V *values_in, Out
  * the workspace's). first_bad, when given (device memory), gets the first key that
  * first_keys.checked finds bad, if it is below what *first_bad holds (an in-place sort over no
  * bits checks nothing); the sort goes on regardless: every digit is masked to its bits, so bad
- * keys are moved like any other, never written out of bounds. */
-template <typename K, typename V, typename FirstKeys, typename LastKeys = key_store<K>>
+ * keys are moved like any other, never written out of bounds.
+ * REPEATS (64-bit keys below bit 63, a `last` output; values of 8 bytes are summed as doubles, of 4
+ * as floats): when the sort takes three passes or more, the pass before the last marks repeats
+ * and the last drops them (pass_mode), so the last output gets n - dropped keys; *marked says
+ * whether it did, and then repeats_found_in(workspace) holds what was found. */
+template <typename K, typename V, typename FirstKeys, typename LastKeys = key_store<K>,
+          bool REPEATS = false>
 csr_status sort(csr_context *ctx, FirstKeys first_keys, const V *first_values, bool in_place,
                 K *keys, V *values, int64_t n, int begin_bit, int end_bit, void *workspace,
                 unsigned long long *first_bad = nullptr,
-                const last_output<LastKeys, V> *last = nullptr) {
+                const last_output<LastKeys, V> *last = nullptr, bool *marked = nullptr) {
   cudaStream_t stream = csri_stream(ctx);
   layout l = make_layout(sizeof(K), has_values<V>() ? sizeof(V) : 0, n);
   char *w = (char *)workspace;
@@ -543,22 +829,46 @@ csr_status sort(csr_context *ctx, FirstKeys first_keys, const V *first_values, b
   /* Pass p writes buffer out(p): 1, 0, 1, ... in place; ending at 0 otherwise. */
   const int passes = plan.passes;
   auto out = [&](int p) { return in_place ? (p + 1) & 1 : (passes - 1 - p) & 1; };
+  const bool marking = REPEATS && passes >= 3 && last != nullptr;
+  if (marked != nullptr)
+    *marked = marking;
+  const repeat_marks marks = {(unsigned long long *)(w + l.drops), (repeats_found *)(w + l.found),
+                              plan.shift[passes - 1], plan.bits[passes - 1]};
   for (int p = 0; p < passes; p++) {
     const int to = out(p), from = 1 - to;
     const key_store<K> to_keys = {key_buf[to]};
-    const unsigned long long *starts = counts + (int64_t)p * WIDE_DIGITS;
+    unsigned long long *starts = counts + (int64_t)p * WIDE_DIGITS;
+    const key_array<K> from_keys = {key_buf[from]};
     if (p == 0)
       CSRI_TRY((pass_of_width<K, V, FirstKeys, key_store<K>>(
           ctx, first_keys, first_values, to_keys, value_buf[to], n, plan.shift[p], plan.bits[p],
-          starts, status, counters)));
-    else if (p == passes - 1 && last != nullptr)
+          starts, status, counters, marks)));
+    else if (p == passes - 1 && last != nullptr) {
+      if constexpr (REPEATS) {
+        static_assert(sizeof(K) == 8, "repeats are marked in 64-bit keys");
+        if (marking) {
+          drop_starts_kernel<<<1, WIDE_DIGITS, 0, stream>>>(starts, marks.drops);
+          CSRI_TRY((pass_of_width<K, V, key_array<K>, LastKeys, DROP>(
+              ctx, from_keys, value_buf[from], last->keys, last->values, n, plan.shift[p],
+              plan.bits[p], starts, status, counters + p, marks)));
+          continue;
+        }
+      }
       CSRI_TRY((pass_of_width<K, V, key_array<K>, LastKeys>(
-          ctx, key_array<K>{key_buf[from]}, value_buf[from], last->keys, last->values, n,
-          plan.shift[p], plan.bits[p], starts, status, counters + p)));
-    else
+          ctx, from_keys, value_buf[from], last->keys, last->values, n, plan.shift[p], plan.bits[p],
+          starts, status, counters + p, marks)));
+    } else {
+      if constexpr (REPEATS)
+        if (marking && p == passes - 2) {
+          CSRI_TRY((pass_of_width<K, V, key_array<K>, key_store<K>, MARK>(
+              ctx, from_keys, value_buf[from], to_keys, value_buf[to], n, plan.shift[p],
+              plan.bits[p], starts, status, counters + p, marks)));
+          continue;
+        }
       CSRI_TRY((pass_of_width<K, V, key_array<K>, key_store<K>>(
-          ctx, key_array<K>{key_buf[from]}, value_buf[from], to_keys, value_buf[to], n,
-          plan.shift[p], plan.bits[p], starts, status, counters + p)));
+          ctx, from_keys, value_buf[from], to_keys, value_buf[to], n, plan.shift[p], plan.bits[p],
+          starts, status, counters + p, marks)));
+    }
   }
   if (last != nullptr)
     return CSR_SUCCESS;
@@ -573,20 +883,27 @@ csr_status sort(csr_context *ctx, FirstKeys first_keys, const V *first_values, b
   return CSRI_CUDA_CHECK(ctx, "radix sort");
 }
 
+/* What the MARK pass found, in a sort's workspace (sort's REPEATS). */
+inline repeats_found *repeats_found_in(void *workspace, size_t key_size, size_t value_size,
+                                       int64_t n) {
+  return (repeats_found *)((char *)workspace + make_layout(key_size, value_size, n).found);
+}
+
 /* sort() with the values' type picked from their size: 8 or 4 bytes (moved as bits), 0 none.
  * last_keys, when given, with last_values: where the last pass writes (sort's `last`). */
-template <typename K, typename FirstKeys, typename LastKeys = key_store<K>>
+template <typename K, typename FirstKeys, typename LastKeys = key_store<K>, bool REPEATS = false>
 csr_status sort_by_value_size(csr_context *ctx, FirstKeys first_keys, const void *first_values,
                               bool in_place, K *keys, size_t value_size, void *values, int64_t n,
                               int begin_bit, int end_bit, void *workspace,
                               unsigned long long *first_bad = nullptr,
-                              const LastKeys *last_keys = nullptr, void *last_values = nullptr) {
+                              const LastKeys *last_keys = nullptr, void *last_values = nullptr,
+                              bool *marked = nullptr) {
   const auto with = [&](auto *type) {
     using V = std::remove_pointer_t<decltype(type)>;
     const last_output<LastKeys, V> last = {last_keys ? *last_keys : LastKeys(), (V *)last_values};
-    return sort<K, V, FirstKeys, LastKeys>(ctx, first_keys, (const V *)first_values, in_place, keys,
-                                           (V *)values, n, begin_bit, end_bit, workspace, first_bad,
-                                           last_keys ? &last : nullptr);
+    return sort<K, V, FirstKeys, LastKeys, REPEATS>(
+        ctx, first_keys, (const V *)first_values, in_place, keys, (V *)values, n, begin_bit,
+        end_bit, workspace, first_bad, last_keys ? &last : nullptr, marked);
   };
   if (value_size == 8)
     return with((uint64_t *)nullptr);

@@ -449,6 +449,50 @@ static void check_gaps(csrt_rng *rng, csr_value_type type) {
   csr_coo_free(&T);
 }
 
+/* Shuffled triples whose keys take 40 bits (a 2^20 x 2^20 matrix: five radix passes, the one
+ * before the last taking out the repeats it sees in its tiles), over about 17 tiles of the sort:
+ *  - spread: (row, column) pairs drawn from a pool of n / 3, so most triples repeat, in runs of a
+ *    few keys that agree in every bit below the last digit;
+ *  - runs: few columns and few low row bits, the rows' high bits varying: keys agreeing below the
+ *    last digit form runs far longer than a pass examines, which cross tiles, so tiles begin in
+ *    the middle of runs (left to the check after the sort);
+ *  - mixed: half of each.
+ * Values include zeros and pairs that cancel, so that repeats summing to zero are dropped. */
+static void check_sort_repeats(csrt_rng *rng, csr_value_type type) {
+  const int64_t side = (int64_t)1 << 20, n = 100000, pool = n / 3;
+  int32_t *pool_row = malloc((size_t)pool * sizeof *pool_row);
+  int32_t *pool_col = malloc((size_t)pool * sizeof *pool_col);
+  for (int64_t q = 0; q < pool; q++) {
+    pool_row[q] = (int32_t)csrt_below(rng, (uint64_t)side);
+    pool_col[q] = (int32_t)csrt_below(rng, (uint64_t)side);
+  }
+  static const char *const shapes[3] = {"spread", "runs", "mixed"};
+  for (int shape = 0; shape < 3; shape++) {
+    csr_coo *T = NULL;
+    csr_coo_create(ref, &T, side, side, n, type, CSR_HOST);
+    for (int64_t k = 0; k < n; k++) {
+      const int run = shape == 1 || (shape == 2 && k % 2 == 1);
+      const int64_t q = (int64_t)csrt_below(rng, (uint64_t)pool);
+      T->row_indices[k] =
+          run ? (int32_t)(csrt_below(rng, 256) << 12 | csrt_below(rng, 3)) : pool_row[q];
+      T->col_indices[k] = run ? (int32_t)csrt_below(rng, 7) : pool_col[q];
+      const double v = csrt_below(rng, 10) == 0 ? 0.0 : csrt_uniform(rng, -1, 1);
+      set_value(T->values, type, k, v);
+      if (k > 0 && csrt_below(rng, 20) == 0) { /* the triple before, cancelled */
+        T->row_indices[k] = T->row_indices[k - 1];
+        T->col_indices[k] = T->col_indices[k - 1];
+        set_value(T->values, type, k, -csrt_value(T->values, type, k - 1));
+      }
+    }
+    snprintf(csrt_case, sizeof csrt_case, "%s: 40-bit keys with repeats, %s, type %d",
+             csr_backend_name(backend), shapes[shape], (int)type);
+    check_from_coo(T);
+    csr_coo_free(&T);
+  }
+  free(pool_row);
+  free(pool_col);
+}
+
 /* Triples outside the matrix: the first one (in input order) is named, as the reference names it,
  * wherever in the input it lies (several warps and blocks apart). */
 static void check_bad_triples(csrt_rng *rng) {
@@ -819,6 +863,7 @@ int main(int argc, char **argv) {
   for (int t = 0; t < 3; t++) {
     check_lines(&rng, types[t]);
     check_gaps(&rng, types[t]);
+    check_sort_repeats(&rng, types[t]);
   }
   check_bad_triples(&rng);
   check_bad_entries(&rng);
