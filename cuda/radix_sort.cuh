@@ -377,8 +377,7 @@ __device__ __forceinline__ void stage_keys(const K (&key)[ITEMS], uint32_t (&slo
   __syncthreads();
 }
 
-/* --- the MARK pass's steps (pass_mode) ---------------------------------------------------------
- */
+/* --- the MARK pass's steps (pass_mode) ------------------------------------------------------ */
 
 /* The 32 keys before the tile (keys before the input's start are never read), to back[]: warp
  * 0, as it loads its items, so that the loads are in flight together. */
@@ -688,10 +687,10 @@ __global__ void __launch_bounds__(THREADS, min_blocks<K, V>())
                                                    head_on != 0, head_low, marks, &records_n);
   else
     scatter_keys<K, V, DIGITS, ITEMS, Out>(sh, (int)staged_n, shift, bits, keys_out, digit_at);
-  const auto flag = [&] { /* records_n read once every thread is past the scatter */
-                          if constexpr (MODE == MARK)
-                            flag_repeats<K, V, DIGITS, Out>(sh, shift, bits, keys_out, marks,
-                                                            records_n);
+  /* MARK: the repeats flagged once every thread is past the scatter (records_n is read then) */
+  const auto flag = [&] {
+    if constexpr (MODE == MARK)
+      flag_repeats<K, V, DIGITS, Out>(sh, shift, bits, keys_out, marks, records_n);
   };
   if constexpr (has_values<V>())
     move_values<K, V, DIGITS, ITEMS, MODE>(sh, values_in, values_out, tile_base, tile_n,
@@ -829,7 +828,7 @@ csr_status sort(csr_context *ctx, FirstKeys first_keys, const V *first_values, b
   /* Pass p writes buffer out(p): 1, 0, 1, ... in place; ending at 0 otherwise. */
   const int passes = plan.passes;
   auto out = [&](int p) { return in_place ? (p + 1) & 1 : (passes - 1 - p) & 1; };
-  const bool marking = REPEATS && passes >= 3 && last != nullptr;
+  const bool marking = REPEATS && passes >= 3 && last != nullptr && end_bit < 64;
   if (marked != nullptr)
     *marked = marking;
   const repeat_marks marks = {(unsigned long long *)(w + l.drops), (repeats_found *)(w + l.found),
