@@ -71,9 +71,10 @@ template <typename V> __host__ __device__ constexpr bool has_values() {
  *    lie in one run of keys agreeing in those bits (src/kernels/run_repeats.h); each repeat gets
  *    the key's top bit (which the sort's keys leave free) and its value is added to its root's,
  *    and the repeats are counted by their last digit. Not marked, and left for the caller's check
- *    after the sort (repeats_found::leftover): the keys of a run longer than CSRI_RUN_MOST, and
- *    the tile's head, its first keys when they continue a run of the input's sorted bits from the
- *    tile before (summing them here could add a group's values out of order).
+ *    after the sort (repeats_found::leftover): the keys of a run longer than CSRI_RUN_MOST or
+ *    that finds no room among the block's records, and the tile's head, its first keys when they
+ *    continue a run of the input's sorted bits from the tile before (summing them here could add
+ *    a group's values out of order).
  *  - DROP: the marked keys are ranked, staged and written like the items past a tile's end, not
  *    at all; the bucket starts have been lowered by the repeats of smaller digits. */
 enum pass_mode { PLAIN, MARK, DROP };
@@ -440,6 +441,21 @@ template <int DIGITS> struct run_records {
     roots = (uint64_t *)(drops + WIDE_DIGITS);
     place = (uint32_t *)(roots + MOST);
   }
+  /* The records kept of records_n counted (those past MOST found no room). */
+  static __device__ __forceinline__ int kept(int records_n) { return min(records_n, MOST); }
+  /* f(i, root) for each repeat of the first `records` records, i and root its and its root's
+   * places in the staged tile, the block's threads taking the records in turn and each record's
+   * repeats in its run's order. */
+  template <typename F> __device__ __forceinline__ void each_repeat(int records, F f) const {
+    for (int q = threadIdx.x; q < records; q += THREADS) {
+      const int start = csri_run_start(place[q]), len = csri_run_length(place[q]);
+      for (int m = 1; m < len; m++) {
+        const int root = csri_run_root(roots[q], m);
+        if (root != m)
+          f(start + m, start + root);
+      }
+    }
+  }
 };
 
 /* The run of keys agreeing under low_mask that starts at staged key i (of tile_n), at least two
@@ -467,42 +483,6 @@ __device__ __noinline__ bool record_run(const uint64_t *keys, int i, int tile_n,
   return true;
 }
 
-/* MARK: scatter_keys, finding on the way the runs of two keys or more that agree in the bits
- * below shift + bits (the tile is staged in their order), each by the thread of its first key,
- * and recording those with repeats (*records_n; a run that does not fit, or is longer than
- * CSRI_RUN_MOST, is left: found->leftover). Keys of the head (check_head) are left alone. */
-template <typename K, typename V, int DIGITS, int ITEMS, typename Out>
-__device__ __forceinline__ void
-scatter_finding_runs(const pass_shared<K, V, DIGITS> &sh, int tile_n, int shift, int bits,
-                     Out keys_out, uint32_t (&digit_at)[ITEMS], bool head_on, K head_low,
-                     const repeat_marks &marks, int *records_n) {
-  static_assert(sizeof(K) == 8, "runs are compared as 64-bit keys");
-  const run_records<DIGITS> rec((void *)sh.warp_counts);
-  const K low_mask = ((K)1 << (shift + bits)) - 1, head_mask = ((K)1 << shift) - 1;
-  const K *keys = sh.staged_keys();
-  uint32_t firsts = 0; /* bit j: staged key threadIdx.x + j * THREADS starts a run */
-#pragma unroll
-  for (int j = 0; j < ITEMS; j++) {
-    int i = threadIdx.x + j * THREADS;
-    if (i < tile_n) {
-      K k = keys[i];
-      digit_at[j] = digit_of(k, shift, bits);
-      keys_out(sh.out_offset[digit_at[j]] + i, k);
-      if (i + 1 < tile_n && ((keys[i + 1] ^ k) & low_mask) == 0 &&
-          (i == 0 || ((keys[i - 1] ^ k) & low_mask) != 0) &&
-          !(head_on && (k & head_mask) == head_low))
-        firsts |= 1u << j;
-    }
-  }
-  bool left = false; /* one call site: one per item made the pass's code half as large again */
-  for (; firsts != 0; firsts &= firsts - 1) {
-    const int i = threadIdx.x + (__ffs(firsts) - 1) * THREADS;
-    left |= !record_run<DIGITS>((const uint64_t *)keys, i, tile_n, low_mask, rec, records_n);
-  }
-  if (left)
-    atomicOr(&marks.found->leftover, 1u);
-}
-
 /* MARK, once every thread is past the scatter (a barrier: the records are in): each recorded
  * repeat's key written again where the scatter put it, with the repeat bit, and counted by last
  * digit (in the block, then into marks.drops and found->dropped). It reads the staged keys: when
@@ -512,23 +492,18 @@ __device__ __forceinline__ void flag_repeats(const pass_shared<K, V, DIGITS> &sh
                                              int bits, Out keys_out, const repeat_marks &marks,
                                              int records_n) {
   const run_records<DIGITS> rec((void *)sh.warp_counts);
-  const int records = min(records_n, run_records<DIGITS>::MOST);
+  const int records = run_records<DIGITS>::kept(records_n);
   if (records == 0)
     return;
   const int last_digits = 1 << marks.last_bits;
   for (int d = threadIdx.x; d < last_digits; d += THREADS)
     rec.drops[d] = 0;
   __syncthreads();
-  for (int q = threadIdx.x; q < records; q += THREADS) {
-    const int start = csri_run_start(rec.place[q]), len = csri_run_length(rec.place[q]);
-    for (int m = 1; m < len; m++)
-      if (csri_run_root(rec.roots[q], m) != m) {
-        const int i = start + m;
-        const K key = sh.staged_keys()[i];
-        atomicAdd(&rec.drops[digit_of(key, marks.last_shift, marks.last_bits)], 1u);
-        keys_out(sh.out_offset[digit_of(key, shift, bits)] + i, key | repeat_bit<K>());
-      }
-  }
+  rec.each_repeat(records, [&](int i, int) {
+    const K key = sh.staged_keys()[i];
+    atomicAdd(&rec.drops[digit_of(key, marks.last_shift, marks.last_bits)], 1u);
+    keys_out(sh.out_offset[digit_of(key, shift, bits)] + i, key | repeat_bit<K>());
+  });
   __syncthreads();
   for (int d = threadIdx.x; d < last_digits; d += THREADS)
     if (rec.drops[d] != 0) {
@@ -543,26 +518,19 @@ __device__ __forceinline__ void flag_repeats(const pass_shared<K, V, DIGITS> &sh
 template <typename K, typename V, int DIGITS>
 __device__ __forceinline__ void sum_repeats(const pass_shared<K, V, DIGITS> &sh,
                                             const int *records_n) {
-  const run_records<DIGITS> rec((void *)sh.warp_counts);
-  const int records = min(*records_n, run_records<DIGITS>::MOST);
+  const int records = run_records<DIGITS>::kept(*records_n);
   if (records == 0)
     return;
   V *values = sh.staged_values();
-  for (int q = threadIdx.x; q < records; q += THREADS) {
-    const int start = csri_run_start(rec.place[q]), len = csri_run_length(rec.place[q]);
-    for (int m = 1; m < len; m++) {
-      const int root = csri_run_root(rec.roots[q], m);
-      if (root == m)
-        continue;
-      V &sum = values[start + root];
-      if constexpr (sizeof(V) == 8)
-        sum = (V)__double_as_longlong(__longlong_as_double((long long)sum) +
-                                      __longlong_as_double((long long)values[start + m]));
-      else
-        sum = (V)__float_as_uint(__uint_as_float((unsigned)sum) +
-                                 __uint_as_float((unsigned)values[start + m]));
-    }
-  }
+  run_records<DIGITS>((void *)sh.warp_counts).each_repeat(records, [&](int i, int root) {
+    V &sum = values[root];
+    if constexpr (sizeof(V) == 8)
+      sum = (V)__double_as_longlong(__longlong_as_double((long long)sum) +
+                                    __longlong_as_double((long long)values[i]));
+    else
+      sum =
+          (V)__float_as_uint(__uint_as_float((unsigned)sum) + __uint_as_float((unsigned)values[i]));
+  });
   __syncthreads();
 }
 
@@ -598,11 +566,12 @@ __device__ __forceinline__ void look_back_digits(const digit_status &status, int
 }
 
 /* Each digit's run of keys from shared memory to its place in the output: contiguous writes.
- * Thread t writes staged items t + j * THREADS; digit_at[j] keeps their digits for the values. */
-template <typename K, typename V, int DIGITS, int ITEMS, typename Out>
+ * Thread t writes staged items t + j * THREADS; digit_at[j] keeps their digits for the values.
+ * each(j, i, key) is called for each key written (the MARK pass looks at it there). */
+template <typename K, typename V, int DIGITS, int ITEMS, typename Out, typename Each>
 __device__ __forceinline__ void scatter_keys(const pass_shared<K, V, DIGITS> &sh, int tile_n,
                                              int shift, int bits, Out keys_out,
-                                             uint32_t (&digit_at)[ITEMS]) {
+                                             uint32_t (&digit_at)[ITEMS], Each each) {
 #pragma unroll
   for (int j = 0; j < ITEMS; j++) {
     int i = threadIdx.x + j * THREADS;
@@ -610,8 +579,39 @@ __device__ __forceinline__ void scatter_keys(const pass_shared<K, V, DIGITS> &sh
       K k = sh.staged_keys()[i];
       digit_at[j] = digit_of(k, shift, bits);
       keys_out(sh.out_offset[digit_at[j]] + i, k);
+      each(j, i, k);
     }
   }
+}
+
+/* MARK: scatter_keys, finding on the way the runs of two keys or more that agree in the bits
+ * below shift + bits (the tile is staged in their order), each by the thread of its first key,
+ * and recording those with repeats (*records_n; a run that does not fit, or is longer than
+ * CSRI_RUN_MOST, is left: found->leftover). Keys of the head (check_head) are left alone. */
+template <typename K, typename V, int DIGITS, int ITEMS, typename Out>
+__device__ __forceinline__ void
+scatter_finding_runs(const pass_shared<K, V, DIGITS> &sh, int tile_n, int shift, int bits,
+                     Out keys_out, uint32_t (&digit_at)[ITEMS], bool head_on, K head_low,
+                     const repeat_marks &marks, int *records_n) {
+  static_assert(sizeof(K) == 8, "runs are compared as 64-bit keys");
+  const run_records<DIGITS> rec((void *)sh.warp_counts);
+  const K low_mask = ((K)1 << (shift + bits)) - 1, head_mask = ((K)1 << shift) - 1;
+  const K *keys = sh.staged_keys();
+  uint32_t firsts = 0; /* bit j: staged key threadIdx.x + j * THREADS starts a run */
+  scatter_keys<K, V, DIGITS, ITEMS, Out>(
+      sh, tile_n, shift, bits, keys_out, digit_at, [&](int j, int i, K k) {
+        if (i + 1 < tile_n && ((keys[i + 1] ^ k) & low_mask) == 0 &&
+            (i == 0 || ((keys[i - 1] ^ k) & low_mask) != 0) &&
+            !(head_on && (k & head_mask) == head_low))
+          firsts |= 1u << j;
+      });
+  bool left = false; /* one call site: one per item made the pass's code half as large again */
+  for (; firsts != 0; firsts &= firsts - 1) {
+    const int i = threadIdx.x + (__ffs(firsts) - 1) * THREADS;
+    left |= !record_run<DIGITS>((const uint64_t *)keys, i, tile_n, low_mask, rec, records_n);
+  }
+  if (left)
+    atomicOr(&marks.found->leftover, 1u);
 }
 
 /* The values: read now (the keys are out), staged in the slots their keys took, written to
@@ -686,7 +686,8 @@ __global__ void __launch_bounds__(THREADS, min_blocks<K, V>())
     scatter_finding_runs<K, V, DIGITS, ITEMS, Out>(sh, tile_n, shift, bits, keys_out, digit_at,
                                                    head_on != 0, head_low, marks, &records_n);
   else
-    scatter_keys<K, V, DIGITS, ITEMS, Out>(sh, (int)staged_n, shift, bits, keys_out, digit_at);
+    scatter_keys<K, V, DIGITS, ITEMS, Out>(sh, (int)staged_n, shift, bits, keys_out, digit_at,
+                                           [](int, int, K) {});
   /* MARK: the repeats flagged once every thread is past the scatter (records_n is read then) */
   const auto flag = [&] {
     if constexpr (MODE == MARK)
