@@ -254,10 +254,11 @@ template <typename K> struct coo_keys {
   int64_t rows, cols;
   __device__ __forceinline__ K key(int32_t r, int32_t c) const { return ((K)r << col_bits) | (K)c; }
   __device__ __forceinline__ K operator()(int64_t k) const { return key(row[k], col[k]); }
-  __device__ __forceinline__ K checked(int64_t k, bool *ok) const {
-    const int32_t r = row[k], c = col[k];
-    *ok = r >= 0 && r < rows && c >= 0 && c < cols;
-    return key(r, c);
+  typedef int2 fetched; /* (row, column) */
+  __device__ __forceinline__ int2 fetch(int64_t k) const { return make_int2(row[k], col[k]); }
+  __device__ __forceinline__ K checked(int2 t, bool *ok) const {
+    *ok = t.x >= 0 && t.x < rows && t.y >= 0 && t.y < cols;
+    return key(t.x, t.y);
   }
 };
 

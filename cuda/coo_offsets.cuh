@@ -4,9 +4,10 @@
  * (cuda/radix_sort.cuh, pass_mode), its last pass wrote A's columns and values, and what is left
  * is the offsets, from 4 bytes a triple where the check (cuda/coo_check.cuh) reads 8. Each
  * triple whose row differs from the one before writes its place to the rows from the row before
- * + 1 up to its own (those between are empty); a long run of empty rows is listed as a gap
- * (csri_runs_offsets) and filled after. A row below the one before (the sort's own failure) is
- * reported as disorder. Internal. */
+ * + 1 up to its own (those between are empty): one store when it is the next row; the runs of
+ * empty rows are filled by the warp together, and a very long one is listed as a gap and filled
+ * after (csri_runs_fill_gaps). A row below the one before (the sort's own failure) is reported
+ * as disorder. Internal. */
 #ifndef CSR_CUDA_COO_OFFSETS_CUH
 #define CSR_CUDA_COO_OFFSETS_CUH
 
@@ -16,11 +17,53 @@
  * apart, all issued before any is used. */
 #define CSRI_OFFSETS_GROUPS 4
 #define CSRI_OFFSETS_STEP ((int64_t)CSRI_RUNS_THREADS * CSRI_OFFSETS_GROUPS * 4)
+/* Gaps of up to this many rows the warp fills together; longer ones are listed. */
+#define CSRI_OFFSETS_WARP_GAP 2048
+
+/* The gaps of the warp's lanes (those with `gap`: offsets_r = offset for r in [first, last]),
+ * one at a time, each filled by the whole warp, 32 consecutive offsets a store. A lane filling its
+ * own gaps left the other 31 idle: with web graphs' many short runs of empty rows, that lone lane
+ * issued most of the kernel's instructions. Every lane of the warp calls it. */
+__device__ __forceinline__ void csri_warp_fill_gaps(bool gap, int32_t first, int32_t last,
+                                                    int64_t offset, int64_t rows, int64_t *off,
+                                                    csri_row_gap *gaps, int64_t gap_capacity,
+                                                    csri_runs_found *found) {
+  const unsigned FULL = 0xffffffffu;
+  const int lane = threadIdx.x & 31;
+  for (unsigned lanes = __ballot_sync(FULL, gap); lanes != 0; lanes &= lanes - 1) {
+    const int from = __ffs(lanes) - 1;
+    const int64_t f = __shfl_sync(FULL, first, from), o = __shfl_sync(FULL, offset, from);
+    int64_t l = __shfl_sync(FULL, last, from);
+    l = l > rows ? rows : l; /* a row past the matrix's (never from the sort) ends at its offsets */
+    if (l - f < CSRI_OFFSETS_WARP_GAP) {
+      for (int64_t r = f + lane; r <= l; r += 32)
+        off[r] = o;
+    } else if (lane == 0) {
+      csri_runs_list_gap(f, l, o, gaps, gap_capacity, found);
+    }
+  }
+}
+
+/* Row g of x (g in 0..G-1) by selects, an index not known at compile time putting x in local
+ * memory. */
+template <int G>
+__device__ __forceinline__ void csri_pick_group(const int32_t (&x)[G][4], int g, int32_t (&v)[4]) {
+#pragma unroll
+  for (int e = 0; e < 4; e++) {
+    v[e] = x[0][e];
+#pragma unroll
+    for (int h = 1; h < G; h++)
+      v[e] = g == h ? x[h][e] : v[e];
+  }
+}
 
 __global__ void __launch_bounds__(CSRI_RUNS_THREADS)
     csri_sorted_offsets_kernel(const int32_t *row, int64_t n, int64_t rows, int64_t *off,
                                csri_row_gap *gaps, int64_t gap_capacity, csri_runs_found *found) {
   const int G = CSRI_OFFSETS_GROUPS;
+  if (blockIdx.x == 0 && threadIdx.x == 0 && n > 0) /* the rows after the last triple's */
+    csri_check_offsets((int64_t)row[n - 1] + 1, rows, n, rows, off, gaps, gap_capacity, found);
+  /* base is the block's: every lane of a warp takes as many steps (the gaps' ballots) */
   for (int64_t base = (int64_t)blockIdx.x * CSRI_OFFSETS_STEP; base < n;
        base += (int64_t)gridDim.x * CSRI_OFFSETS_STEP) {
     int32_t a[G][4], before[G];
@@ -36,27 +79,33 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS)
       }
       before[g] = k > 0 && k < n ? row[k - 1] : -1; /* row -1 before the first: rows 0.. get 0 */
     }
-#pragma unroll
+    /* The triples one at a time, not unrolled: 16 copies of the body below (its gap loop, its
+     * ballots) outgrew the instruction cache, and warps waited on instruction fetch more than on
+     * memory. */
+#pragma unroll 1
     for (int g = 0; g < G; g++) {
       const int64_t k = base + ((int64_t)g * CSRI_RUNS_THREADS + threadIdx.x) * 4;
-      int32_t prev = before[g];
+      int32_t r[4], prev = before[0];
+      csri_pick_group<G>(a, g, r);
 #pragma unroll
+      for (int h = 1; h < G; h++)
+        prev = g == h ? before[h] : prev;
+#pragma unroll 1
       for (int e = 0; e < 4; e++) {
-        if (k + e >= n)
-          break;
-        /* Most rows follow the row before: a store. Gaps, disorder and the rows after the last
-         * triple take the call (csri_check_offsets, out of line): inlined for each of the
-         * thread's 16 rows, their branches made the kernel no faster than the check. */
-        if (a[g][e] == prev + 1 && a[g][e] < rows)
-          off[a[g][e]] = k + e;
-        else if (a[g][e] < prev)
-          atomicOr(&found->out_of_order, 1u);
-        else if (a[g][e] != prev)
-          csri_check_offsets((int64_t)prev + 1, a[g][e], k + e, rows, off, gaps, gap_capacity,
-                             found);
-        if (k + e == n - 1) /* the rows after the last triple's */
-          csri_check_offsets((int64_t)a[g][e] + 1, rows, n, rows, off, gaps, gap_capacity, found);
-        prev = a[g][e];
+        const int32_t at = csri_pick4(r, e);
+        bool gap = false;
+        /* Most rows follow the row before: a store. A row further on leaves a gap of empty rows
+         * (the warp fills it); a row below the one before is disorder. */
+        if (k + e < n && at != prev) {
+          if (at == prev + 1 && at < rows)
+            off[at] = k + e;
+          else if (at < prev)
+            atomicOr(&found->out_of_order, 1u);
+          else
+            gap = true;
+        }
+        csri_warp_fill_gaps(gap, prev + 1, at, k + e, rows, off, gaps, gap_capacity, found);
+        prev = at;
       }
     }
   }

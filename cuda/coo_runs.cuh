@@ -65,6 +65,18 @@ struct csri_given_order {
 template <typename V> struct csri_run_value { typedef V type; };
 template <> struct csri_run_value<void> { typedef char type; };
 
+/* A gap of rows [first, last] whose offsets are `offset`, listed for csri_runs_fill_gaps; a full
+ * list means disorder. */
+__device__ __forceinline__ void csri_runs_list_gap(int64_t first, int64_t last, int64_t offset,
+                                                   csri_row_gap *gaps, int64_t gap_capacity,
+                                                   csri_runs_found *found) {
+  const unsigned long long g = atomicAdd(&found->gaps, 1ull);
+  if (g < (unsigned long long)gap_capacity)
+    gaps[g] = csri_row_gap{first, last, offset};
+  else
+    atomicOr(&found->out_of_order, 1u);
+}
+
 /* offsets_r = offset for r in [first, last] (clamped to the rows + 1 offsets): inline when short,
  * else listed; a full list means disorder. */
 __device__ __forceinline__ void csri_runs_offsets(int64_t first, int64_t last, int64_t offset,
@@ -79,11 +91,7 @@ __device__ __forceinline__ void csri_runs_offsets(int64_t first, int64_t last, i
       off[r] = offset;
     return;
   }
-  const unsigned long long g = atomicAdd(&found->gaps, 1ull);
-  if (g < (unsigned long long)gap_capacity)
-    gaps[g] = csri_row_gap{first, last, offset};
-  else
-    atomicOr(&found->out_of_order, 1u);
+  csri_runs_list_gap(first, last, offset, gaps, gap_capacity, found);
 }
 
 /* Item i's index (row or column) of the triple before this lane's: the lane before's, or for lane

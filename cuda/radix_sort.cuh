@@ -18,11 +18,11 @@
  * The first pass reads its keys through a functor (key(i) for i < n) and its values from their
  * own array, so that a caller whose keys are computed (the COO converter's (row, column) keys)
  * or whose values must stay as they are sorts without first copying them; the digit counts may
- * have the functor check each key (checked(i, &ok)), and report the first bad one. The last pass
- * may likewise write its keys through a functor (out(i, key)) and its values to an array of the
- * caller's: the COO converter's last pass writes rows and columns apart, the columns and the
- * values straight into the CSR arrays. The COO converter's sort also takes out repeated keys,
- * their values summed in input order, in its last two passes (pass_mode: the pass before the
+ * have the functor check each key (checked, after fetch: key_array), and report the first bad one.
+ * The last pass may likewise write its keys through a functor (out(i, key)) and its values to an
+ * array of the caller's: the COO converter's last pass writes rows and columns apart, the columns
+ * and the values straight into the CSR arrays. The COO converter's sort also takes out repeated
+ * keys, their values summed in input order, in its last two passes (pass_mode: the pass before the
  * last finds them in its staged tile, the last drops them), so that no copy around them is
  * needed after the sort. */
 #ifndef CSR_CUDA_RADIX_SORT_CUH
@@ -107,16 +107,19 @@ template <typename K, typename V> __host__ __device__ constexpr int min_blocks()
                                                      : CSRI_RADIX_MIN_BLOCKS_32 - 1;
 }
 
-/* A reader of keys: key(i) is the i-th key; checked(i, &ok) the same key, ok false where the
- * caller's input is bad (the digit counts, which read every key once, record the first such i).
- * Keys read from an array (the first pass of an in-place sort, and every later pass) are all
- * good. */
+/* A reader of keys: key(i) is the i-th key. The digit counts, which read every key once, read in
+ * two steps: fetch(i), the loads alone, and checked(fetched, &ok), the key, ok false where the
+ * caller's input is bad (they record the first such i): the loads of the next keys go out before
+ * the keys in hand are counted, and nothing waits on them until then. Keys read from an array
+ * (the first pass of an in-place sort, and every later pass) are all good. */
 template <typename K> struct key_array {
   const K *keys;
+  typedef K fetched;
   __device__ __forceinline__ K operator()(int64_t i) const { return keys[i]; }
-  __device__ __forceinline__ K checked(int64_t i, bool *ok) const {
+  __device__ __forceinline__ K fetch(int64_t i) const { return keys[i]; }
+  __device__ __forceinline__ K checked(K key, bool *ok) const {
     *ok = true;
-    return keys[i];
+    return key;
   }
 };
 
@@ -156,32 +159,42 @@ __global__ void __launch_bounds__(CSRI_RADIX_HIST_THREADS)
     local[i / WIDE_DIGITS][i % WIDE_DIGITS] = 0;
   __syncthreads();
   /* Chunks of ITEMS keys a thread, coalesced (key j of the thread at chunk + j * THREADS + t), all
-   * loaded before any is counted: one key at a time left the loads' latency exposed. */
+   * loaded before any is counted: one key at a time left the loads' latency exposed. The next
+   * chunk's loads go out before this chunk is counted, so that a warp's loads overlap its
+   * counting: with the two in turn, the kernel waited on memory at half the bandwidth. */
   const int ITEMS = CSRI_RADIX_HIST_ITEMS, T = CSRI_RADIX_HIST_THREADS;
-  unsigned long long bad = ~0ull; /* a thread meets its keys in increasing order */
-  for (int64_t chunk = (int64_t)blockIdx.x * T * ITEMS; chunk < n;
-       chunk += (int64_t)gridDim.x * T * ITEMS) {
-    K key[ITEMS];
-    bool ok[ITEMS];
+  const int64_t stride = (int64_t)gridDim.x * T * ITEMS;
+  typename Keys::fetched next[ITEMS];
+  auto fetch = [&](int64_t chunk) {
 #pragma unroll
     for (int j = 0; j < ITEMS; j++) {
       const int64_t i = chunk + (int64_t)j * T + threadIdx.x;
-      key[j] = K();
-      ok[j] = true;
+      next[j] = typename Keys::fetched();
       if (i < n)
-        key[j] = keys.checked(i, &ok[j]);
+        next[j] = keys.fetch(i);
     }
+  };
+  unsigned long long bad = ~0ull; /* a thread meets its keys in increasing order */
+  fetch((int64_t)blockIdx.x * T * ITEMS);
+  for (int64_t chunk = (int64_t)blockIdx.x * T * ITEMS; chunk < n; chunk += stride) {
+    typename Keys::fetched in_hand[ITEMS];
+#pragma unroll
+    for (int j = 0; j < ITEMS; j++)
+      in_hand[j] = next[j];
+    fetch(chunk + stride);
 #pragma unroll
     for (int j = 0; j < ITEMS; j++) {
       const int64_t i = chunk + (int64_t)j * T + threadIdx.x;
       if (i >= n)
         break;
-      if (!ok[j] && bad == ~0ull)
+      bool ok = true;
+      const K key = keys.checked(in_hand[j], &ok);
+      if (!ok && bad == ~0ull)
         bad = (unsigned long long)i;
 #pragma unroll /* constant indices: the plan stays in the parameters, not copied to the stack */
       for (int p = 0; p < MOST; p++)
         if (p < passes)
-          atomicAdd(&local[p][digit_of(key[j], plan.shift[p], plan.bits[p])], 1u);
+          atomicAdd(&local[p][digit_of(key, plan.shift[p], plan.bits[p])], 1u);
     }
   }
   if (first_bad != nullptr)

@@ -72,13 +72,16 @@
  * unrolled), 4 keys 0.40, 8 keys 0.69, 16 keys 0.72, 8 keys with 8 blocks an SM 0.54; in a later
  * call 4 keys 0.395, 2 keys 0.392, 4 keys with 8 blocks an SM 0.360; in a whole sort, built
  * beside each other (2026-11-25), 8 blocks an SM changed nothing (2^26 triples to CSR 7.005 and
- * 7.011 ms against 7.005 and 6.979 with 4). */
+ * 7.011 ms against 7.005 and 6.979 with 4). With the next chunk's loads issued before the chunk in
+ * hand is counted (2026-11-27, web-NotreDame x23 shuffled, 34.4M 46-bit keys): 0.156 ms with 8
+ * blocks an SM against 0.185 for the loads and counting in turn with 4 (Nsight Compute); the
+ * whole conversion 3.29 ms with 8 against 3.39 with 4 (builds side by side, two runs each). */
 #define CSRI_RADIX_HIST_THREADS 256
 #ifndef CSRI_RADIX_HIST_ITEMS
 #define CSRI_RADIX_HIST_ITEMS 4
 #endif
 #ifndef CSRI_RADIX_HIST_BLOCKS_PER_SM
-#define CSRI_RADIX_HIST_BLOCKS_PER_SM 4
+#define CSRI_RADIX_HIST_BLOCKS_PER_SM 8
 #endif
 
 /* The pass over ordered COO triples (cuda/coo_runs.cuh): a tile of RUNS_THREADS threads x
