@@ -18,13 +18,13 @@
  * The first pass reads its keys through a functor (key(i) for i < n) and its values from their
  * own array, so that a caller whose keys are computed (the COO converter's (row, column) keys)
  * or whose values must stay as they are sorts without first copying them; the digit counts may
- * have the functor check each key (checked, after fetch: key_array), and report the first bad one.
- * The last pass may likewise write its keys through a functor (out(i, key)) and its values to an
- * array of the caller's: the COO converter's last pass writes rows and columns apart, the columns
- * and the values straight into the CSR arrays. The COO converter's sort also takes out repeated
- * keys, their values summed in input order, in its last two passes (pass_mode: the pass before the
- * last finds them in its staged tile, the last drops them), so that no copy around them is
- * needed after the sort. */
+ * have the functor check each key (fetch, then checked: see key_array) and report the first bad
+ * one. The last pass may likewise write its keys through a functor (out(i, key)) and its values to
+ * an array of the caller's: the COO converter's last pass writes rows and columns apart, the
+ * columns and the values straight into the CSR arrays. The COO converter's sort also takes out
+ * repeated keys, their values summed in input order, in its last two passes (pass_mode: the pass
+ * before the last finds them in its staged tile, the last drops them), so that no copy around them
+ * is needed after the sort. */
 #ifndef CSR_CUDA_RADIX_SORT_CUH
 #define CSR_CUDA_RADIX_SORT_CUH
 
