@@ -44,17 +44,14 @@ __device__ __forceinline__ void csri_warp_fill_gaps(bool gap, int32_t first, int
   }
 }
 
-/* Row g of x (g in 0..G-1) by selects, an index not known at compile time putting x in local
+/* x[g] (g in 0..G-1) by selects: an index not known at compile time would put x in local
  * memory. */
-template <int G>
-__device__ __forceinline__ void csri_pick_group(const int32_t (&x)[G][4], int g, int32_t (&v)[4]) {
+template <int G, typename T> __device__ __forceinline__ T csri_pick(const T (&x)[G], int g) {
+  T v = x[0];
 #pragma unroll
-  for (int e = 0; e < 4; e++) {
-    v[e] = x[0][e];
-#pragma unroll
-    for (int h = 1; h < G; h++)
-      v[e] = g == h ? x[h][e] : v[e];
-  }
+  for (int h = 1; h < G; h++)
+    v = g == h ? x[h] : v;
+  return v;
 }
 
 __global__ void __launch_bounds__(CSRI_RUNS_THREADS)
@@ -66,16 +63,18 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS)
   /* base is the block's: every lane of a warp takes as many steps (the gaps' ballots) */
   for (int64_t base = (int64_t)blockIdx.x * CSRI_OFFSETS_STEP; base < n;
        base += (int64_t)gridDim.x * CSRI_OFFSETS_STEP) {
-    int32_t a[G][4], before[G];
+    int4 a[G];
+    int32_t before[G];
 #pragma unroll
     for (int g = 0; g < G; g++) {
       const int64_t k = base + ((int64_t)g * CSRI_RUNS_THREADS + threadIdx.x) * 4;
       if (k + 4 <= n) {
-        const int4 v = *(const int4 *)(row + k);
-        a[g][0] = v.x, a[g][1] = v.y, a[g][2] = v.z, a[g][3] = v.w;
+        a[g] = *(const int4 *)(row + k);
       } else {
+        int32_t t[4];
         for (int e = 0; e < 4; e++)
-          a[g][e] = k + e < n ? row[k + e] : 0;
+          t[e] = k + e < n ? row[k + e] : 0;
+        a[g] = make_int4(t[0], t[1], t[2], t[3]);
       }
       before[g] = k > 0 && k < n ? row[k - 1] : -1; /* row -1 before the first: rows 0.. get 0 */
     }
@@ -85,11 +84,9 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS)
 #pragma unroll 1
     for (int g = 0; g < G; g++) {
       const int64_t k = base + ((int64_t)g * CSRI_RUNS_THREADS + threadIdx.x) * 4;
-      int32_t r[4], prev = before[0];
-      csri_pick_group<G>(a, g, r);
-#pragma unroll
-      for (int h = 1; h < G; h++)
-        prev = g == h ? before[h] : prev;
+      const int4 v = csri_pick<G>(a, g);
+      const int32_t r[4] = {v.x, v.y, v.z, v.w};
+      int32_t prev = csri_pick<G>(before, g);
 #pragma unroll 1
       for (int e = 0; e < 4; e++) {
         const int32_t at = csri_pick4(r, e);
