@@ -355,7 +355,8 @@ csr_status fit(csr_context *ctx, const csr_coo *T, int64_t kept, csr_matrix **ou
   big->flags = CSR_FLAG_SORTED | CSR_FLAG_NO_DUPLICATES;
   if (T->nnz - kept <= T->nnz / 8)
     return CSR_SUCCESS;
-  CSRI_TRY(csr_matrix_create(ctx, &tight, T->rows, T->cols, kept, T->value_type, CSR_DEVICE));
+  CSRI_TRY(
+      csri_matrix_create_unset(ctx, &tight, T->rows, T->cols, kept, T->value_type, CSR_DEVICE));
   csr_status s = csri_cuda_memcpy(ctx, tight->row_offsets, big->row_offsets,
                                   (size_t)(T->rows + 1) * sizeof(int64_t), 2);
   if (s >= 0)
@@ -411,7 +412,9 @@ static csr_status from_coo(csr_context *ctx, const csr_coo *T, unsigned options,
   CSRI_TRY(mem.take(&workspace, 1, runs_space_bytes(T)));
   const runs_space w = runs_space_at(workspace, T);
   csr_matrix *out = NULL;
-  CSRI_TRY(csr_matrix_create(ctx, &out, T->rows, T->cols, T->nnz, T->value_type, CSR_DEVICE));
+  /* every path below writes every row offset (or fails, and A is thrown away) */
+  CSRI_TRY(
+      csri_matrix_create_unset(ctx, &out, T->rows, T->cols, T->nnz, T->value_type, CSR_DEVICE));
   csri_runs_found found;
   csri_given_order given = {T->row_indices, T->col_indices};
   /* The check reads 16 bytes at a time; triples not so aligned take the pass that checks and

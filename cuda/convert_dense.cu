@@ -119,7 +119,8 @@ csr_status from_dense_typed(csr_context *ctx, const csr_dense *D, csr_matrix **A
                           workspace));
   CSRI_TRY(csri_cuda_memcpy(ctx, &nnz, count + segments, sizeof nnz, 1));
   csr_matrix *out = NULL;
-  CSRI_TRY(csr_matrix_create(ctx, &out, D->rows, D->cols, nnz, D->value_type, CSR_DEVICE));
+  /* the kernel writes each row's offset, the copy below the last */
+  CSRI_TRY(csri_matrix_create_unset(ctx, &out, D->rows, D->cols, nnz, D->value_type, CSR_DEVICE));
   if (row_major)
     row_major_segments<V, 1><<<blocks, CSRI_VECTOR_THREADS, 0, stream>>>(
         data, D->rows, D->cols, D->ld, segments, NULL, count, out->row_offsets, out->col_indices,

@@ -1,4 +1,5 @@
-/* Device memory for the CUDA backend: allocate, zero, free, copy between host and device.
+/* Device memory for the CUDA backend: allocate, fill (with zeros, or a test's poison), free, copy
+ * between host and device.
  *
  * Allocations come from a memory pool of libcsr's own on each device (cudaMemPoolCreate), which
  * keeps what is freed for the next allocation instead of handing it back to the driver: building
@@ -130,9 +131,9 @@ extern "C" void csri_cuda_free(void *p) {
     cudaGetLastError();
 }
 
-extern "C" csr_status csri_cuda_memset_zero(csr_context *ctx, void *p, size_t bytes) {
+extern "C" csr_status csri_cuda_memset(csr_context *ctx, void *p, int byte, size_t bytes) {
   cudaStream_t stream = csri_stream(ctx);
-  cudaError_t err = cudaMemsetAsync(p, 0, bytes, stream);
+  cudaError_t err = cudaMemsetAsync(p, byte, bytes, stream);
   if (err == cudaSuccess)
     err = cudaStreamSynchronize(stream);
   return err == cudaSuccess ? CSR_SUCCESS

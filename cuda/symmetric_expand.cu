@@ -107,7 +107,8 @@ csr_status expand_with(csr_context *ctx, const csr_matrix *A, bool skew, const i
     CSRI_TRY(
         csri_cuda_radix_sort(ctx, sizeof(K), keys, sizeof(S), items, m, 0, key_bits, workspace));
   csr_matrix *out = NULL;
-  CSRI_TRY(csr_matrix_create(ctx, &out, A->rows, A->cols, m, A->value_type, CSR_DEVICE));
+  /* csri_cuda_offsets_from_sorted writes every row offset */
+  CSRI_TRY(csri_matrix_create_unset(ctx, &out, A->rows, A->cols, m, A->value_type, CSR_DEVICE));
   read_items<K, S, V><<<csri_vector_blocks(m), CSRI_VECTOR_THREADS, 0, stream>>>(
       keys, items, m, col_bits, skew, (const V *)A->values, rows, out->col_indices,
       (V *)out->values, &counts->repeats);

@@ -667,6 +667,11 @@ csr_status csr_solve(csr_context *ctx, const csr_matrix *A, const csr_vector *b,
 void csr_debug_fail_allocation_after(int64_t n);
 /** Allocations made since the last csr_debug_fail_allocation_after call. */
 int64_t csr_debug_allocation_count(void);
+/** on != 0: every device array libcsr allocates without zeroing it (a matrix's columns and values,
+ *  temporaries, and the row offsets of converters that write every one) comes filled with 0xff
+ *  bytes (-1 as an index, NaN as a value), so that a test sees any element left unwritten;
+ *  0 turns this off. Process-wide, like csr_debug_fail_allocation_after. */
+void csr_debug_poison_device_allocations(int on);
 
 #ifdef __cplusplus
 }

@@ -835,6 +835,9 @@ int main(int argc, char **argv) {
   csrt_rng rng = {csrt_seed("backend_convert")};
   ref = csrt_context(CSR_BACKEND_REF);
   ctx = csrt_context(backend);
+  /* device arrays come filled with 0xff bytes: an offset, column or value a converter leaves
+   * unwritten is then -1 or NaN, never a zero that happens to be right */
+  csr_debug_poison_device_allocations(1);
   const csr_value_type types[] = {CSR_F64, CSR_F32, CSR_PATTERN};
   const int threads[] = {0, 3, 16};
   /* Thread counts steer the OpenMP backend only: the others run the cases once. */

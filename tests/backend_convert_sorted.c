@@ -336,6 +336,9 @@ int main(int argc, char **argv) {
   csrt_rng rng = {csrt_seed("backend_convert_sorted")};
   ref = csrt_context(CSR_BACKEND_REF);
   ctx = csrt_context(backend);
+  /* device arrays come filled with 0xff bytes: an offset, column or value a converter leaves
+   * unwritten is then -1 or NaN, never a zero that happens to be right */
+  csr_debug_poison_device_allocations(1);
   const int threads[] = {1, 2, 3, 8};
   /* Thread counts steer the OpenMP backend only: the others run the cases once. */
   const int thread_cases = backend == CSR_BACKEND_OMP ? 4 : 1;

@@ -7,6 +7,7 @@
 /* Injection state. Atomic so OpenMP regions that allocate stay race-free. */
 static _Atomic int64_t allocation_count = 0;
 static _Atomic int64_t fail_at = 0; /* 0: never */
+static _Atomic int poison = 0;      /* device arrays not zeroed come filled with 0xff bytes */
 
 void csr_debug_fail_allocation_after(int64_t n) {
   allocation_count = 0;
@@ -15,6 +16,10 @@ void csr_debug_fail_allocation_after(int64_t n) {
 
 int64_t csr_debug_allocation_count(void) {
   return allocation_count;
+}
+
+void csr_debug_poison_device_allocations(int on) {
+  poison = on != 0;
 }
 
 int csri_alloc_should_fail(void) {
@@ -105,7 +110,14 @@ csr_status csri_array_alloc(csr_context *ctx, void **p, int64_t count, size_t el
                        "(injected)",
                        bytes);
     CSRI_TRY(csri_device_alloc(ctx, p, bytes));
-    return zero ? csri_backend_of(CSR_BACKEND_CUDA)->device.zero(ctx, *p, bytes) : CSR_SUCCESS;
+    if (!zero && !poison)
+      return CSR_SUCCESS;
+    csr_status s = csri_backend_of(CSR_BACKEND_CUDA)->device.fill(ctx, *p, zero ? 0 : 0xff, bytes);
+    if (s < 0) {
+      csri_device_free(*p);
+      *p = NULL;
+    }
+    return s;
   }
   *p = zero ? csri_calloc(bytes, 1) : csri_malloc(bytes);
   if (*p == NULL)

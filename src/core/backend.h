@@ -253,7 +253,8 @@ typedef csr_status csri_histogram_fn(csr_context *ctx, csr_data_type sample_type
 /* kind of a copy: 0 host -> device, 1 device -> host, 2 device -> device. */
 typedef csr_status csri_device_alloc_fn(csr_context *ctx, void **p, size_t bytes);
 typedef void csri_device_free_fn(void *p);
-typedef csr_status csri_device_zero_fn(csr_context *ctx, void *p, size_t bytes);
+/* every byte of p[0, bytes) set to `byte` */
+typedef csr_status csri_device_fill_fn(csr_context *ctx, void *p, int byte, size_t bytes);
 typedef csr_status csri_device_copy_fn(csr_context *ctx, void *dst, const void *src, size_t bytes,
                                        int kind);
 typedef int csri_device_count_fn(void);
@@ -314,7 +315,7 @@ typedef struct csri_backend {
   struct {
     csri_device_alloc_fn *alloc;
     csri_device_free_fn *free;
-    csri_device_zero_fn *zero;
+    csri_device_fill_fn *fill;
     csri_device_copy_fn *copy;
     csri_device_count_fn *count;
     csri_device_capturing_fn *capturing;

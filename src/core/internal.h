@@ -113,6 +113,10 @@ int csri_alloc_should_fail(void);
 csr_status csri_array_alloc(csr_context *ctx, void **p, int64_t count, size_t elem_size,
                             csr_location location, int zero);
 void csri_array_free(void *p, csr_location location);
+/* csr_matrix_create with the row offsets left unset, for a converter that writes every one of
+ * them: zeroing rows + 1 offsets first costs a pass over them and, on the device, a wait. */
+csr_status csri_matrix_create_unset(csr_context *ctx, csr_matrix **A, int64_t rows, int64_t cols,
+                                    int64_t nnz, csr_value_type value_type, csr_location location);
 /* Copies bytes between locations (host<->host is memcpy; device involved: CUDA backend). */
 csr_status csri_array_copy(csr_context *ctx, void *dst, csr_location dst_location, const void *src,
                            csr_location src_location, size_t bytes);

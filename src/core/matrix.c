@@ -5,8 +5,8 @@
  * a new matrix for a freed one that lay at the same addresses. */
 static _Atomic uint64_t next_serial = 1;
 
-csr_status csr_matrix_create(csr_context *ctx, csr_matrix **A, int64_t rows, int64_t cols,
-                             int64_t nnz, csr_value_type value_type, csr_location location) {
+static csr_status create(csr_context *ctx, csr_matrix **A, int64_t rows, int64_t cols, int64_t nnz,
+                         csr_value_type value_type, csr_location location, int zero_offsets) {
   CSRI_CHECK_NULL(ctx, A);
   *A = NULL;
   CSRI_TRY(csri_check_shape(ctx, rows, cols, nnz));
@@ -22,8 +22,8 @@ csr_status csr_matrix_create(csr_context *ctx, csr_matrix **A, int64_t rows, int
   M->location = location;
   M->flags = CSR_FLAG_SORTED | CSR_FLAG_NO_DUPLICATES; /* true of the empty structure */
   M->serial = next_serial++;
-  csr_status s =
-      csri_array_alloc(ctx, (void **)&M->row_offsets, rows + 1, sizeof(int64_t), location, 1);
+  csr_status s = csri_array_alloc(ctx, (void **)&M->row_offsets, rows + 1, sizeof(int64_t),
+                                  location, zero_offsets);
   if (s == CSR_SUCCESS)
     s = csri_array_alloc(ctx, (void **)&M->col_indices, nnz, sizeof(int32_t), location, 0);
   if (s == CSR_SUCCESS && value_type != CSR_PATTERN)
@@ -34,6 +34,16 @@ csr_status csr_matrix_create(csr_context *ctx, csr_matrix **A, int64_t rows, int
   }
   *A = M;
   return CSR_SUCCESS;
+}
+
+csr_status csr_matrix_create(csr_context *ctx, csr_matrix **A, int64_t rows, int64_t cols,
+                             int64_t nnz, csr_value_type value_type, csr_location location) {
+  return create(ctx, A, rows, cols, nnz, value_type, location, 1);
+}
+
+csr_status csri_matrix_create_unset(csr_context *ctx, csr_matrix **A, int64_t rows, int64_t cols,
+                                    int64_t nnz, csr_value_type value_type, csr_location location) {
+  return create(ctx, A, rows, cols, nnz, value_type, location, 0);
 }
 
 void csr_matrix_free(csr_matrix **A) {
