@@ -59,13 +59,13 @@ template <typename F> void with_value_type(csr_value_type type, F &&f) {
     f((void *)nullptr);
 }
 
-/* The pass's workspace: its findings and tile counter, the tiles' statuses, the long gaps, and
- * the check's list of repeats. */
+/* The pass's workspace: its findings and tile counter, the tiles' statuses, the long gaps, the
+ * check's list of repeats and, when that list is short, the list in order. */
 struct runs_space {
   csri_runs_found *found;
   csri_count_status status;
   csri_row_gap *gaps;
-  int64_t *repeats;
+  int64_t *repeats, *ranked;
   int64_t tiles, gap_capacity;
 };
 
@@ -79,7 +79,7 @@ size_t gaps_bytes(const csr_coo *T) {
 
 size_t runs_space_bytes(const csr_coo *T) {
   return 256 + csri_count_status::bytes(runs_tiles(T->nnz)) + gaps_bytes(T) +
-         CSRI_REPEATS_LISTED * sizeof(int64_t);
+         (CSRI_REPEATS_LISTED + CSRI_REPEATS_RANKED) * sizeof(int64_t);
 }
 
 runs_space runs_space_at(void *workspace, const csr_coo *T) {
@@ -90,6 +90,7 @@ runs_space runs_space_at(void *workspace, const csr_coo *T) {
   w.status = csri_count_status::at((char *)workspace + 256, w.tiles);
   w.gaps = (csri_row_gap *)((char *)workspace + 256 + csri_count_status::bytes(w.tiles));
   w.repeats = (int64_t *)((char *)w.gaps + gaps_bytes(T));
+  w.ranked = w.repeats + CSRI_REPEATS_LISTED;
   return w;
 }
 
@@ -196,11 +197,9 @@ csr_status copy_ordered(csr_context *ctx, const csr_coo *T, const runs_space &w,
    * than the ranking), else sorted. */
   const int64_t *R = w.repeats;
   if (D <= CSRI_REPEATS_RANKED) {
-    int64_t *ranked = NULL;
-    CSRI_TRY(mem.take((void **)&ranked, D, sizeof(int64_t)));
     csri_repeats_rank_kernel<<<(unsigned)((D + CSRI_RUNS_THREADS - 1) / CSRI_RUNS_THREADS),
-                               CSRI_RUNS_THREADS, 0, stream>>>(w.repeats, D, ranked);
-    R = ranked;
+                               CSRI_RUNS_THREADS, 0, stream>>>(w.repeats, D, w.ranked);
+    R = w.ranked;
   } else {
     void *sort_space = NULL;
     CSRI_TRY(mem.take(&sort_space, 1, csri_cuda_radix_sort_bytes(ctx, 8, 0, D)));
