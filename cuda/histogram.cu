@@ -7,7 +7,8 @@
  *  - coarsening: a persistent grid; each thread reads 16 bytes per step, consecutive threads
  *    consecutive 16-byte words (interleaved, so a warp's loads coalesce);
  *  - aggregation: a thread counts a run of samples falling into the same bin with one atomic
- *    (all-equal input costs one atomic per thread, not one per sample). */
+ *    (all-equal input costs one atomic per thread, not one per sample).
+ * One-byte samples are counted per value (256 counters a copy) and put into bins per block. */
 #include "common.cuh"
 #include "kernels/bins.h"
 
@@ -46,6 +47,14 @@ template <typename S, int KIND, int RULE> struct binner {
       return csri_log2_bin_u64(&b, (uint64_t)x);
     }
   }
+};
+
+/* One-byte samples are counted by value, 256 counters a copy, whatever the bins: no bin to work
+ * out and no range to check per sample, only the counter's address (CUB's histogram of bytes does
+ * the same). The block's values are put into their bins once, when its counts are added to the
+ * result. */
+struct byte_value {
+  __device__ __forceinline__ int operator()(uint8_t x) const { return x; }
 };
 
 /* Adds `run` samples to `bin` of a copy (shared u32 or global u64 counters). */
@@ -92,10 +101,9 @@ template <typename S> __device__ __forceinline__ bool uniform_word(uint4 w) {
  * Aggregation: a word whose samples are all equal counts as one run of 16 / sizeof(S); samples
  * of 4 bytes or more also extend runs one by one (long runs of equal row lengths are common);
  * narrow samples in a mixed word go straight to their bins. */
-template <typename S, int KIND, int RULE, typename Counter>
-__device__ __forceinline__ void count_samples(const S *samples, int64_t n, const csri_bins &b,
+template <typename S, typename BinOf, typename Counter>
+__device__ __forceinline__ void count_samples(const S *samples, int64_t n, const BinOf &bin_of,
                                               Counter *copy) {
-  const binner<S, KIND, RULE> bin_of(b);
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
   const int64_t me = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
   const int PER = 16 / (int)sizeof(S);
@@ -139,23 +147,35 @@ __device__ __forceinline__ void count_samples(const S *samples, int64_t n, const
   run.flush(copy);
 }
 
-/* Shared-memory privatisation: `copies` copies of the bins, padded by one counter so that the
- * same bin of different copies falls in different banks. Warp w counts into copy w % copies. */
+/* The counters a copy holds: one per byte value for one-byte samples, else one per bin. */
+template <typename S> int counted(const csri_bins &b) {
+  return sizeof(S) == 1 ? 256 : b.bins;
+}
+
+/* Shared-memory privatisation: `copies` copies of the counters, padded by one so that the same
+ * counter of different copies falls in different banks. Warp w counts into copy w % copies. */
 template <typename S, int KIND, int RULE, typename Out>
 __global__ void __launch_bounds__(THREADS)
     shared_kernel(const S *samples, int64_t n, csri_bins b, int copies, Out *out) {
   extern __shared__ uint32_t counters[];
-  const int pitch = b.bins + 1;
+  constexpr bool BY_VALUE = sizeof(S) == 1;
+  const binner<S, KIND, RULE> bin_of(b);
+  const int kept = BY_VALUE ? 256 : b.bins, pitch = kept + 1;
   for (int i = threadIdx.x; i < copies * pitch; i += THREADS)
     counters[i] = 0;
   __syncthreads();
-  count_samples<S, KIND, RULE>(samples, n, b, counters + ((threadIdx.x >> 5) % copies) * pitch);
+  uint32_t *copy = counters + ((threadIdx.x >> 5) % copies) * pitch;
+  if constexpr (BY_VALUE)
+    count_samples(samples, n, byte_value(), copy);
+  else
+    count_samples(samples, n, bin_of, copy);
   __syncthreads();
-  for (int bin = threadIdx.x; bin < b.bins; bin += THREADS) {
+  for (int k = threadIdx.x; k < kept; k += THREADS) {
     uint32_t total = 0;
     for (int c = 0; c < copies; c++)
-      total += counters[c * pitch + bin];
-    if (total)
+      total += counters[c * pitch + k];
+    const int bin = BY_VALUE ? bin_of((S)k) : k;
+    if (total && bin >= 0)
       atomicAdd(&out[bin], (Out)total);
   }
 }
@@ -165,8 +185,8 @@ template <typename S, int KIND, int RULE>
 __global__ void __launch_bounds__(THREADS)
     global_kernel(const S *samples, int64_t n, csri_bins b, int copies,
                   unsigned long long *private_counts) {
-  count_samples<S, KIND, RULE>(samples, n, b,
-                               private_counts + (int64_t)(blockIdx.x % copies) * b.bins);
+  count_samples(samples, n, binner<S, KIND, RULE>(b),
+                private_counts + (int64_t)(blockIdx.x % copies) * b.bins);
 }
 
 /* counts[bin] = the sum of the copies, in the count type (U16 saturates, U32 wraps). */
@@ -191,9 +211,10 @@ struct plan {
   int blocks;
 };
 
-plan make_plan(const csri_bins *b, csr_data_type count_type, int64_t n) {
+/* `kept`: the counters of a copy (counted<S>); the bins' count gives the most workspace. */
+plan make_plan(const csri_bins *b, int kept, csr_data_type count_type, int64_t n) {
   plan p;
-  size_t pitch_bytes = ((size_t)b->bins + 1) * 4;
+  size_t pitch_bytes = ((size_t)kept + 1) * 4;
   int warps = THREADS / 32, most = warps / CSRI_HIST_WARPS_PER_COPY;
   int fit = (int)(CSRI_HIST_SHARED_BYTES / pitch_bytes);
   p.shared_copies = fit < 1 ? 0 : fit < most ? fit : most;
@@ -215,7 +236,7 @@ template <typename S, int KIND, int RULE>
 csr_status run_typed(csr_context *ctx, const void *samples, int64_t n, const csri_bins *b,
                      csr_data_type count_type, void *counts, void *workspace) {
   cudaStream_t stream = csri_stream(ctx);
-  plan p = make_plan(b, count_type, n);
+  plan p = make_plan(b, counted<S>(*b), count_type, n);
   const S *x = (const S *)samples;
   unsigned long long *acc = (unsigned long long *)workspace;
   size_t count_bytes = (size_t)b->bins * csr_data_type_size(count_type);
@@ -224,7 +245,7 @@ csr_status run_typed(csr_context *ctx, const void *samples, int64_t n, const csr
   else
     CSRI_CUDA_TRY(ctx, cudaMemsetAsync(counts, 0, count_bytes, stream));
   if (n > 0 && p.shared_copies > 0) {
-    size_t shared = (size_t)p.shared_copies * (b->bins + 1) * 4;
+    size_t shared = (size_t)p.shared_copies * (counted<S>(*b) + 1) * 4;
     if (p.global_copies > 0) { /* U16: count in 64 bits, saturate at the end */
       CSRI_CUDA_TRY(ctx,
                     cudaFuncSetAttribute(shared_kernel<S, KIND, RULE, unsigned long long>,
@@ -287,7 +308,8 @@ csr_status run(csr_context *ctx, const void *samples, int64_t n, const csri_bins
 extern "C" size_t csri_cuda_histogram_bytes(const csr_context *ctx, const csri_bins *bins,
                                             csr_data_type count_type, int64_t n) {
   (void)ctx;
-  plan p = make_plan(bins, count_type, n);
+  /* samples of any type: one-byte samples, which count by value, need at most this */
+  plan p = make_plan(bins, bins->bins, count_type, n);
   return (size_t)p.global_copies * bins->bins * 8;
 }
 
