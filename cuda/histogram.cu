@@ -49,10 +49,7 @@ template <typename S, int KIND, int RULE> struct binner {
   }
 };
 
-/* One-byte samples are counted by value, 256 counters a copy, whatever the bins: no bin to work
- * out and no range to check per sample, only the counter's address (CUB's histogram of bytes does
- * the same). The block's values are put into their bins once, when its counts are added to the
- * result. */
+/* The counter of a one-byte sample: its value (see counted). */
 struct byte_value {
   __device__ __forceinline__ int operator()(uint8_t x) const { return x; }
 };
@@ -147,8 +144,11 @@ __device__ __forceinline__ void count_samples(const S *samples, int64_t n, const
   run.flush(copy);
 }
 
-/* The counters a copy holds: one per byte value for one-byte samples, else one per bin. */
-template <typename S> int counted(const csri_bins &b) {
+/* The counters a copy holds: one per bin, except for one-byte samples, counted by value whatever
+ * the bins (256 counters): no bin to work out and no range to check per sample, only the
+ * counter's address, as in CUB's histogram of bytes; the values are put into their bins once a
+ * block, when its counts are added to the result. */
+template <typename S> __host__ __device__ int counted(const csri_bins &b) {
   return sizeof(S) == 1 ? 256 : b.bins;
 }
 
@@ -160,7 +160,7 @@ __global__ void __launch_bounds__(THREADS)
   extern __shared__ uint32_t counters[];
   constexpr bool BY_VALUE = sizeof(S) == 1;
   const binner<S, KIND, RULE> bin_of(b);
-  const int kept = BY_VALUE ? 256 : b.bins, pitch = kept + 1;
+  const int per_copy = counted<S>(b), pitch = per_copy + 1;
   for (int i = threadIdx.x; i < copies * pitch; i += THREADS)
     counters[i] = 0;
   __syncthreads();
@@ -170,7 +170,7 @@ __global__ void __launch_bounds__(THREADS)
   else
     count_samples(samples, n, bin_of, copy);
   __syncthreads();
-  for (int k = threadIdx.x; k < kept; k += THREADS) {
+  for (int k = threadIdx.x; k < per_copy; k += THREADS) {
     uint32_t total = 0;
     for (int c = 0; c < copies; c++)
       total += counters[c * pitch + k];
@@ -211,10 +211,10 @@ struct plan {
   int blocks;
 };
 
-/* `kept`: the counters of a copy (counted<S>); the bins' count gives the most workspace. */
-plan make_plan(const csri_bins *b, int kept, csr_data_type count_type, int64_t n) {
+/* per_copy: counted<S>; the bins' count for any S gives the most workspace. */
+plan make_plan(const csri_bins *b, int per_copy, csr_data_type count_type, int64_t n) {
   plan p;
-  size_t pitch_bytes = ((size_t)kept + 1) * 4;
+  size_t pitch_bytes = ((size_t)per_copy + 1) * 4;
   int warps = THREADS / 32, most = warps / CSRI_HIST_WARPS_PER_COPY;
   int fit = (int)(CSRI_HIST_SHARED_BYTES / pitch_bytes);
   p.shared_copies = fit < 1 ? 0 : fit < most ? fit : most;
