@@ -136,11 +136,12 @@ csr_status run_pass(csr_context *ctx, Order order, const void *values, const csr
   return fill_gaps(ctx, w, *found, out);
 }
 
-/* The check of the given triples (cuda/coo_check.cuh; their arrays 16-byte aligned) into
- * *found; it writes A's row offsets as if nothing were repeated and, with `copy` (T's values
- * 16-byte aligned too), A's columns and values as T's while it sees nothing against it. */
-csr_status check_pass(csr_context *ctx, const csr_coo *T, bool drop_zeros, bool copy,
-                      const runs_space &w, csr_matrix *out, csri_runs_found *found) {
+/* The check of the given triples (cuda/coo_check.cuh; their arrays 16-byte aligned), launched,
+ * its findings left in w.found; it writes A's row offsets as if nothing were repeated and, with
+ * `copy` (T's values 16-byte aligned too), A's columns and values as T's while it sees nothing
+ * against it. */
+csr_status launch_check(csr_context *ctx, const csr_coo *T, bool drop_zeros, bool copy,
+                        const runs_space &w, csr_matrix *out) {
   cudaStream_t stream = csri_stream(ctx);
   CSRI_TRY(clear_found(ctx, w, 0));
   /* As many blocks as are resident at once (each takes tile after tile), at most one a tile. */
@@ -161,8 +162,31 @@ csr_status check_pass(csr_context *ctx, const csr_coo *T, bool drop_zeros, bool 
         return launch(std::true_type{}, type);
     launch(std::false_type{}, type);
   });
-  CSRI_TRY(CSRI_CUDA_CHECK(ctx, "COO check kernel"));
+  return CSRI_CUDA_CHECK(ctx, "COO check kernel");
+}
+
+/* The check, its findings in *found. */
+csr_status check_pass(csr_context *ctx, const csr_coo *T, bool drop_zeros, bool copy,
+                      const runs_space &w, csr_matrix *out, csri_runs_found *found) {
+  CSRI_TRY(launch_check(ctx, T, drop_zeros, copy, w, out));
   return csri_cuda_memcpy(ctx, found, w.found, sizeof *found, 1);
+}
+
+/* The copy around a few repeats (csri_few_repeats_kernel), launched behind the check of T before
+ * the host has its findings: it acts only when they are a few repeats and nothing else (no zero
+ * is to be dropped: the caller launches it only then), and otherwise costs a launch whose blocks
+ * return at once. */
+csr_status launch_few_repeats(csr_context *ctx, const csr_coo *T, const runs_space &w,
+                              csr_matrix *out) {
+  with_value_type(T->value_type, [&](auto *type) {
+    using V = std::remove_pointer_t<decltype(type)>;
+    const void *kernel = (const void *)csri_few_repeats_kernel<V>;
+    csri_few_repeats_kernel<V>
+        <<<csri_reduce_grid(kernel, CSRI_RUNS_THREADS, T->nnz, CSRI_CHECK_TILE), CSRI_RUNS_THREADS,
+           0, csri_stream(ctx)>>>(T->col_indices, (const V *)T->values, T->nnz, T->rows, w.found,
+                                  w.repeats, out->col_indices, (V *)out->values, out->row_offsets);
+  });
+  return CSRI_CUDA_CHECK(ctx, "COO copy around a few repeats");
 }
 
 /* Whether ordered triples with what the check found take the copy around their repeats: no zero
@@ -421,12 +445,25 @@ static csr_status from_coo(csr_context *ctx, const csr_coo *T, unsigned options,
   const bool values_aligned = (uintptr_t)T->values % 16 == 0;
   const bool aligned = ((uintptr_t)T->row_indices | (uintptr_t)T->col_indices) % 16 == 0 &&
                        (values_aligned || !drop_zeros);
-  csr_status s = aligned ? check_pass(ctx, T, drop_zeros, values_aligned, w, out, &found)
-                         : run_pass<true>(ctx, given, T->values, T, drop_zeros, w, out, &found);
+  /* Ordered triples with a few repeats have them taken out by a kernel launched right behind the
+   * check, which the host would otherwise launch only once the check's findings reached it. */
+  const bool early = aligned && !drop_zeros;
+  csr_status s = CSR_SUCCESS;
+  if (aligned) {
+    s = launch_check(ctx, T, drop_zeros, values_aligned, w, out);
+    if (s >= 0 && early)
+      s = launch_few_repeats(ctx, T, w, out);
+    if (s >= 0)
+      s = csri_cuda_memcpy(ctx, &found, w.found, sizeof found, 1);
+  } else {
+    s = run_pass<true>(ctx, given, T->values, T, drop_zeros, w, out, &found);
+  }
   if (s >= 0 && found.out_of_order)
     s = sort_and_assemble(ctx, T, drop_zeros, w, mem, out, &found);
   else if (s >= 0 && aligned && found.first_bad == ~0ull) {
-    if (copies_around_repeats(found, drop_zeros)) {
+    if (early && csri_few_repeats_apply(found)) {
+      found.kept = (unsigned long long)T->nnz - found.repeats; /* taken out on the device */
+    } else if (copies_around_repeats(found, drop_zeros)) {
       s = copy_ordered(ctx, T, w, mem, values_aligned, &found, out);
     } else { /* many repeats, or zeros to drop: the pass over the ordered triples */
       s = run_pass<false>(ctx, given, T->values, T, drop_zeros, w, out, &found);

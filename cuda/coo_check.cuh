@@ -269,9 +269,9 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS, CSRI_CHECK_MIN_BLOCKS)
  * issued before its first store: as far as the compiler knows, out_col and out_val may alias
  * col and values, so with a store between two loads the second waits for the first. */
 template <typename V>
-__global__ void __launch_bounds__(CSRI_RUNS_THREADS)
-    csri_repeats_copy_kernel(const int32_t *col, const V *values, const int64_t *R, int64_t D,
-                             int64_t kept, int32_t *out_col, V *out_val) {
+__device__ __forceinline__ void csri_repeats_copy(const int32_t *col, const V *values,
+                                                  const int64_t *R, int64_t D, int64_t kept,
+                                                  int32_t *out_col, V *out_val) {
   const int N = CSRI_CHECK_GROUPS * 4; /* entries a thread, a tile's width apart */
   using Val = typename std::conditional<std::is_void<V>::value, float, V>::type;
   __shared__ int64_t range[2];
@@ -315,6 +315,13 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS)
   }
 }
 
+template <typename V>
+__global__ void __launch_bounds__(CSRI_RUNS_THREADS)
+    csri_repeats_copy_kernel(const int32_t *col, const V *values, const int64_t *R, int64_t D,
+                             int64_t kept, int32_t *out_col, V *out_val) {
+  csri_repeats_copy(col, values, R, D, kept, out_col, out_val);
+}
+
 /* The D <= CSRI_REPEATS_RANKED distinct positions `in` in ascending order into `out`: each goes
  * to its rank, the number of positions below it (D^2 comparisons, from shared memory). */
 __global__ void __launch_bounds__(CSRI_RUNS_THREADS)
@@ -338,8 +345,8 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS)
 
 /* offsets_r minus the repeats before it, for the rows + 1 offsets: tiles of CSRI_CHECK_TILE
  * ascending offsets, each tile's searches narrowed to the counts of its first and last. */
-__global__ void __launch_bounds__(CSRI_RUNS_THREADS)
-    csri_repeats_offsets_kernel(int64_t *off, int64_t rows, const int64_t *R, int64_t D) {
+__device__ __forceinline__ void csri_repeats_lower_offsets(int64_t *off, int64_t rows,
+                                                           const int64_t *R, int64_t D) {
   const int N = CSRI_CHECK_GROUPS * 4;
   __shared__ int64_t range[2];
   const int64_t tiles = (rows + 1 + CSRI_CHECK_TILE - 1) / CSRI_CHECK_TILE;
@@ -366,6 +373,49 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS)
         off[r] = o[i] - csri_repeats_below(R, lo, hi, o[i]);
     }
   }
+}
+
+__global__ void __launch_bounds__(CSRI_RUNS_THREADS)
+    csri_repeats_offsets_kernel(int64_t *off, int64_t rows, const int64_t *R, int64_t D) {
+  csri_repeats_lower_offsets(off, rows, R, D);
+}
+
+/* Whether what the check found is a few repeats that csri_few_repeats_kernel takes out: triples
+ * in order and inside the matrix, no zero to drop, no long gap of empty rows listed (the gaps are
+ * filled before the offsets are lowered), and 1 to CSRI_REPEATS_FEW repeats. The host and the
+ * kernel decide alike. */
+__host__ __device__ __forceinline__ bool csri_few_repeats_apply(const csri_runs_found &f) {
+  return f.out_of_order == 0 && f.first_bad == ~0ull && f.zeros == 0 && f.gaps == 0 &&
+         f.repeats > 0 && f.repeats <= CSRI_REPEATS_FEW;
+}
+
+/* The copy around a few repeats and the lowering of the offsets in one kernel, launched right
+ * behind the check, before its findings reach the host: it reads them on the device and does
+ * nothing unless csri_few_repeats_apply. Each block puts the listed repeats in order in shared
+ * memory (a rank sort: D^2 comparisons over the block), then copies tiles of entries and lowers
+ * tiles of offsets. The device goes from the check to the copy without waiting for the host. */
+template <typename V>
+__global__ void __launch_bounds__(CSRI_RUNS_THREADS)
+    csri_few_repeats_kernel(const int32_t *col, const V *values, int64_t n, int64_t rows,
+                            const csri_runs_found *found, const int64_t *listed, int32_t *out_col,
+                            V *out_val, int64_t *off) {
+  __shared__ int64_t given[CSRI_REPEATS_FEW], R[CSRI_REPEATS_FEW];
+  const csri_runs_found f = *found;
+  if (!csri_few_repeats_apply(f))
+    return;
+  const int64_t D = (int64_t)f.repeats;
+  for (int64_t i = threadIdx.x; i < D; i += CSRI_RUNS_THREADS)
+    given[i] = listed[i];
+  __syncthreads();
+  for (int64_t i = threadIdx.x; i < D; i += CSRI_RUNS_THREADS) {
+    int64_t rank = 0;
+    for (int64_t j = 0; j < D; j++)
+      rank += given[j] < given[i];
+    R[rank] = given[i];
+  }
+  __syncthreads();
+  csri_repeats_copy(col, values, R, D, n - D, out_col, out_val);
+  csri_repeats_lower_offsets(off, rows, R, D);
 }
 
 #endif

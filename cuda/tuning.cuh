@@ -130,6 +130,11 @@
 #ifndef CSRI_REPEATS_RANKED
 #define CSRI_REPEATS_RANKED 4096
 #endif
+/* At most this many repeats are taken out by one kernel launched behind the check, each of its
+ * blocks ranking them in shared memory (D^2 / RUNS_THREADS comparisons a thread). */
+#ifndef CSRI_REPEATS_FEW
+#define CSRI_REPEATS_FEW 512
+#endif
 
 /* Histogram: privatised copies in shared memory, one per HIST_WARPS_PER_COPY warps (fewer
  * threads contending per copy), while the copies fit in HIST_SHARED_BYTES; beyond that a single
