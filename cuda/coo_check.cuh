@@ -64,10 +64,14 @@ __device__ __forceinline__ void csri_store4(T *x, int64_t k, int64_t n, const T 
   }
 }
 
-/* x[e] for e in 0..3 by selects: an index not known at compile time would put x in local
- * memory. */
-__device__ __forceinline__ int32_t csri_pick4(const int32_t (&x)[4], int e) {
-  return e == 0 ? x[0] : e == 1 ? x[1] : e == 2 ? x[2] : x[3];
+/* x[g] (g in H..G-1) by selects, x[H] tested first: an index not known at compile time would
+ * put x in local memory. */
+template <int G, int H = 0, typename T>
+__device__ __forceinline__ T csri_pick(const T (&x)[G], int g) {
+  if constexpr (H == G - 1)
+    return x[H];
+  else
+    return g == H ? x[H] : csri_pick<G, H + 1>(x, g);
 }
 
 /* csri_runs_offsets out of line: the check calls it only where a row does not follow the row
@@ -206,15 +210,15 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS, CSRI_CHECK_MIN_BLOCKS)
       if (!__any_sync(FULL, back))
         for (unsigned m = starts; m != 0; m &= m - 1) { /* the group's row starts, in order */
           const int e = __ffs(m) - 1;
-          const int32_t at = csri_pick4(a, e);
-          const int64_t from = (int64_t)csri_pick4(pr, e) + 1; /* 0 for triple 0 */
+          const int32_t at = csri_pick<4>(a, e);
+          const int64_t from = (int64_t)csri_pick<4>(pr, e) + 1; /* 0 for triple 0 */
           if (from == at && (uint32_t)at < row_end)
             off[at] = k + e;
           else
             csri_check_offsets(from, at, k + e, rows, off, gaps, gap_capacity, found);
         }
       if (!back && k <= n - 1 && n - 1 < k + 4) { /* the group holds the last triple */
-        csri_check_offsets((int64_t)csri_pick4(a, in - 1) + 1, rows, n, rows, off, gaps,
+        csri_check_offsets((int64_t)csri_pick<4>(a, in - 1) + 1, rows, n, rows, off, gaps,
                            gap_capacity, found);
       }
       slot[g] = 0;

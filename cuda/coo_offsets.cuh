@@ -44,16 +44,6 @@ __device__ __forceinline__ void csri_warp_fill_gaps(bool gap, int32_t first, int
   }
 }
 
-/* x[g] (g in 0..G-1) by selects: an index not known at compile time would put x in local
- * memory. */
-template <int G, typename T> __device__ __forceinline__ T csri_pick(const T (&x)[G], int g) {
-  T v = x[0];
-#pragma unroll
-  for (int h = 1; h < G; h++)
-    v = g == h ? x[h] : v;
-  return v;
-}
-
 __global__ void __launch_bounds__(CSRI_RUNS_THREADS)
     csri_sorted_offsets_kernel(const int32_t *row, int64_t n, int64_t rows, int64_t *off,
                                csri_row_gap *gaps, int64_t gap_capacity, csri_runs_found *found) {
@@ -89,7 +79,7 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS)
       int32_t prev = csri_pick<G>(before, g);
 #pragma unroll 1
       for (int e = 0; e < 4; e++) {
-        const int32_t at = csri_pick4(r, e);
+        const int32_t at = csri_pick<4>(r, e);
         bool gap = false;
         /* Most rows follow the row before: a store. A row further on leaves a gap of empty rows
          * (the warp fills it); a row below the one before is disorder. */
