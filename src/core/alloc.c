@@ -93,7 +93,7 @@ csr_status csri_check_shape(csr_context *ctx, int64_t rows, int64_t cols, int64_
 }
 
 csr_status csri_array_alloc(csr_context *ctx, void **p, int64_t count, size_t elem_size,
-                            csr_location location, int zero) {
+                            csr_location location, int flags) {
   *p = NULL;
   size_t bytes;
   if (count < 0)
@@ -109,17 +109,21 @@ csr_status csri_array_alloc(csr_context *ctx, void **p, int64_t count, size_t el
                        "device allocation of %zu bytes failed "
                        "(injected)",
                        bytes);
-    CSRI_TRY(csri_device_alloc(ctx, p, bytes));
+    const csri_backend *cuda = csri_backend_of(CSR_BACKEND_CUDA);
+    if (cuda == NULL)
+      return csri_not_compiled(ctx);
+    CSRI_TRY(cuda->device.alloc(ctx, p, bytes, (flags & CSRI_ARRAY_ORDERED) != 0));
+    const int zero = (flags & CSRI_ARRAY_ZERO) != 0;
     if (!zero && !poison)
       return CSR_SUCCESS;
-    csr_status s = csri_backend_of(CSR_BACKEND_CUDA)->device.fill(ctx, *p, zero ? 0 : 0xff, bytes);
+    csr_status s = cuda->device.fill(ctx, *p, zero ? 0 : 0xff, bytes);
     if (s < 0) {
       csri_device_free(*p);
       *p = NULL;
     }
     return s;
   }
-  *p = zero ? csri_calloc(bytes, 1) : csri_malloc(bytes);
+  *p = (flags & CSRI_ARRAY_ZERO) ? csri_calloc(bytes, 1) : csri_malloc(bytes);
   if (*p == NULL)
     return CSRI_FAIL(ctx, CSR_ERR_OUT_OF_MEMORY, "host allocation of %zu bytes failed", bytes);
   return CSR_SUCCESS;
@@ -150,7 +154,7 @@ csr_status csri_array_copy(csr_context *ctx, void *dst, csr_location dst_locatio
 csr_status csri_device_alloc(csr_context *ctx, void **p, size_t bytes) {
   const csri_backend *cuda = csri_backend_of(CSR_BACKEND_CUDA);
   *p = NULL;
-  return cuda ? cuda->device.alloc(ctx, p, bytes) : csri_not_compiled(ctx);
+  return cuda ? cuda->device.alloc(ctx, p, bytes, 0) : csri_not_compiled(ctx);
 }
 
 void csri_device_free(void *p) {

@@ -50,8 +50,8 @@ csr_status csr_dense_create(csr_context *ctx, csr_dense **D, int64_t rows, int64
   int64_t inner = layout == CSR_ROW_MAJOR ? cols : rows, count = 0;
   CSRI_TRY(dense_descriptor(ctx, D, rows, cols, inner > 1 ? inner : 1, layout, value_type, location,
                             &count));
-  csr_status s =
-      csri_array_alloc(ctx, &(*D)->data, count, csri_value_size(value_type), location, 1);
+  csr_status s = csri_array_alloc(ctx, &(*D)->data, count, csri_value_size(value_type), location,
+                                  CSRI_ARRAY_ZERO);
   if (s != CSR_SUCCESS) {
     csri_free(*D);
     *D = NULL;

@@ -107,14 +107,22 @@ void csri_free(void *p);
 /* Returns 1 when the injected failure fires for this allocation (also counts it). */
 int csri_alloc_should_fail(void);
 
-/* *p = an array of `count` elements of `elem_size` bytes at `location`, zeroed when `zero`.
- * Checks count >= 0 and the byte count for overflow; records the error. count 0 gives a
- * freeable non-NULL host pointer or a NULL device pointer. */
+/* csri_array_alloc's flags: the array zeroed; on the device, taken in the order of the context's
+ * stream without waiting (csri_device_alloc_fn's `ordered`: for arrays that only work on that
+ * stream touches). */
+#define CSRI_ARRAY_ZERO 1
+#define CSRI_ARRAY_ORDERED 2
+/* *p = an array of `count` elements of `elem_size` bytes at `location`, as `flags` say (0, or
+ * CSRI_ARRAY_ZERO and CSRI_ARRAY_ORDERED combined). Checks count >= 0 and the byte count for
+ * overflow; records the error. count 0 gives a freeable non-NULL host pointer or a NULL device
+ * pointer. */
 csr_status csri_array_alloc(csr_context *ctx, void **p, int64_t count, size_t elem_size,
-                            csr_location location, int zero);
+                            csr_location location, int flags);
 void csri_array_free(void *p, csr_location location);
 /* csr_matrix_create with the row offsets left unset, for a converter that writes every one of
- * them: zeroing rows + 1 offsets first costs a pass over them and, on the device, a wait. */
+ * them: zeroing rows + 1 offsets first costs a pass over them and, on the device, a wait. Device
+ * arrays are taken in the order of the context's stream (CSRI_ARRAY_ORDERED): the converter's
+ * work on that stream is what fills them. */
 csr_status csri_matrix_create_unset(csr_context *ctx, csr_matrix **A, int64_t rows, int64_t cols,
                                     int64_t nnz, csr_value_type value_type, csr_location location);
 /* Copies bytes between locations (host<->host is memcpy; device involved: CUDA backend). */

@@ -5,8 +5,10 @@
  * a new matrix for a freed one that lay at the same addresses. */
 static _Atomic uint64_t next_serial = 1;
 
+/* offsets_flags: the row offsets' csri_array_alloc flags; the other arrays get them less
+ * CSRI_ARRAY_ZERO. */
 static csr_status create(csr_context *ctx, csr_matrix **A, int64_t rows, int64_t cols, int64_t nnz,
-                         csr_value_type value_type, csr_location location, int zero_offsets) {
+                         csr_value_type value_type, csr_location location, int offsets_flags) {
   CSRI_CHECK_NULL(ctx, A);
   *A = NULL;
   CSRI_TRY(csri_check_shape(ctx, rows, cols, nnz));
@@ -22,12 +24,13 @@ static csr_status create(csr_context *ctx, csr_matrix **A, int64_t rows, int64_t
   M->location = location;
   M->flags = CSR_FLAG_SORTED | CSR_FLAG_NO_DUPLICATES; /* true of the empty structure */
   M->serial = next_serial++;
+  const int flags = offsets_flags & ~CSRI_ARRAY_ZERO;
   csr_status s = csri_array_alloc(ctx, (void **)&M->row_offsets, rows + 1, sizeof(int64_t),
-                                  location, zero_offsets);
+                                  location, offsets_flags);
   if (s == CSR_SUCCESS)
-    s = csri_array_alloc(ctx, (void **)&M->col_indices, nnz, sizeof(int32_t), location, 0);
+    s = csri_array_alloc(ctx, (void **)&M->col_indices, nnz, sizeof(int32_t), location, flags);
   if (s == CSR_SUCCESS && value_type != CSR_PATTERN)
-    s = csri_array_alloc(ctx, &M->values, nnz, csri_value_size(value_type), location, 0);
+    s = csri_array_alloc(ctx, &M->values, nnz, csri_value_size(value_type), location, flags);
   if (s != CSR_SUCCESS) {
     csr_matrix_free(&M);
     return s;
@@ -38,12 +41,12 @@ static csr_status create(csr_context *ctx, csr_matrix **A, int64_t rows, int64_t
 
 csr_status csr_matrix_create(csr_context *ctx, csr_matrix **A, int64_t rows, int64_t cols,
                              int64_t nnz, csr_value_type value_type, csr_location location) {
-  return create(ctx, A, rows, cols, nnz, value_type, location, 1);
+  return create(ctx, A, rows, cols, nnz, value_type, location, CSRI_ARRAY_ZERO);
 }
 
 csr_status csri_matrix_create_unset(csr_context *ctx, csr_matrix **A, int64_t rows, int64_t cols,
                                     int64_t nnz, csr_value_type value_type, csr_location location) {
-  return create(ctx, A, rows, cols, nnz, value_type, location, 0);
+  return create(ctx, A, rows, cols, nnz, value_type, location, CSRI_ARRAY_ORDERED);
 }
 
 void csr_matrix_free(csr_matrix **A) {

@@ -22,7 +22,8 @@ static csr_status vector_descriptor(csr_context *ctx, csr_vector **v, int64_t n,
 csr_status csr_vector_create(csr_context *ctx, csr_vector **v, int64_t n, csr_value_type value_type,
                              csr_location location) {
   CSRI_TRY(vector_descriptor(ctx, v, n, value_type, location));
-  csr_status s = csri_array_alloc(ctx, &(*v)->data, n, csri_value_size(value_type), location, 1);
+  csr_status s =
+      csri_array_alloc(ctx, &(*v)->data, n, csri_value_size(value_type), location, CSRI_ARRAY_ZERO);
   if (s != CSR_SUCCESS) {
     csri_free(*v);
     *v = NULL;

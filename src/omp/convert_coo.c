@@ -10,7 +10,8 @@ static csr_status scatter_stable(csr_context *ctx, int64_t n, const int32_t *rke
                                  const int32_t *ckey, int64_t nb, int64_t *off, int32_t *cols,
                                  int64_t *src, int T) {
   int64_t *C = NULL; /* C[t * nb + r]: items of chunk t in group r, then where they start */
-  CSRI_TRY(csri_array_alloc(ctx, (void **)&C, (int64_t)T * nb, sizeof *C, CSR_HOST, 1));
+  CSRI_TRY(
+      csri_array_alloc(ctx, (void **)&C, (int64_t)T * nb, sizeof *C, CSR_HOST, CSRI_ARRAY_ZERO));
 #pragma omp parallel for num_threads(T) schedule(static, 1)
   for (int t = 0; t < T; t++)
     for (int64_t k = n * t / T; k < n * (t + 1) / T; k++)

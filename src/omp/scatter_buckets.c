@@ -91,7 +91,8 @@ csr_status csri_omp_scatter_buckets(csr_context *ctx, int64_t n, const int32_t *
   int32_t *tc = NULL;
   void *tv = NULL;
   *done = 0;
-  csr_status st = csri_array_alloc(ctx, (void **)&cb, (int64_t)T * nbk, sizeof *cb, CSR_HOST, 1);
+  csr_status st =
+      csri_array_alloc(ctx, (void **)&cb, (int64_t)T * nbk, sizeof *cb, CSR_HOST, CSRI_ARRAY_ZERO);
   if (st >= 0)
     st = csri_array_alloc(ctx, (void **)&start, nbk, sizeof *start, CSR_HOST, 0);
   if (st >= 0)
