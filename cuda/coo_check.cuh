@@ -11,9 +11,10 @@
  * T. With a few repeats, A's entries are T's with the repeats taken out
  * (csri_repeats_copy_kernel), each repeat's value added to its run's first in input order (the
  * bits of the CPU converters), and the offsets lowered by the repeats before them
- * (csri_repeats_offsets_kernel). Splitting the check from that copy makes each a plain stream:
- * the pass that does both (cuda/coo_runs.cuh) waits on its look-back and barriers for every
- * tile. Internal. */
+ * (csri_repeats_offsets_kernel); up to CSRI_REPEATS_FEW repeats, both in one kernel launched
+ * behind the check before the host has its findings (csri_few_repeats_kernel). Splitting the check
+ * from that copy makes each a plain stream: the pass that does both (cuda/coo_runs.cuh) waits on
+ * its look-back and barriers for every tile. Internal. */
 #ifndef CSR_CUDA_COO_CHECK_CUH
 #define CSR_CUDA_COO_CHECK_CUH
 
