@@ -220,6 +220,23 @@ static void cases(csr_value_type type, csrt_rng *rng) {
     check_both_orders(T, list[i].name, rng);
     csr_coo_free(&T);
   }
+  /* Exactly 512 and 513 repeats, spread out: either side of where the CUDA backend stops taking
+   * them out in one kernel behind the check (CSRI_REPEATS_FEW, cuda/tuning.cuh); then a few
+   * repeats behind 1000 empty rows, a gap long enough to be listed, which that kernel leaves to
+   * the host's path. */
+  for (int64_t count = 512; count <= 513; count++) {
+    csr_coo *T = sorted_coo(&plain, type, rng);
+    for (int64_t j = 1; j <= count; j++) {
+      const int64_t k = j * n / (count + 1);
+      put(T, k, T->row_indices[k - 1], T->col_indices[k - 1], csrt_uniform(rng, -1, 1));
+    }
+    check_both_orders(T, count == 512 ? "sorted, 512 repeats" : "sorted, 513 repeats", rng);
+    csr_coo_free(&T);
+  }
+  const recipe few_gap = {60000, 1 << 30, n, 1000, 5, 0.0005, 0.0};
+  csr_coo *G = sorted_coo(&few_gap, type, rng);
+  check_both_orders(G, "sorted, a few repeats behind 1000 empty rows", rng);
+  csr_coo_free(&G);
   /* keys of a few bits (one radix pass, or none: every triple on (0, 0) but one) */
   const recipe small[] = {{16, 16, 300, 0, 0, 0.1, 0.05}, {1, 2, 40, 0, 0, 0.3, 0.0}};
   for (int i = 0; i < 2; i++) {
