@@ -250,7 +250,6 @@ typedef csr_status csri_histogram_fn(csr_context *ctx, csr_data_type sample_type
 
 /* --- device memory (the CUDA backend only; src/core/alloc.c is its one caller) --------------- */
 
-/* kind of a copy: 0 host -> device, 1 device -> host, 2 device -> device. */
 /* ordered: in the order of the context's stream, nothing waited for, for arrays that only work
  * on that stream fills (the matrix a converter makes), so that a call taking several waits for
  * the device once instead of at each. Otherwise the array is ready for any stream when the call
@@ -259,6 +258,7 @@ typedef csr_status csri_device_alloc_fn(csr_context *ctx, void **p, size_t bytes
 typedef void csri_device_free_fn(void *p);
 /* every byte of p[0, bytes) set to `byte` */
 typedef csr_status csri_device_fill_fn(csr_context *ctx, void *p, int byte, size_t bytes);
+/* kind of a copy: 0 host -> device, 1 device -> host, 2 device -> device. */
 typedef csr_status csri_device_copy_fn(csr_context *ctx, void *dst, const void *src, size_t bytes,
                                        int kind);
 typedef int csri_device_count_fn(void);
