@@ -92,6 +92,13 @@ csr_status csri_check_shape(csr_context *ctx, int64_t rows, int64_t cols, int64_
   return CSR_SUCCESS;
 }
 
+/* Raw device memory through the CUDA backend's table, `ordered` as csri_device_alloc_fn says. */
+static csr_status device_alloc(csr_context *ctx, void **p, size_t bytes, int ordered) {
+  const csri_backend *cuda = csri_backend_of(CSR_BACKEND_CUDA);
+  *p = NULL;
+  return cuda ? cuda->device.alloc(ctx, p, bytes, ordered) : csri_not_compiled(ctx);
+}
+
 csr_status csri_array_alloc(csr_context *ctx, void **p, int64_t count, size_t elem_size,
                             csr_location location, int flags) {
   *p = NULL;
@@ -109,14 +116,11 @@ csr_status csri_array_alloc(csr_context *ctx, void **p, int64_t count, size_t el
                        "device allocation of %zu bytes failed "
                        "(injected)",
                        bytes);
-    const csri_backend *cuda = csri_backend_of(CSR_BACKEND_CUDA);
-    if (cuda == NULL)
-      return csri_not_compiled(ctx);
-    CSRI_TRY(cuda->device.alloc(ctx, p, bytes, (flags & CSRI_ARRAY_ORDERED) != 0));
+    CSRI_TRY(device_alloc(ctx, p, bytes, (flags & CSRI_ARRAY_ORDERED) != 0));
     const int zero = (flags & CSRI_ARRAY_ZERO) != 0;
     if (!zero && !poison)
       return CSR_SUCCESS;
-    csr_status s = cuda->device.fill(ctx, *p, zero ? 0 : 0xff, bytes);
+    csr_status s = csri_backend_of(CSR_BACKEND_CUDA)->device.fill(ctx, *p, zero ? 0 : 0xff, bytes);
     if (s < 0) {
       csri_device_free(*p);
       *p = NULL;
@@ -152,9 +156,7 @@ csr_status csri_array_copy(csr_context *ctx, void *dst, csr_location dst_locatio
 }
 
 csr_status csri_device_alloc(csr_context *ctx, void **p, size_t bytes) {
-  const csri_backend *cuda = csri_backend_of(CSR_BACKEND_CUDA);
-  *p = NULL;
-  return cuda ? cuda->device.alloc(ctx, p, bytes, 0) : csri_not_compiled(ctx);
+  return device_alloc(ctx, p, bytes, 0);
 }
 
 void csri_device_free(void *p) {
