@@ -237,6 +237,22 @@ static void cases(csr_value_type type, csrt_rng *rng) {
   csr_coo *G = sorted_coo(&few_gap, type, rng);
   check_both_orders(G, "sorted, a few repeats behind 1000 empty rows", rng);
   csr_coo_free(&G);
+  /* Repeats in most groups of 4 triples, all of them listed by the CUDA backend's check (more
+   * than its rank sort takes: the radix sort puts them in order): 30 % of the triples; then also
+   * a run of 5000 repeats across several of its tiles, and runs at the first and last triples of
+   * tiles and warps. */
+  const recipe third = {60000, 1 << 30, n, 0, 0, 0.3, 0.0};
+  G = sorted_coo(&third, type, rng);
+  check_both_orders(G, "sorted, 30 % repeats", rng);
+  for (int64_t k = n / 2; k < n / 2 + 5000; k++)
+    put(G, k, G->row_indices[n / 2 - 1], G->col_indices[n / 2 - 1], csrt_uniform(rng, -1, 1));
+  for (int64_t b = 2048; b + 1 < n / 2; b += 2048 * 7) /* either side of tile and warp bounds */
+    for (int64_t k = b - 129; k <= b + 128; k += 128) {
+      put(G, k, G->row_indices[k - 1], G->col_indices[k - 1], csrt_uniform(rng, -1, 1));
+      put(G, k + 1, G->row_indices[k - 1], G->col_indices[k - 1], csrt_uniform(rng, -1, 1));
+    }
+  check_both_orders(G, "sorted, 30 % repeats, a run of 5000, runs at tile bounds", rng);
+  csr_coo_free(&G);
   /* keys of a few bits (one radix pass, or none: every triple on (0, 0) but one) */
   const recipe small[] = {{16, 16, 300, 0, 0, 0.1, 0.05}, {1, 2, 40, 0, 0, 0.3, 0.0}};
   for (int i = 0; i < 2; i++) {
@@ -294,7 +310,7 @@ static void cases(csr_value_type type, csrt_rng *rng) {
 /* Sorted triples more than a GPU's resident blocks take in one round of tiles (a check that
  * writes A's entries as it goes must stop once a tile before has seen a repeat or a zero to
  * drop, and still leave the right A): none, then one repeat and one zero near the start, then
- * one near the end. */
+ * one near the end, then 20000 repeats spread out (listed, and more than the rank sort takes). */
 static void long_cases(csrt_rng *rng) {
   const int64_t n = 1500000;
   const recipe plain = {400000, 1 << 30, n, 0, 0, 0.0, 0.0};
@@ -313,6 +329,10 @@ static void long_cases(csrt_rng *rng) {
                       rng);
     csr_coo_free(&T);
   }
+  const recipe spread = {400000, 1 << 30, n, 0, 0, 20000.0 / (double)n, 0.0};
+  T = sorted_coo(&spread, CSR_F64, rng);
+  check_both_orders(T, "long, sorted, 20000 repeats", rng);
+  csr_coo_free(&T);
 }
 
 /* csr_read_csr on a file of sorted triples with repeats and zeros (the reader hands its COO over)
