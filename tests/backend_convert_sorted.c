@@ -30,6 +30,10 @@ static void put(csr_coo *T, int64_t k, int32_t r, int32_t c, double v) {
 static double value(const csr_coo *T, int64_t k) {
   return csrt_value(T->values, T->value_type, k);
 }
+/* Triple k made a repeat of triple k - 1 (the order holds), with a fresh value. */
+static void repeat_before(csr_coo *T, int64_t k, csrt_rng *rng) {
+  put(T, k, T->row_indices[k - 1], T->col_indices[k - 1], csrt_uniform(rng, -1, 1));
+}
 
 /* How to build a sorted COO: n triples on rows [lead, rows - tail), with `repeat` the chance that
  * a triple repeats the one before it (its value then cancels it one time in four: a run that sums
@@ -226,10 +230,8 @@ static void cases(csr_value_type type, csrt_rng *rng) {
    * the host's path. */
   for (int64_t count = 512; count <= 513; count++) {
     csr_coo *T = sorted_coo(&plain, type, rng);
-    for (int64_t j = 1; j <= count; j++) {
-      const int64_t k = j * n / (count + 1);
-      put(T, k, T->row_indices[k - 1], T->col_indices[k - 1], csrt_uniform(rng, -1, 1));
-    }
+    for (int64_t j = 1; j <= count; j++)
+      repeat_before(T, j * n / (count + 1), rng);
     check_both_orders(T, count == 512 ? "sorted, 512 repeats" : "sorted, 513 repeats", rng);
     csr_coo_free(&T);
   }
@@ -245,11 +247,11 @@ static void cases(csr_value_type type, csrt_rng *rng) {
   G = sorted_coo(&third, type, rng);
   check_both_orders(G, "sorted, 30 % repeats", rng);
   for (int64_t k = n / 2; k < n / 2 + 5000; k++)
-    put(G, k, G->row_indices[n / 2 - 1], G->col_indices[n / 2 - 1], csrt_uniform(rng, -1, 1));
+    repeat_before(G, k, rng);
   for (int64_t b = 2048; b + 1 < n / 2; b += 2048 * 7) /* either side of tile and warp bounds */
     for (int64_t k = b - 129; k <= b + 128; k += 128) {
-      put(G, k, G->row_indices[k - 1], G->col_indices[k - 1], csrt_uniform(rng, -1, 1));
-      put(G, k + 1, G->row_indices[k - 1], G->col_indices[k - 1], csrt_uniform(rng, -1, 1));
+      repeat_before(G, k, rng);
+      repeat_before(G, k + 1, rng);
     }
   check_both_orders(G, "sorted, 30 % repeats, a run of 5000, runs at tile bounds", rng);
   csr_coo_free(&G);
