@@ -65,7 +65,7 @@ __global__ void pull_kernel(int64_t nnz, const int32_t *col, const T *val, int w
   }
 }
 
-/* x_j = r_j / w_j (scale) or r_j; sum: r_j over the dangling pages. */
+/* x_j = r_j / w_j (scale, page j not dangling) or r_j; sum: r_j over the dangling pages. */
 template <typename T>
 __global__ void __launch_bounds__(CSRI_REDUCE_THREADS)
     spread_kernel(int64_t n, const T *r, const double *inv_w, int scale, T *x,
@@ -74,7 +74,7 @@ __global__ void __launch_bounds__(CSRI_REDUCE_THREADS)
   CSRI_GRID_STRIDE(j, n) {
     const double w = inv_w[j], rj = (double)r[j];
     s.v[0] += w == 0.0 ? rj : 0.0;
-    x[j] = (T)(scale ? rj * w : rj);
+    x[j] = (T)(scale && w != 0.0 ? rj * w : rj);
   }
   csri_grid_combine<csri_add, 1, CSRI_REDUCE_THREADS>(s, space);
 }
@@ -142,10 +142,11 @@ void pull_typed(cudaStream_t stream, const csr_matrix *T_, int weighted, const d
 /* One iteration's pass with the ranks of type T; the two sums at `result`. */
 template <typename T>
 csr_status step_typed(csr_context *ctx, const csr_matrix *AT, const csr_vector *x, csr_vector *r,
-                      const double *p, double d, double base, const double *inv_w, int scale,
-                      csr_vector *x_next, double *result) {
-  csri_pagerank_row<T> out{(T *)r->data, (T *)x_next->data,  inv_w, p, d,
-                           base,         1.0 / (double)r->n, scale};
+                      int write_ranks, const double *p, double d, double base, const double *inv_w,
+                      int scale, csr_vector *x_next, double *result) {
+  csri_pagerank_row<T> out{
+      (T *)r->data, (T *)x_next->data, (const T *)x->data, inv_w, p, d, base, 1.0 / (double)r->n,
+      scale,        write_ranks};
   return csri_cuda_spmv_out<T>(ctx, AT, (const T *)x->data, out, result);
 }
 
@@ -213,10 +214,10 @@ extern "C" csr_status csri_cuda_pagerank_spread(csr_context *ctx, const csr_vect
 }
 
 extern "C" csr_status csri_cuda_pagerank_step(csr_context *ctx, const csr_matrix *AT,
-                                              const csr_vector *x, csr_vector *r, const double *p,
-                                              double d, double base, const double *inv_w, int scale,
-                                              csr_vector *x_next, double *dangling,
-                                              double *l1_change) {
+                                              const csr_vector *x, csr_vector *r, int write_ranks,
+                                              const double *p, double d, double base,
+                                              const double *inv_w, int scale, csr_vector *x_next,
+                                              double *dangling, double *l1_change) {
   /* The two sums land in the context's mapped slots (or, without a context, a device pair). */
   double *device = NULL, *host = NULL;
   unsigned *ticket = NULL;
@@ -226,8 +227,8 @@ extern "C" csr_status csri_cuda_pagerank_step(csr_context *ctx, const csr_matrix
     CSRI_TRY(csri_device_alloc(ctx, (void **)&device, 2 * sizeof(double)));
   csr_status status =
       r->value_type == CSR_F64
-          ? step_typed<double>(ctx, AT, x, r, p, d, base, inv_w, scale, x_next, device)
-          : step_typed<float>(ctx, AT, x, r, p, d, base, inv_w, scale, x_next, device);
+          ? step_typed<double>(ctx, AT, x, r, write_ranks, p, d, base, inv_w, scale, x_next, device)
+          : step_typed<float>(ctx, AT, x, r, write_ranks, p, d, base, inv_w, scale, x_next, device);
   double sums[2] = {0.0, 0.0};
   cudaError_t err = cudaSuccess;
   if (status >= 0)

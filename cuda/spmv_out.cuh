@@ -33,29 +33,52 @@ template <typename T> struct csri_spmv_to_y {
   }
 };
 
+/* a / b for a normal b > 0, to within a few roundings, not correctly rounded: the hardware's
+ * estimate of 1 / b (which flushes a subnormal b to zero) refined by two Newton steps. Unlike
+ * a / b it has no slow path: the call to one makes the segmented SpMV's kernel, which inlines
+ * PageRank's update, spill registers (48 bytes a thread), which cost more than the traffic the
+ * update saves. */
+__device__ __forceinline__ double csri_divide_near(double a, double b) {
+  double y;
+  asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(y) : "d"(b));
+  y = __fma_rn(y, __fma_rn(-b, y, 1.0), y);
+  y = __fma_rn(y, __fma_rn(-b, y, 1.0), y);
+  return __dmul_rn(a, y);
+}
+
 /* PageRank's update of page i from s_i = sum_{j -> i} x_j a_ji (src/kernels/pagerank_rows.c does
  * the same on the CPU, with the same roundings: s_i is rounded to the ranks' type as the CPU's y
  * stores it, and the _rn operations forbid fused multiply-adds):
- *   r_i <- d (s_i + base) + (1 - d) p_i, x_next_i = r_i inv_w_i (scale) or r_i,
- * terms: |r_i(new) - r_i(old)| and r_i(new) when page i dangles (inv_w_i == 0). r is updated in
- * place (only row i's owner reads or writes r_i); x_next must not be the x the SpMV reads. Every
- * x_next_i is written, a dangling page's too (which no link reads): skipping those stores made
- * partial sectors that cost more than they saved. */
+ *   r_i <- d (s_i + base) + (1 - d) p_i, x_next_i = r_i inv_w_i (scale, page i not dangling)
+ *   or r_i,
+ * terms: |r_i(new) - r_i(old)| and r_i(new) when page i dangles (inv_w_i == 0). x_next must not
+ * be the x the SpMV reads. Every x_next_i is written, a dangling page's too (no link reads it, so
+ * it holds r_i): skipping those stores made partial sectors that cost more than they saved.
+ * In double the ranks live in x alone between iterations (IN_X): r is written only with
+ * write_ranks, and page i's old rank is taken back from its x_i (x_i / inv_w_i when scaled,
+ * within a few roundings of the rank by csri_divide_near, inv_w_i being 1 / out-degree, at least
+ * 2^-63; x_i itself otherwise),
+ * which saves reading and writing r, 16 bytes a page, for reading x_i, 8. In float r is read and
+ * written in place (only row i's owner touches r_i) as before: taken back from a float x_i the old
+ * rank would be off by 2^-24 of itself, too coarse for the L1 change. */
 template <typename T> struct csri_pagerank_row {
   static constexpr int SUMS = 2;
   static constexpr bool BATCHED = true; /* s_i is rounded to T first anyway */
+  static constexpr bool IN_X = sizeof(T) == 8;
   typedef csri_sums<2> terms;
   T *r, *x_next;
+  const T *x;              /* the x the SpMV reads (IN_X: page i's old rank from x_i) */
   const double *inv_w, *p; /* p NULL: uniform */
   double d, base, uniform;
-  int scale;
+  int scale, write_ranks;
   /* What row i's update reads: loaded ahead of the row's sum where the kernel can. */
   struct ahead {
     double w, teleport;
     T old;
   };
   __device__ __forceinline__ ahead fetch(int64_t i) const {
-    return ahead{__ldcs(inv_w + i), p ? __ldcs(p + i) : uniform, __ldcs(r + i)};
+    /* x_i with a plain load: other rows gather it too */
+    return ahead{__ldcs(inv_w + i), p ? __ldcs(p + i) : uniform, IN_X ? x[i] : __ldcs(r + i)};
   }
   __device__ __forceinline__ void row(int64_t i, double s, terms &acc) const {
     row(i, s, acc, fetch(i));
@@ -64,10 +87,13 @@ template <typename T> struct csri_pagerank_row {
     const double w = a.w, y = (double)(T)s;
     const double next = __dadd_rn(__dmul_rn(d, __dadd_rn(y, base)), __dmul_rn(1.0 - d, a.teleport));
     const T rounded = (T)next;
-    acc.v[0] += fabs((double)rounded - (double)a.old);
+    const bool scaled = scale && w != 0.0;
+    const double old = IN_X && scaled ? csri_divide_near((double)a.old, w) : (double)a.old;
+    acc.v[0] += fabs((double)rounded - old);
     acc.v[1] += w == 0.0 ? (double)rounded : 0.0;
-    r[i] = rounded;
-    x_next[i] = (T)(scale ? __dmul_rn((double)rounded, w) : (double)rounded);
+    if (!IN_X || write_ranks)
+      r[i] = rounded;
+    x_next[i] = (T)(scaled ? __dmul_rn((double)rounded, w) : (double)rounded);
   }
 };
 

@@ -172,7 +172,9 @@ typedef csr_status csri_pagerank_weights_fn(csr_context *ctx, const csr_matrix *
 typedef csr_status csri_pagerank_pull_fn(csr_context *ctx, const csr_matrix *T, int weighted,
                                          const double *inv_w, csr_matrix *M);
 /* x_j = r_j * inv_w[j] (scale) or r_j (not scale); *dangling = the sum of r_j over dangling
- * pages (inv_w[j] == 0). x and r share a value type; inv_w lives where they do. */
+ * pages (inv_w[j] == 0). x and r share a value type; inv_w lives where they do. A dangling page's
+ * x_j is never read by the pull graph (no link leaves it): a backend with pagerank_step may keep
+ * r_j there. */
 typedef csr_status csri_pagerank_spread_fn(csr_context *ctx, const csr_vector *r,
                                            const double *inv_w, int scale, csr_vector *x,
                                            double *dangling);
@@ -185,11 +187,14 @@ typedef csr_status csri_pagerank_update_fn(csr_context *ctx, csr_vector *r, cons
                                            double *dangling, double *l1_change);
 /* One whole iteration in one pass over the pull graph AT: y = AT x, then the update above with
  * its spread written to x_next (not x, which the pass reads). A backend without it runs the SpMV
- * and the update. */
+ * and the update. With write_ranks 0 the backend may leave r as it is and keep the ranks in x
+ * alone (the old r_i, for the L1 change, taken back from x_i): the caller then makes one more
+ * call for the last iteration, from the x before it, with write_ranks 1, which writes r. */
 typedef csr_status csri_pagerank_step_fn(csr_context *ctx, const csr_matrix *AT,
-                                         const csr_vector *x, csr_vector *r, const double *p,
-                                         double d, double base, const double *inv_w, int scale,
-                                         csr_vector *x_next, double *dangling, double *l1_change);
+                                         const csr_vector *x, csr_vector *r, int write_ranks,
+                                         const double *p, double d, double base,
+                                         const double *inv_w, int scale, csr_vector *x_next,
+                                         double *dangling, double *l1_change);
 
 /* --- primitives (src/ops/scan.c, compact.c, radix_sort.c, histogram.c) ----------------------- */
 

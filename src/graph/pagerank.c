@@ -167,13 +167,14 @@ static csr_status setup(csr_context *ctx, const csri_backend *b, const csr_matri
 }
 
 /* One iteration from x = the spread of r: r and x become the next iterate's (x by swapping x and
- * y when the backend's step writes the next spread to y). */
+ * y when the backend's step writes the next spread to y, which may then leave r to finish()).
+ * *base: the iteration's dangling share. */
 static csr_status iterate(csr_context *ctx, const csri_backend *b, work *w, csr_vector *ranks,
-                          double d, int scale, double *dangling, double *l1_change) {
-  double base = *dangling / (double)ranks->n; /* the update also spreads for the next one */
+                          double d, int scale, double *dangling, double *l1_change, double *base) {
+  *base = *dangling / (double)ranks->n; /* the update also spreads for the next one */
   const double *p = w->p ? w->p->data : NULL, *inv_w = w->inv_w->data;
   if (b->graph.pagerank_step) {
-    CSRI_TRY(b->graph.pagerank_step(ctx, w->AT, w->x, ranks, p, d, base, inv_w, scale, w->y,
+    CSRI_TRY(b->graph.pagerank_step(ctx, w->AT, w->x, ranks, 0, p, d, *base, inv_w, scale, w->y,
                                     dangling, l1_change));
     csr_vector *next = w->y;
     w->y = w->x;
@@ -181,8 +182,21 @@ static csr_status iterate(csr_context *ctx, const csri_backend *b, work *w, csr_
     return CSR_SUCCESS;
   }
   CSRI_TRY(csr_spmv(ctx, 1.0, w->AT, w->x, 0.0, w->y));
-  return b->graph.pagerank_update(ctx, ranks, w->y, p, d, base, inv_w, scale, w->x, dangling,
+  return b->graph.pagerank_update(ctx, ranks, w->y, p, d, *base, inv_w, scale, w->x, dangling,
                                   l1_change);
+}
+
+/* The ranks of the last iteration written to r, where the backend's step kept them in x alone:
+ * that iteration again, from the x before it (in y since the swap) and its dangling share. Its
+ * x_next is the x it made before, rewritten with the same bits. */
+static csr_status finish(csr_context *ctx, const csri_backend *b, work *w, csr_vector *ranks,
+                         double d, int scale, double base) {
+  if (!b->graph.pagerank_step)
+    return CSR_SUCCESS;
+  double dangling = 0.0, change = 0.0;
+  const double *p = w->p ? w->p->data : NULL;
+  return b->graph.pagerank_step(ctx, w->AT, w->y, ranks, 1, p, d, base, w->inv_w->data, scale, w->x,
+                                &dangling, &change);
 }
 
 csr_status csr_pagerank(csr_context *ctx, const csr_matrix *A, const csr_pagerank_options *options,
@@ -202,7 +216,7 @@ csr_status csr_pagerank(csr_context *ctx, const csr_matrix *A, const csr_pageran
   if (status >= 0 && n > 0) {
     status = CSR_INFO_NOT_CONVERGED;
     int scale = w.AT->value_type == CSR_PATTERN;
-    double d = o->damping, dangling = 0.0;
+    double d = o->damping, dangling = 0.0, base = 0.0;
     /* The spread returns its sum: the device is done with the set-up when it returns. */
     csr_status s = b->graph.pagerank_spread(ctx, ranks, w.inv_w->data, scale, w.x, &dangling);
     done.setup_seconds = csri_seconds_now() - start;
@@ -210,7 +224,7 @@ csr_status csr_pagerank(csr_context *ctx, const csr_matrix *A, const csr_pageran
     if (s < 0)
       status = s;
     while (s >= 0 && done.iterations < o->max_iter) {
-      s = iterate(ctx, b, &w, ranks, d, scale, &dangling, &done.l1_change);
+      s = iterate(ctx, b, &w, ranks, d, scale, &dangling, &done.l1_change, &base);
       if (s < 0) {
         status = s;
         break;
@@ -228,6 +242,10 @@ csr_status csr_pagerank(csr_context *ctx, const csr_matrix *A, const csr_pageran
         status = CSR_SUCCESS;
         break;
       }
+    }
+    if (status >= 0 && done.iterations > 0) {
+      csr_status f = finish(ctx, b, &w, ranks, d, scale, base);
+      status = f < 0 ? f : status;
     }
   }
   done.iterate_seconds = done.iterations > 0 ? csri_seconds_now() - start : 0.0;
