@@ -269,15 +269,24 @@ __device__ __forceinline__ void fix_up_head(int64_t t, const csri_merge_coord *s
  * starts[s + 1].row), and then the row is carry_sum[t - 1] + head_sum[t], the thread's own work.
  * A longer run takes the whole warp (fix_up_head), the warp's such tiles one after another in
  * lane order. Tiles without a head (no row closes in them) only join the block's combination of
- * the terms. */
+ * the terms. An Out with sums also totals them here, in place of folds launched after: each
+ * thread adds the tiles' partials j, j + the grid's threads, ... (j its index in the grid; their
+ * loads in flight with its own) to its terms, and the last block to finish combines the blocks'
+ * (csri_grid_combine): one launch, an order fixed by the grid, which the tiles fix. */
 template <typename Out>
 __global__ void __launch_bounds__(FIX_UP_THREADS)
     fix_up(int64_t tiles, const csri_merge_coord *starts, const int64_t *carry_row,
            const double *carry_sum, const double *head_sum, const double *group_sum, Out out,
-           double *partials) {
+           const double *tile_partials, csri_reduce_space<csri_out_slots<Out>()> space) {
   const int64_t first = (int64_t)blockIdx.x * FIX_UP_THREADS + (threadIdx.x & ~31) + 1;
   const int64_t t = first + (threadIdx.x & 31);
   typename Out::terms terms = {};
+  if constexpr (Out::SUMS > 0)
+    for (int64_t j = (int64_t)blockIdx.x * FIX_UP_THREADS + threadIdx.x; j < tiles;
+         j += (int64_t)gridDim.x * FIX_UP_THREADS)
+#pragma unroll
+      for (int k = 0; k < Out::SUMS; k++)
+        terms.v[k] += tile_partials[j * Out::SUMS + k];
   bool long_run = false;
   if (t < tiles) {
     const int64_t r = starts[t].row;
@@ -291,7 +300,8 @@ __global__ void __launch_bounds__(FIX_UP_THREADS)
   for (unsigned m = __ballot_sync(FULL, long_run); m != 0; m &= m - 1)
     fix_up_head(first + __ffs(m) - 1, starts, carry_row, carry_sum, head_sum, group_sum, out,
                 terms);
-  csri_out_block<Out, FIX_UP_THREADS>(terms, partials);
+  if constexpr (Out::SUMS > 0)
+    csri_grid_combine<csri_add, Out::SUMS, FIX_UP_THREADS>(terms, space);
 }
 
 /* The scratch of one call: the tiles' carries and heads, the blocks' partials of an Out with
@@ -301,6 +311,7 @@ struct scratch {
   int64_t *carry_row;
   double *carry_sum, *head_sum, *partials;
   double *group_sum; /* NULL: no row spans more than two groups of tiles */
+  unsigned *ticket;  /* the fix-up's, without a context to keep one (csri_out_ticket) */
 };
 
 /* Blocks of the fix-up: a thread for each tile but the first. */
@@ -311,14 +322,15 @@ int64_t fix_up_blocks(int64_t tiles) {
 /* The scratch's size in bytes; with a base, also where its pieces lie (each 256-byte aligned). */
 size_t layout(char *base, int64_t tiles, int64_t groups, bool starts_kept, size_t partials_bytes,
               scratch *s) {
-  const size_t sizes[6] = {(size_t)tiles * sizeof(int64_t),
+  const size_t sizes[7] = {(size_t)tiles * sizeof(int64_t),
                            (size_t)tiles * sizeof(double),
                            (size_t)tiles * sizeof(double),
                            partials_bytes,
                            starts_kept ? 0 : (size_t)(tiles + 1) * sizeof(csri_merge_coord),
-                           (size_t)groups * sizeof(double)};
-  size_t at[6], total = 0;
-  for (int i = 0; i < 6; i++) {
+                           (size_t)groups * sizeof(double),
+                           partials_bytes > 0 ? sizeof(unsigned) : 0};
+  size_t at[7], total = 0;
+  for (int i = 0; i < 7; i++) {
     at[i] = total;
     total += csri_align256(sizes[i]);
   }
@@ -329,6 +341,7 @@ size_t layout(char *base, int64_t tiles, int64_t groups, bool starts_kept, size_
     s->partials = (double *)(base + at[3]);
     s->starts = starts_kept ? NULL : (csri_merge_coord *)(base + at[4]);
     s->group_sum = groups > 0 ? (double *)(base + at[5]) : NULL;
+    s->ticket = partials_bytes > 0 ? (unsigned *)(base + at[6]) : NULL;
   }
   return total;
 }
@@ -347,14 +360,14 @@ csr_status run(csr_context *ctx, const csr_matrix *A, const T *x, const Out &out
                  stream>>>(groups, s.carry_sum, s.group_sum);
     CSRI_TRY(CSRI_CUDA_CHECK(ctx, "segmented SpMV group sums"));
   }
-  const int64_t fix_ups = tiles > 1 ? fix_up_blocks(tiles) : 0;
-  if (fix_ups > 0) {
-    fix_up<Out><<<(unsigned)fix_ups, FIX_UP_THREADS, 0, stream>>>(
-        tiles, s.starts, s.carry_row, s.carry_sum, s.head_sum, s.group_sum, out,
-        s.partials + (size_t)tiles * Out::SUMS);
-    CSRI_TRY(CSRI_CUDA_CHECK(ctx, "segmented SpMV fix-up"));
-  }
-  return csri_out_total<Out>(ctx, s.partials, tiles + fix_ups, result);
+  if (tiles == 1) /* no fix-up: the one tile's partial is the result */
+    return csri_out_total<Out>(ctx, s.partials, 1, result);
+  csri_reduce_space<csri_out_slots<Out>()> space = {NULL, result, s.partials + tiles * Out::SUMS};
+  if constexpr (Out::SUMS > 0)
+    CSRI_TRY(csri_out_ticket(ctx, s.ticket, &space.ticket));
+  fix_up<Out><<<(unsigned)fix_up_blocks(tiles), FIX_UP_THREADS, 0, stream>>>(
+      tiles, s.starts, s.carry_row, s.carry_sum, s.head_sum, s.group_sum, out, s.partials, space);
+  return CSRI_CUDA_CHECK(ctx, "segmented SpMV fix-up");
 }
 
 /* Finds where A's tiles start, into `starts` (tiles + 1 of them). */
