@@ -4,7 +4,8 @@
  * replicated to at least 50M links, R-MAT of scale 23 and 24), ranks in fp64, d = 0.85.
  *   ours:      time per iteration = (T(K2) - T(K1)) / (K2 - K1), T(K) the median of 3 host-clock
  *              times of csr_pagerank stopped after K iterations (tol 1e-300): the set-up
- * (out-degrees, the pull graph, the first spread) cancels; set-up = T(K1) - K1 * iteration. SpMV:
+ * (out-degrees, the pull graph, the first spread, the last iteration run again to write r)
+ * cancels; set-up = T(K1) - K1 * iteration. SpMV:
  * csr_spmv of the pull graph (pattern, f64 x and y, AUTO), median of --reps after warm-up (CUDA
  * events); goal: iteration <= 1.15 SpMV. cuSPARSE:  the pull graph with values 1 / out-degree
  * (32-bit offsets), per iteration cusparseSpMV (best of CSR ALG1 / ALG2, buffer and preprocessing
