@@ -6,9 +6,10 @@
  *                        fused iteration, cuda/pagerank.cu).
  * An Out with SUMS > 0 also adds SUMS terms per row (the L1 change, ...): each thread adds its
  * rows' terms, each block combines its threads' in a fixed order into its partial, and
- * csri_out_total combines the partials in block order. The rows a thread and a block finish are
- * fixed by the matrix's shape, so the totals have the same bits on every call.
- * An Out whose row() reads memory of its own (PageRank: r_i, 1 / w_i) is BATCHED: the tiled
+ * csri_out_total (in the segmented kernel, its fix-up) combines the partials in block order. The
+ * rows a thread and a block finish are fixed by the matrix's shape, so the totals have the same
+ * bits on every call.
+ * An Out whose row() reads memory of its own (PageRank: x_i or r_i, 1 / w_i) is BATCHED: the tiled
  * kernels keep its rows' sums, rounded to the value type, in shared memory and finish the tile's
  * rows together at its end, thread t taking rows t, t + THREADS, ...: coalesced loads, all in
  * flight at once, where calling it as each row closes would make a thread wait for its loads once
@@ -57,10 +58,9 @@ __device__ __forceinline__ double csri_divide_near(double a, double b) {
  * In double the ranks live in x alone between iterations (IN_X): r is written only with
  * write_ranks, and page i's old rank is taken back from its x_i (x_i / inv_w_i when scaled,
  * within a few roundings of the rank by csri_divide_near, inv_w_i being 1 / out-degree, at least
- * 2^-63; x_i itself otherwise),
- * which saves reading and writing r, 16 bytes a page, for reading x_i, 8. In float r is read and
- * written in place (only row i's owner touches r_i) as before: taken back from a float x_i the old
- * rank would be off by 2^-24 of itself, too coarse for the L1 change. */
+ * 2^-63; x_i itself otherwise), which saves reading and writing r, 16 bytes a page, for reading
+ * x_i, 8. In float r is read and written in place (only row i's owner touches r_i): taken back
+ * from a float x_i the old rank would be off by 2^-24 of itself, too coarse for the L1 change. */
 template <typename T> struct csri_pagerank_row {
   static constexpr int SUMS = 2;
   static constexpr bool BATCHED = true; /* s_i is rounded to T first anyway */

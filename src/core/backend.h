@@ -187,9 +187,10 @@ typedef csr_status csri_pagerank_update_fn(csr_context *ctx, csr_vector *r, cons
                                            double *dangling, double *l1_change);
 /* One whole iteration in one pass over the pull graph AT: y = AT x, then the update above with
  * its spread written to x_next (not x, which the pass reads). A backend without it runs the SpMV
- * and the update. With write_ranks 0 the backend may leave r as it is and keep the ranks in x
- * alone (the old r_i, for the L1 change, taken back from x_i): the caller then makes one more
- * call for the last iteration, from the x before it, with write_ranks 1, which writes r. */
+ * and the update. With f64 ranks and write_ranks 0 the backend may leave r as it is and keep the
+ * ranks in x alone (the old r_i, for the L1 change, taken back from x_i): the caller then makes
+ * one more call for the last iteration, from the x before it, with write_ranks 1, which writes r.
+ * f32 ranks are written to r by every call. */
 typedef csr_status csri_pagerank_step_fn(csr_context *ctx, const csr_matrix *AT,
                                          const csr_vector *x, csr_vector *r, int write_ranks,
                                          const double *p, double d, double base,

@@ -186,12 +186,12 @@ static csr_status iterate(csr_context *ctx, const csri_backend *b, work *w, csr_
                                   l1_change);
 }
 
-/* The ranks of the last iteration written to r, where the backend's step kept them in x alone:
- * that iteration again, from the x before it (in y since the swap) and its dangling share. Its
- * x_next is the x it made before, rewritten with the same bits. */
+/* The ranks of the last iteration written to r, where the backend's step kept them in x alone
+ * (f64 ranks only): that iteration again, from the x before it (in y since the swap) and its
+ * dangling share. Its x_next is the x it made before, rewritten with the same bits. */
 static csr_status finish(csr_context *ctx, const csri_backend *b, work *w, csr_vector *ranks,
                          double d, int scale, double base) {
-  if (!b->graph.pagerank_step)
+  if (!b->graph.pagerank_step || ranks->value_type != CSR_F64)
     return CSR_SUCCESS;
   double dangling = 0.0, change = 0.0;
   const double *p = w->p ? w->p->data : NULL;
