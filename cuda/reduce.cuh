@@ -131,6 +131,20 @@ static inline int csri_reduce_grid(const void *kernel, int threads, int64_t work
   return (int)(need < 1 ? 1 : need < resident ? need : resident);
 }
 
+/* A ticket for a kernel that ends with csri_grid_combine over scratch of its own: the context's
+ * (zero between reductions: the last block re-arms it), or, without a context, `fallback` (a word
+ * of the caller's scratch) set to zero on the stream. */
+static inline csr_status csri_reduce_ticket(csr_context *ctx, unsigned *fallback,
+                                            unsigned **ticket) {
+  if (ctx != NULL) {
+    double *host = NULL, *device = NULL;
+    return csri_cuda_reduce_slots(ctx, ticket, &host, &device);
+  }
+  *ticket = fallback;
+  CSRI_CUDA_TRY(ctx, cudaMemsetAsync(fallback, 0, sizeof(unsigned), csri_stream(ctx)));
+  return CSR_SUCCESS;
+}
+
 /* Sets up a reduction over `blocks` blocks. */
 template <int K>
 static csr_status csri_reduce_begin(csr_context *ctx, int blocks, csri_reduce_run<K> *r) {

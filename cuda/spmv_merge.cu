@@ -277,7 +277,7 @@ template <typename Out>
 __global__ void __launch_bounds__(FIX_UP_THREADS)
     fix_up(int64_t tiles, const csri_merge_coord *starts, const int64_t *carry_row,
            const double *carry_sum, const double *head_sum, const double *group_sum, Out out,
-           const double *tile_partials, csri_reduce_space<csri_out_slots<Out>()> space) {
+           const double *tile_partials, csri_reduce_space<Out::SUMS> space) {
   const int64_t first = (int64_t)blockIdx.x * FIX_UP_THREADS + (threadIdx.x & ~31) + 1;
   const int64_t t = first + (threadIdx.x & 31);
   typename Out::terms terms = {};
@@ -311,7 +311,7 @@ struct scratch {
   int64_t *carry_row;
   double *carry_sum, *head_sum, *partials;
   double *group_sum; /* NULL: no row spans more than two groups of tiles */
-  unsigned *ticket;  /* the fix-up's, without a context to keep one (csri_out_ticket) */
+  unsigned *ticket;  /* the fix-up's, without a context to keep one (csri_reduce_ticket) */
 };
 
 /* Blocks of the fix-up: a thread for each tile but the first. */
@@ -362,9 +362,9 @@ csr_status run(csr_context *ctx, const csr_matrix *A, const T *x, const Out &out
   }
   if (tiles == 1) /* no fix-up: the one tile's partial is the result */
     return csri_out_total<Out>(ctx, s.partials, 1, result);
-  csri_reduce_space<csri_out_slots<Out>()> space = {NULL, result, s.partials + tiles * Out::SUMS};
+  csri_reduce_space<Out::SUMS> space = {NULL, result, s.partials + tiles * Out::SUMS};
   if constexpr (Out::SUMS > 0)
-    CSRI_TRY(csri_out_ticket(ctx, s.ticket, &space.ticket));
+    CSRI_TRY(csri_reduce_ticket(ctx, s.ticket, &space.ticket));
   fix_up<Out><<<(unsigned)fix_up_blocks(tiles), FIX_UP_THREADS, 0, stream>>>(
       tiles, s.starts, s.carry_row, s.carry_sum, s.head_sum, s.group_sum, out, s.partials, space);
   return CSRI_CUDA_CHECK(ctx, "segmented SpMV fix-up");

@@ -142,25 +142,6 @@ __global__ void __launch_bounds__(CSRI_REDUCE_THREADS)
   }
 }
 
-/* The slots of a grid combination (cuda/reduce.cuh) that totals an Out's sums: SUMS, at least 1
- * (an Out without sums combines nothing, but the type must exist). */
-template <typename Out> constexpr int csri_out_slots() {
-  return Out::SUMS > 0 ? Out::SUMS : 1;
-}
-
-/* A ticket for a kernel that ends with csri_grid_combine: the context's (zero between
- * reductions), or, without a context, `fallback` (a word of the call's scratch) set to zero on
- * the stream. */
-static inline csr_status csri_out_ticket(csr_context *ctx, unsigned *fallback, unsigned **ticket) {
-  if (ctx != NULL) {
-    double *host = NULL, *device = NULL;
-    return csri_cuda_reduce_slots(ctx, ticket, &host, &device);
-  }
-  *ticket = fallback;
-  CSRI_CUDA_TRY(ctx, cudaMemsetAsync(fallback, 0, sizeof(unsigned), csri_stream(ctx)));
-  return CSR_SUCCESS;
-}
-
 /* Folds of `blocks` partials. */
 static inline int64_t csri_out_folds(int64_t blocks) {
   return (blocks + CSRI_OUT_FOLD - 1) / CSRI_OUT_FOLD;
