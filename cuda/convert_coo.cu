@@ -226,9 +226,9 @@ csr_status copy_ordered(csr_context *ctx, const csr_coo *T, const runs_space &w,
     R = w.ranked;
   } else {
     void *sort_space = NULL;
-    CSRI_TRY(mem.take(&sort_space, 1, csri_cuda_radix_sort_bytes(ctx, 8, 0, D)));
-    CSRI_TRY(csri_cuda_radix_sort(ctx, 8, w.repeats, 0, NULL, D, 0, csri_bit_length((uint64_t)n),
-                                  sort_space));
+    const int bits = csri_bit_length((uint64_t)n);
+    CSRI_TRY(mem.take(&sort_space, 1, csri_cuda_radix_sort_bytes(ctx, 8, 0, D, 0, bits)));
+    CSRI_TRY(csri_cuda_radix_sort(ctx, 8, w.repeats, 0, NULL, D, 0, bits, sort_space));
   }
   /* As many blocks as are resident at once, each taking tile after tile. */
   with_value_type(T->value_type, [&](auto *type) {
@@ -313,7 +313,7 @@ csr_status sort_and_assemble(csr_context *ctx, const csr_coo *T, bool drop_zeros
   CSRI_TRY(mem.take((void **)&keys, n, sizeof(K)));
   if (value_size > 0)
     CSRI_TRY(mem.take(&values, n, value_size));
-  CSRI_TRY(mem.take(&workspace, 1, csri_cuda_radix_sort_bytes(ctx, sizeof(K), value_size, n)));
+  CSRI_TRY(mem.take(&workspace, 1, csri_radix::make_layout(sizeof(K), value_size, n).total));
   const coo_keys<K> first = {T->row_indices, T->col_indices, col_bits, T->rows, T->cols};
   /* The sorted rows in the keys' array: the last pass reads the workspace's. */
   int32_t *sorted_rows = (int32_t *)keys;
@@ -405,7 +405,7 @@ size_t coo_build_bytes(csr_context *ctx, const csr_coo *T, size_t *sort_bytes) {
   const int64_t n = T->nnz;
   const size_t key = narrow_keys(T) ? 4 : 8, value = csri_value_size(T->value_type);
   /* and, with many repeats or zeros to drop, a column array for A's entries moved */
-  *sort_bytes = (size_t)n * (key + value + 4) + csri_cuda_radix_sort_bytes(ctx, key, value, n);
+  *sort_bytes = (size_t)n * (key + value + 4) + csri_radix::make_layout(key, value, n).total;
   return (size_t)(T->rows + 1) * 8 + (size_t)n * (4 + csri_value_size(T->value_type)) +
          runs_space_bytes(T);
 }

@@ -3,9 +3,10 @@
 #include "radix_sort.cuh"
 
 extern "C" size_t csri_cuda_radix_sort_bytes(const csr_context *ctx, size_t key_size,
-                                             size_t value_size, int64_t n) {
+                                             size_t value_size, int64_t n, int begin_bit,
+                                             int end_bit) {
   (void)ctx;
-  return csri_radix::make_layout(key_size, value_size, n).total;
+  return csri_radix::in_place_bytes(key_size, value_size, n, begin_bit, end_bit);
 }
 
 extern "C" csr_status csri_cuda_radix_sort(csr_context *ctx, size_t key_size, void *keys,

@@ -718,13 +718,14 @@ __global__ void __launch_bounds__(THREADS, min_blocks<K, V>())
 
 /* --- the sort ------------------------------------------------------------------------------- */
 
-/* Workspace: [tile counters][digit counts][repeats: drops, found][status][keys][values]; all
- * before the status zeroed at the sort's start. */
+/* Workspace: [tile counters][digit counts][repeats: drops, found][status][keys][values], and
+ * with `third` [keys][values] again (src/kernels/radix_plan.h: the buffers); all before the
+ * status zeroed at the sort's start. */
 struct layout {
-  size_t counters, counts, drops, found, status, keys, values, total;
+  size_t counters, counts, drops, found, status, keys, values, keys3, values3, total;
 };
 
-inline layout make_layout(size_t key_size, size_t value_size, int64_t n) {
+inline layout make_layout(size_t key_size, size_t value_size, int64_t n, bool third = false) {
   const int64_t tile = key_size == 4 ? tile_items<uint32_t>() : tile_items<uint64_t>();
   const int64_t tiles = (n + tile - 1) / tile;
   const int passes_max = most_passes(key_size);
@@ -736,8 +737,19 @@ inline layout make_layout(size_t key_size, size_t value_size, int64_t n) {
   l.status = l.found + csri_align256(sizeof(repeats_found));
   l.keys = l.status + digit_status::bytes(tiles * WIDE_DIGITS);
   l.values = l.keys + csri_align256((size_t)n * key_size);
-  l.total = l.values + csri_align256((size_t)n * value_size);
+  l.keys3 = l.values + csri_align256((size_t)n * value_size);
+  l.values3 = third ? l.keys3 + csri_align256((size_t)n * key_size) : l.keys3;
+  l.total = third ? l.values3 + csri_align256((size_t)n * value_size) : l.keys3;
   return l;
+}
+
+/* The workspace of an in-place sort over bits [begin_bit, end_bit): a third buffer when the
+ * plan's pass count wants one. */
+inline size_t in_place_bytes(size_t key_size, size_t value_size, int64_t n, int begin_bit,
+                             int end_bit) {
+  const csri_radix_plan plan =
+      csri_radix_plan_for(begin_bit, end_bit, CSRI_RADIX_BITS, CSRI_RADIX_WIDE_BITS);
+  return make_layout(key_size, value_size, n, csri_radix_wants_third_buffer(plan.passes)).total;
 }
 
 /* One pass over the digits of `bits` bits at `shift`, in the kernel for DIGITS digit values:
@@ -787,12 +799,13 @@ __global__ void __launch_bounds__(WIDE_DIGITS)
 
 /* The digit counts of every pass, then the passes. The first pass reads first_keys and
  * first_values; the sorted keys and values end in keys and values. in_place: first_keys reads
- * keys and first_values is values (the passes then alternate from the caller's arrays to the
- * workspace, and an odd number of them ends with one copy back); otherwise the passes alternate
- * so that the last one writes the caller's arrays, or, when `last` is given (not in place), writes
- * the sorted keys through last->keys and the values to last->values (keys and values are then
- * only where passes before it write: the sort takes two passes or more, and the last one reads
- * the workspace's). first_bad, when given (device memory), gets the first key that
+ * keys and first_values is values (the passes go from the caller's arrays through the
+ * workspace's and back, src/kernels/radix_plan.h: an odd number of them takes the workspace's
+ * third buffer, sized by in_place_bytes, or ends with one copy back); otherwise the passes
+ * alternate so that the last one writes the caller's arrays, or, when `last` is given (not in
+ * place), writes the sorted keys through last->keys and the values to last->values (keys and values
+ * are then only where passes before it write: the sort takes two passes or more, and the last one
+ * reads the workspace's). first_bad, when given (device memory), gets the first key that
  * first_keys.checked finds bad, if it is below what *first_bad holds (an in-place sort over no
  * bits checks nothing); the sort goes on regardless: every digit is masked to its bits, so bad
  * keys are moved like any other, never written out of bounds.
@@ -807,13 +820,14 @@ csr_status sort(csr_context *ctx, FirstKeys first_keys, const V *first_values, b
                 unsigned long long *first_bad = nullptr,
                 const last_output<LastKeys, V> *last = nullptr, bool *marked = nullptr) {
   cudaStream_t stream = csri_stream(ctx);
-  layout l = make_layout(sizeof(K), has_values<V>() ? sizeof(V) : 0, n);
+  csri_radix_plan plan =
+      csri_radix_plan_for(begin_bit, end_bit, CSRI_RADIX_BITS, CSRI_RADIX_WIDE_BITS);
+  const bool third = in_place && csri_radix_wants_third_buffer(plan.passes);
+  layout l = make_layout(sizeof(K), has_values<V>() ? sizeof(V) : 0, n, third);
   char *w = (char *)workspace;
   unsigned long long *counters = (unsigned long long *)(w + l.counters);
   unsigned long long *counts = (unsigned long long *)(w + l.counts);
   const digit_status status = digit_status::at(w + l.status, 0);
-  csri_radix_plan plan =
-      csri_radix_plan_for(begin_bit, end_bit, CSRI_RADIX_BITS, CSRI_RADIX_WIDE_BITS);
   /* Out of place, no bits still takes one pass (every key of digit 0): a stable copy. */
   if (plan.passes == 0 && in_place)
     return CSR_SUCCESS;
@@ -837,18 +851,17 @@ csr_status sort(csr_context *ctx, FirstKeys first_keys, const V *first_values, b
   bucket_starts_kernel<<<plan.passes, WIDE_DIGITS, 0, stream>>>(counts);
   CSRI_TRY(CSRI_CUDA_CHECK(ctx, "radix sort digit counts"));
 
-  K *key_buf[2] = {keys, (K *)(w + l.keys)};
-  V *value_buf[2] = {values, (V *)(w + l.values)};
-  /* Pass p writes buffer out(p): 1, 0, 1, ... in place; ending at 0 otherwise. */
+  K *key_buf[3] = {keys, (K *)(w + l.keys), (K *)(w + l.keys3)};
+  V *value_buf[3] = {values, (V *)(w + l.values), (V *)(w + l.values3)};
   const int passes = plan.passes;
-  auto out = [&](int p) { return in_place ? (p + 1) & 1 : (passes - 1 - p) & 1; };
+  auto out = [&](int p) { return csri_radix_pass_writes(passes, in_place, third, p); };
   const bool marking = REPEATS && passes >= 3 && last != nullptr && end_bit < 64;
   if (marked != nullptr)
     *marked = marking;
   const repeat_marks marks = {(unsigned long long *)(w + l.drops), (repeats_found *)(w + l.found),
                               plan.shift[passes - 1], plan.bits[passes - 1]};
   for (int p = 0; p < passes; p++) {
-    const int to = out(p), from = 1 - to;
+    const int to = out(p), from = p == 0 ? 0 : out(p - 1); /* pass 0 reads first_keys */
     const key_store<K> to_keys = {key_buf[to]};
     unsigned long long *starts = counts + (int64_t)p * WIDE_DIGITS;
     const key_array<K> from_keys = {key_buf[from]};
@@ -887,7 +900,7 @@ csr_status sort(csr_context *ctx, FirstKeys first_keys, const V *first_values, b
     return CSR_SUCCESS;
   if (out(passes - 1) == 0)
     return CSR_SUCCESS;
-  /* In place with an odd number of passes: the result is in the workspace. */
+  /* In place with one pass: the result is in the workspace. */
   CSRI_CUDA_TRY(ctx, cudaMemcpyAsync(keys, key_buf[1], (size_t)n * sizeof(K),
                                      cudaMemcpyDeviceToDevice, stream));
   if constexpr (has_values<V>())

@@ -95,7 +95,7 @@ csr_status expand_with(csr_context *ctx, const csr_matrix *A, bool skew, const i
   S *items = NULL;
   int32_t *rows = NULL;
   void *workspace = NULL;
-  const size_t bytes = csri_cuda_radix_sort_bytes(ctx, sizeof(K), sizeof(S), m);
+  const size_t bytes = csri_cuda_radix_sort_bytes(ctx, sizeof(K), sizeof(S), m, 0, key_bits);
   CSRI_TRY(mem.take((void **)&keys, m, sizeof *keys));
   CSRI_TRY(mem.take((void **)&items, m, sizeof *items));
   CSRI_TRY(mem.take((void **)&rows, m, sizeof *rows));

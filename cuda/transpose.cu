@@ -85,17 +85,17 @@ csr_status transpose_with(csr_context *ctx, const csr_matrix *A, csr_matrix *AT)
   uint32_t *keys = NULL;
   payload_type *payload = NULL;
   void *workspace = NULL;
-  const size_t bytes = csri_cuda_radix_sort_bytes(ctx, 4, sizeof(payload_type), n);
+  const int bits = csri_index_bits(A->cols), end_bit = bits < 32 ? bits : 32;
+  const size_t bytes = csri_cuda_radix_sort_bytes(ctx, 4, sizeof(payload_type), n, 0, end_bit);
   CSRI_TRY(mem.take((void **)&keys, n, sizeof *keys));
   CSRI_TRY(mem.take((void **)&payload, n, sizeof *payload));
   CSRI_TRY(mem.take(&workspace, 1, bytes));
   make_pairs<P><<<csri_entry_blocks(n), CSRI_VECTOR_THREADS, 0, stream>>>(
       A->row_offsets, A->col_indices, A->values, A->rows, n, keys, payload);
   CSRI_TRY(CSRI_CUDA_CHECK(ctx, "transpose pair kernel"));
-  const int bits = csri_index_bits(A->cols);
   if (bits > 0 && n > 1) /* one column, or one entry: already in order */
-    CSRI_TRY(csri_cuda_radix_sort(ctx, 4, keys, sizeof(payload_type), payload, n, 0,
-                                  bits < 32 ? bits : 32, workspace));
+    CSRI_TRY(csri_cuda_radix_sort(ctx, 4, keys, sizeof(payload_type), payload, n, 0, end_bit,
+                                  workspace));
   unpack_pairs<P><<<csri_vector_blocks(n), CSRI_VECTOR_THREADS, 0, stream>>>(
       payload, n, A->values, A->row_offsets, A->rows, AT->col_indices, AT->values);
   CSRI_TRY(CSRI_CUDA_CHECK(ctx, "transpose unpack kernel"));

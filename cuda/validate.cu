@@ -82,7 +82,7 @@ csr_status find_repeats(csr_context *ctx, const csr_matrix *A, violations *found
   void *workspace = NULL;
   CSRI_TRY(mem.take((void **)&keys, n, sizeof *keys));
   CSRI_TRY(mem.take((void **)&positions, n, sizeof *positions));
-  CSRI_TRY(mem.take(&workspace, 1, csri_cuda_radix_sort_bytes(ctx, 8, 8, n)));
+  CSRI_TRY(mem.take(&workspace, 1, csri_cuda_radix_sort_bytes(ctx, 8, 8, n, 0, key_bits)));
   make_keys<<<csri_entry_blocks(n), CSRI_VECTOR_THREADS, 0, csri_stream(ctx)>>>(
       A->row_offsets, A->col_indices, A->rows, n, col_bits, keys, positions);
   CSRI_TRY(CSRI_CUDA_CHECK(ctx, "validation key kernel"));

@@ -6,7 +6,11 @@
  *    most one, wider first); narrow passes all full but the last;
  *  - the cases the documentation names (44 bits: 9 9 9 9 8; 40 bits: 8 x 5);
  *  - a plan made two passes or more: longer plans unchanged, one pass split into two that cover
- *    its bits in order (a pass of no bits at shift 0). */
+ *    its bits in order (a pass of no bits at shift 0);
+ *  - the buffers the passes move between: each pass reads what the one before wrote and never
+ *    writes what it reads; the last writes the caller's arrays (buffer 0), except an in-place sort
+ *    of an odd count without a third buffer, which ends in buffer 1; buffer 2 only with a third
+ *    buffer, which is wanted for odd counts of three or more. */
 #include "kernels/radix_plan.h"
 #include "testing.h"
 
@@ -69,6 +73,23 @@ static void check_two_or_more(int begin, int end, int narrow, int wide) {
   CHECK(two.bits[0] >= two.bits[1] && two.bits[0] - two.bits[1] <= 1);
 }
 
+/* The buffers of a sort of `passes` passes, in place or not, with a third buffer or not. */
+static void check_buffers(int passes, int in_place, int third) {
+  int reads = 0; /* in place: the caller's arrays; otherwise the input, elsewhere (-1) */
+  if (!in_place)
+    reads = -1;
+  for (int p = 0; p < passes; p++) {
+    const int writes = csri_radix_pass_writes(passes, in_place, third, p);
+    CHECKF(writes >= 0 && writes <= (third ? 2 : 1) && writes != reads,
+           "%d passes (in place %d, third %d): pass %d reads %d, writes %d", passes, in_place,
+           third, p, reads, writes);
+    reads = writes;
+  }
+  const int last = in_place && !third && passes % 2 == 1 ? 1 : 0;
+  CHECKF(reads == last, "%d passes (in place %d, third %d) end in buffer %d", passes, in_place,
+         third, reads);
+}
+
 int main(void) {
   const int widths[][2] = {
       {CSRI_RADIX_BITS, CSRI_RADIX_WIDE_BITS}, {8, 8}, {8, 9}, {8, 10}, {8, 11}, {4, 5}, {2, 3}};
@@ -80,6 +101,14 @@ int main(void) {
   for (int begin = 0; begin <= 64; begin++)
     for (int end = begin; end <= 64 && end - begin <= 2 * CSRI_RADIX_WIDE_BITS; end++)
       check_two_or_more(begin, end, CSRI_RADIX_BITS, CSRI_RADIX_WIDE_BITS);
+
+  for (int passes = 1; passes <= CSRI_RADIX_MOST_PASSES; passes++) {
+    const int third = csri_radix_wants_third_buffer(passes);
+    CHECKF(third == (passes >= 3 && passes % 2 == 1), "%d passes: third buffer %d", passes, third);
+    check_buffers(passes, 1, third);
+    check_buffers(passes, 1, 0);
+    check_buffers(passes, 0, 0);
+  }
 
   csri_radix_plan p = csri_radix_plan_for(0, 44, 8, 9);
   CHECK(p.passes == 5 && p.bits[0] == 9 && p.bits[3] == 9 && p.bits[4] == 8 && p.shift[4] == 36);

@@ -242,9 +242,10 @@ typedef size_t csri_compact_bytes_fn(const csr_context *ctx, csr_data_type type,
 typedef csr_status csri_compact_fn(csr_context *ctx, csr_data_type type, const void *in,
                                    const csri_select *select, void *out, int64_t n, int64_t *kept,
                                    void *workspace);
-/* key_size 4 or 8; value_size 0 (no values), 4 or 8; n > 1 and begin_bit < end_bit. */
+/* key_size 4 or 8; value_size 0 (no values), 4 or 8; n > 1 and begin_bit < end_bit (the
+ * workspace of a sort over those bits). */
 typedef size_t csri_radix_sort_bytes_fn(const csr_context *ctx, size_t key_size, size_t value_size,
-                                        int64_t n);
+                                        int64_t n, int begin_bit, int end_bit);
 typedef csr_status csri_radix_sort_fn(csr_context *ctx, size_t key_size, void *keys,
                                       size_t value_size, void *values, int64_t n, int begin_bit,
                                       int end_bit, void *workspace);

@@ -58,4 +58,26 @@ CSRI_HD csri_radix_plan csri_radix_plan_two_or_more(csri_radix_plan plan) {
   return plan;
 }
 
+/* The buffers a sort's passes move the keys (and values) between: 0 the caller's arrays, 1 and 2
+ * the workspace's. A pass cannot write what it reads, so an in-place sort alternates: 0 -> 1 ->
+ * 0 -> ..., which ends in the caller's arrays after an even number of passes and in buffer 1,
+ * one copy away, after an odd one. With three passes or more and a third buffer, an odd count
+ * ends in the caller's arrays too: 0 -> 1 -> 2 -> 1 -> ... -> 2 -> 0 (what CUB's SortPairs does,
+ * for the price of a third copy of the keys and values in the workspace). */
+CSRI_HD int csri_radix_wants_third_buffer(int passes) {
+  return passes >= 3 && passes % 2 == 1;
+}
+
+/* Where pass p of `passes` writes. in_place: pass 0 reads buffer 0 and each later pass what the
+ * one before wrote, as above (third: the workspace has buffer 2, for an odd count of three or
+ * more). Otherwise the first pass reads the input from elsewhere and the passes alternate
+ * between 0 and 1 so that the last writes buffer 0. */
+CSRI_HD int csri_radix_pass_writes(int passes, int in_place, int third, int p) {
+  if (!in_place)
+    return (passes - 1 - p) & 1;
+  if (!third)
+    return (p + 1) & 1;
+  return p == passes - 1 ? 0 : p % 2 == 0 ? 1 : 2;
+}
+
 #endif

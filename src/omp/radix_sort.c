@@ -17,7 +17,8 @@ static size_t round16(size_t bytes) {
 
 /* Workspace: the keys' second buffer, the values' second buffer, RADIX counts per chunk. */
 size_t csri_omp_radix_sort_bytes(const csr_context *ctx, size_t key_size, size_t value_size,
-                                 int64_t n) {
+                                 int64_t n, int begin_bit, int end_bit) {
+  (void)begin_bit, (void)end_bit;
   return round16((size_t)n * key_size) + round16((size_t)n * value_size) +
          (size_t)csri_thread_chunks(ctx, n, MIN_PARALLEL) * RADIX * sizeof(int64_t);
 }

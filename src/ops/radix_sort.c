@@ -29,7 +29,8 @@ csr_status csr_radix_sort(csr_context *ctx, csr_location location, csr_data_type
   csr_status status = CSRI_DISPATCH(ctx, location, primitive.radix_sort, "radix sort", &b);
   CSRI_TRY(status);
   int trivial = n <= 1 || begin_bit == end_bit;
-  size_t need = trivial ? 0 : b->primitive.radix_sort_bytes(ctx, key_size, value_size, n);
+  size_t need =
+      trivial ? 0 : b->primitive.radix_sort_bytes(ctx, key_size, value_size, n, begin_bit, end_bit);
   int run;
   void *use;
   CSRI_TRY(csri_primitive_workspace(ctx, location, need, workspace, workspace_bytes, &run, &use));

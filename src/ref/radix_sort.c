@@ -10,8 +10,8 @@ static size_t keys_room(size_t key_size, int64_t n) {
 }
 
 size_t csri_ref_radix_sort_bytes(const csr_context *ctx, size_t key_size, size_t value_size,
-                                 int64_t n) {
-  (void)ctx;
+                                 int64_t n, int begin_bit, int end_bit) {
+  (void)ctx, (void)begin_bit, (void)end_bit;
   return keys_room(key_size, n) + (size_t)n * value_size;
 }
 
