@@ -281,18 +281,16 @@ template <int DIGITS> __host__ __device__ constexpr int digit_bits() {
 }
 
 /* The lanes whose digit is this lane's, among the lanes whose item is `valid` (this lane's
- * being so): with ballots for 64-bit keys, with __match_any_sync for 32-bit keys. H100,
- * 2026-11-27, same runs, ballots against __match_any_sync: 2^26 40-bit COO pairs with f64 values
- * 0.930x CUB against 0.899-0.905x; building matrices from shuffled triples 1 % slower to 4 %
- * faster, within the 0.5-3 % by which two builds of the same pass code differed. In the passes of
- * 32-bit keys, which have half the registers, the ballots spilled (2^28 u32 pairs 0.728x against
- * 0.787x). */
+ * being so): one ballot per digit bit (lanes_alike), not __match_any_sync. H100, 2026-11-27, same
+ * runs, ballots against __match_any_sync: 2^26 40-bit COO pairs with f64 values 0.930x CUB
+ * against 0.899-0.905x; building matrices from shuffled triples 1 % slower to 4 % faster, within
+ * the 0.5-3 % by which two builds of the same pass code differed. For 32-bit keys the ballots
+ * first spilled (2^28 u32 pairs 0.728x against 0.787x); the pass as it is now fits them in its 64
+ * registers: 11.70-12.21 ms against 11.89-12.03 (2026-11-28, three runs each, builds side by side),
+ * and the passes of both key widths share one ranking. */
 template <typename K, int DIGITS>
 __device__ __forceinline__ uint32_t match_digits(int digit, bool valid) {
-  if constexpr (sizeof(K) == 8)
-    return lanes_alike<digit_bits<DIGITS>()>((uint32_t)digit) & __ballot_sync(0xffffffffu, valid);
-  else
-    return __match_any_sync(0xffffffffu, digit); /* the invalid items' digits match no lane */
+  return lanes_alike<digit_bits<DIGITS>()>((uint32_t)digit) & __ballot_sync(0xffffffffu, valid);
 }
 
 /* Rank within the warp: peers with the same digit in this round, plus what the warp counted for
