@@ -250,7 +250,8 @@ __device__ __forceinline__ typename Op::value csri_block_exclusive(typename Op::
 
 /* Exclusive scan of one value per warp (lane 0's argument counts): every thread gets its
  * warp's exclusive prefix; *total the block's aggregate. `warp_totals` is shared scratch of
- * THREADS / 32 values. Ends with a barrier. */
+ * THREADS / 32 values, which the caller must not write again (there is no barrier after the
+ * last reads of it: the scan and compact tiles, its callers, need none). */
 template <typename Op, int THREADS>
 __device__ __forceinline__ typename Op::value csri_warps_exclusive(typename Op::value warp_value,
                                                                    typename Op::value *warp_totals,
@@ -269,7 +270,6 @@ __device__ __forceinline__ typename Op::value csri_warps_exclusive(typename Op::
   __syncthreads();
   V result = warp == 0 ? Op::identity() : warp_totals[warp - 1];
   *total = warp_totals[warps - 1];
-  __syncthreads(); /* warp_totals may be reused by the caller */
   return result;
 }
 

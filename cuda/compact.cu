@@ -3,6 +3,7 @@
  * items gathered in shared memory first, so that the tile writes one contiguous run. The kernel
  * is those steps (load, select and rank, look back, gather, store), each a device function. */
 #include "common.cuh"
+#include "reduce.cuh"
 
 namespace {
 
@@ -39,8 +40,8 @@ __device__ __forceinline__ bool keep(S bits, uint8_t flag, C operand) {
  * keep_mask[r] for item k of round r, and where they go within the tile: lane_before[r] within
  * the warp, the result the warp's offset within the tile; *tile_count the tile's kept items.
  * Selecting and counting share one loop over the rounds (as separate loops, the compiler
- * schedules the loads differently). Ends with a barrier (warp_totals: shared scratch of
- * THREADS / 32 counts). */
+ * schedules the loads differently). warp_totals: shared scratch of THREADS / 32 counts, not
+ * written again. */
 template <typename S, typename C, int MODE, int VECS, int PER>
 __device__ __forceinline__ uint32_t select_and_rank(const S (&x)[VECS][PER], const uint8_t *flags,
                                                     C operand, int64_t segment, int64_t n,
@@ -121,8 +122,10 @@ __global__ void __launch_bounds__(THREADS, sizeof(S) == 4 ? 4 : 1)
   __syncthreads();
   const uint64_t prefix = prefix_shared;
   store_run(gathered, tile_count, prefix, out);
-  if (tile == tiles - 1 && threadIdx.x == 0)
+  if (tile == tiles - 1 && threadIdx.x == 0) {
     *kept_total = prefix + tile_count;
+    __threadfence_system(); /* kept_total may be mapped host memory */
+  }
 }
 
 template <typename S> size_t workspace_bytes(int64_t n) {
@@ -145,8 +148,16 @@ csr_status run(csr_context *ctx, const void *in, const csri_select *select, C op
                int64_t n, int64_t *kept, void *workspace) {
   cudaStream_t stream = csri_stream(ctx);
   CSRI_CUDA_TRY(ctx, cudaMemsetAsync(workspace, 0, workspace_bytes<S>(n), stream));
-  /* The kept count lands in the counter word's neighbour (the first 256 bytes hold both). */
-  unsigned long long *kept_total = (unsigned long long *)workspace + 1;
+  /* The last tile writes the kept count straight into the context's pinned, mapped result slot
+   * (cuda/reduce.cu), so that the host reads it after the stream's end with no copy (a copy of
+   * the count costs as much as a tenth of the pass); without a context, into the counter word's
+   * neighbour in the workspace (the first 256 bytes hold both), copied back. */
+  unsigned *ticket = NULL;
+  double *host = NULL, *device = NULL;
+  if (ctx != NULL)
+    CSRI_TRY(csri_cuda_reduce_slots(ctx, &ticket, &host, &device));
+  unsigned long long *kept_total =
+      host != NULL ? (unsigned long long *)device : (unsigned long long *)workspace + 1;
   int mode = select->flags                             ? BY_FLAGS
              : select->predicate == CSR_KEEP_NOT_EQUAL ? NOT_EQUAL
              : select->predicate == CSR_KEEP_LESS      ? LESS
@@ -164,9 +175,12 @@ csr_status run(csr_context *ctx, const void *in, const csri_select *select, C op
 #undef CSRI_COMPACT_LAUNCH
   CSRI_TRY(CSRI_CUDA_CHECK(ctx, "compact kernel"));
   unsigned long long total = 0;
-  CSRI_CUDA_TRY(ctx,
-                cudaMemcpyAsync(&total, kept_total, sizeof total, cudaMemcpyDeviceToHost, stream));
+  if (host == NULL)
+    CSRI_CUDA_TRY(
+        ctx, cudaMemcpyAsync(&total, kept_total, sizeof total, cudaMemcpyDeviceToHost, stream));
   CSRI_CUDA_TRY(ctx, cudaStreamSynchronize(stream));
+  if (host != NULL)
+    memcpy(&total, host, sizeof total);
   *kept = (int64_t)total;
   return CSR_SUCCESS;
 }

@@ -58,7 +58,7 @@ __device__ __forceinline__ void load_tile(const T *in, const uint8_t *heads, int
 /* The tile scanned on its own: lane_before[r] is what precedes the lane's items of round r
  * within its warp, the result the warp's exclusive prefix within the tile, *tile_total the
  * tile's total. Round r: the lane's items reduced, scanned across the warp; the rounds chained.
- * Ends with a barrier (warp_totals: shared scratch of THREADS / 32 values). */
+ * warp_totals: shared scratch of THREADS / 32 values, not written again. */
 template <typename Op, typename T, int VECS, int PER>
 __device__ __forceinline__ typename Op::value
 scan_tile(const T (&x)[VECS][PER], const uint8_t (&h)[VECS][PER],
