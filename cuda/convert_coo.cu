@@ -401,7 +401,7 @@ csr_status fit(csr_context *ctx, const csr_coo *T, int64_t kept, csr_matrix **ou
 /* Device memory the conversion takes besides T: A's arrays at nnz(T) entries, the pass's
  * workspace and, for disordered triples, the sorted keys and values and the sort's workspace
  * (whose arrays of as many keys and values its passes alternate with). */
-size_t coo_build_bytes(csr_context *ctx, const csr_coo *T, size_t *sort_bytes) {
+size_t coo_build_bytes(const csr_coo *T, size_t *sort_bytes) {
   const int64_t n = T->nnz;
   const size_t key = narrow_keys(T) ? 4 : 8, value = csri_value_size(T->value_type);
   /* and, with many repeats or zeros to drop, a column array for A's entries moved */
@@ -415,7 +415,7 @@ size_t coo_build_bytes(csr_context *ctx, const csr_coo *T, size_t *sort_bytes) {
 csr_status memory_error(csr_context *ctx, const csr_coo *T) {
   char failed[256];
   snprintf(failed, sizeof failed, "%s", csr_context_last_message(ctx));
-  size_t sort_bytes = 0, bytes = coo_build_bytes(ctx, T, &sort_bytes);
+  size_t sort_bytes = 0, bytes = coo_build_bytes(T, &sort_bytes);
   const double gib = 1024.0 * 1024.0 * 1024.0;
   return CSRI_FAIL(ctx, CSR_ERR_OUT_OF_MEMORY,
                    "COO to CSR of %lld triples on the device needs %.2f GiB besides the triples "
