@@ -98,7 +98,10 @@ csr_status csr_compact_if(csr_context *ctx, csr_location location, csr_data_type
  *  CSR_DATA_U32 or U64; value_type: any type of 4 or 8 bytes (ignored when values is NULL).
  *  0 <= begin_bit < end_bit <= key bits (begin_bit == end_bit: nothing to sort, success). Bits
  *  outside the range do not take part in the order (a COO key of 20-bit rows above 20-bit columns
- *  sorts in 40 bits, in about two thirds of the passes of 64). Statuses as csr_scan. */
+ *  sorts in 40 bits, in about two thirds of the passes of 64). The workspace depends on the bit
+ *  range: on the GPU, a range that takes an odd number of passes (three or more) needs room for
+ *  a second copy of the keys and values besides the first, so that the last pass writes keys and
+ *  values in place of a copy back; query it with the same bits. Statuses as csr_scan. */
 csr_status csr_radix_sort(csr_context *ctx, csr_location location, csr_data_type key_type,
                           void *keys, csr_data_type value_type, void *values, int64_t n,
                           int begin_bit, int end_bit, void *workspace, size_t *workspace_bytes);
