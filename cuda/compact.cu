@@ -98,7 +98,6 @@ __device__ __forceinline__ void store_run(const S *gathered, uint32_t count, uin
  * 16-byte-load path (80 registers, three blocks, unbounded). H100, 2026-11-28, 2^28 int32 with
  * half kept, three runs each, builds side by side: 0.759-0.775 ms against 0.830-0.839. Items of
  * 1 or 2 bytes (128 or 64 a thread) would spill hundreds of bytes under that bound. */
-
 template <typename S, typename C, int MODE, bool VEC>
 __global__ void __launch_bounds__(THREADS, sizeof(S) == 4 ? 4 : 1)
     compact_kernel(const S *in, const uint8_t *flags, C operand, S *out, int64_t n,
@@ -150,8 +149,9 @@ csr_status run(csr_context *ctx, const void *in, const csri_select *select, C op
   CSRI_CUDA_TRY(ctx, cudaMemsetAsync(workspace, 0, workspace_bytes<S>(n), stream));
   /* The last tile writes the kept count straight into the context's pinned, mapped result slot
    * (cuda/reduce.cu), so that the host reads it after the stream's end with no copy (a copy of
-   * the count costs as much as a tenth of the pass); without a context, into the counter word's
-   * neighbour in the workspace (the first 256 bytes hold both), copied back. */
+   * the count back took 14 us on an H100, 2 % of a compact of 2^28 int32); without a context,
+   * into the counter word's neighbour in the workspace (the first 256 bytes hold both), copied
+   * back. */
   unsigned *ticket = NULL;
   double *host = NULL, *device = NULL;
   if (ctx != NULL)
