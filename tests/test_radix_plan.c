@@ -75,9 +75,7 @@ static void check_two_or_more(int begin, int end, int narrow, int wide) {
 
 /* The buffers of a sort of `passes` passes, in place or not, with a third buffer or not. */
 static void check_buffers(int passes, int in_place, int third) {
-  int reads = 0; /* in place: the caller's arrays; otherwise the input, elsewhere (-1) */
-  if (!in_place)
-    reads = -1;
+  int reads = in_place ? 0 : -1; /* the caller's arrays, or the input elsewhere */
   for (int p = 0; p < passes; p++) {
     const int writes = csri_radix_pass_writes(passes, in_place, third, p);
     CHECKF(writes >= 0 && writes <= (third ? 2 : 1) && writes != reads,
