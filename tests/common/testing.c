@@ -88,6 +88,10 @@ csr_backend csrt_backend_from_args(int argc, char **argv) {
   return b;
 }
 
+int csrt_part(int argc, char **argv, const char *name) {
+  return argc < 3 || strcmp(argv[2], name) == 0;
+}
+
 /* --- one test source for every backend ------------------------------------------------------- */
 
 /* The context the placement helpers copy with (the default stream); made once, freed at exit. */

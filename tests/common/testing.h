@@ -80,6 +80,11 @@ double csrt_uniform(csrt_rng *rng, double lo, double hi);
 /* Backend named by argv[1] ("ref", "omp", "cuda"); REF when absent. Exits 77 (ctest skip) when
  * it is not compiled in, or (cuda) when no CUDA device is present. */
 csr_backend csrt_backend_from_args(int argc, char **argv);
+/* Whether part `name` of a backend test runs: every part when the command line names none after
+ * the backend, else the one it names (argv[2]), so that compute-sanitizer can run a long test
+ * part by part, each within its time limit (bench/run_gpu.sh). A name no part has runs nothing,
+ * and the test then fails for checking nothing. */
+int csrt_part(int argc, char **argv, const char *name);
 /* A context on that backend (exits on allocation failure: tests only). */
 csr_context *csrt_context(csr_backend backend);
 
