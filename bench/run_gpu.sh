@@ -46,46 +46,57 @@ run_tests() {
   [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 }
 
-# compute-sanitizer memcheck and racecheck on every GPU test (gpu_* and backend_* on cuda), all
-# at once (one GPU is plenty). CSR_GPU_QUICK / CSR_SKIP_LARGE: the tests skip their largest cases
-# (instrumented kernels run ~100x slower). CSR_SANITIZE_TOOLS narrows the tools.
+# compute-sanitizer memcheck and racecheck on every GPU test (gpu_* and backend_* on cuda),
+# CSR_SANITIZE_JOBS at a time (default 6), racecheck first (its runs are the longest): all 34 at
+# once starved the slowest past their limit. CSR_GPU_QUICK / CSR_SKIP_LARGE: the tests skip their
+# largest cases (instrumented kernels run ~100x slower). CSR_SANITIZE_TOOLS narrows the tools.
 run_sanitize() {
   step "compute-sanitizer"
   local logs=() runs=()
-  # "binary argument" per run: gpu_primitives one section per process (racecheck of the whole
-  # test outlasted 240 s), the backend tier on the cuda backend.
-  for t in "$build"/tests/gpu_*; do
+  # "binary arguments" per run: the backend tier on the cuda backend; the longest tests one part
+  # per process (racecheck of the whole test outlasted its limit): gpu_primitives' sections, the
+  # backend tests' parts (csrt_part, tests/common/testing.h).
+  local -A parts=([gpu_primitives]="scan compact sort histogram"
+    [backend_primitives]="scan compact sort sort64 histogram"
+    [backend_convert]="coo dense transpose edges" [backend_convert_sorted]="f64 f32 pattern long")
+  for t in "$build"/tests/gpu_* "$build"/tests/backend_*; do
     [ -x "$t" ] || continue
-    if [ "$(basename "$t")" = gpu_primitives ]; then
-      for section in scan compact sort histogram; do runs+=("$t $section"); done
+    local base backend=""
+    base=$(basename "$t")
+    [[ "$base" = backend_large_* ]] && continue
+    [[ "$base" = backend_* ]] && backend=cuda
+    if [ -n "${parts[$base]:-}" ]; then
+      for part in ${parts[$base]}; do runs+=("$t $backend $part"); done
     else
-      runs+=("$t")
+      runs+=("$t $backend")
     fi
   done
-  for t in "$build"/tests/backend_*; do
-    [ -x "$t" ] && [[ "$(basename "$t")" != backend_large_* ]] && runs+=("$t cuda")
-  done
-  for run in "${runs[@]}"; do
-    read -r t arg <<<"$run"
-    name="$(basename "$t")${arg:+-$arg}"
-    [[ "$name" =~ ${CSR_GPU_TESTS:-.} ]] || continue
-    for tool in ${CSR_SANITIZE_TOOLS:-memcheck racecheck}; do
+  local jobs=${CSR_SANITIZE_JOBS:-6}
+  for tool in ${CSR_SANITIZE_TOOLS:-racecheck memcheck}; do
+    for run in "${runs[@]}"; do
+      read -r t arg <<<"$run"
+      name="$(basename "$t")${arg:+-${arg// /-}}"
+      [[ "$name" =~ ${CSR_GPU_TESTS:-.} ]] || continue
+      while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
       # memcheck: leaks too. racecheck: without cuSPARSE, whose own kernel (csrmv_v3) it
       # reports as racing on shared memory, so that what it finds is ours.
       extra="" skip=""
       [ "$tool" = memcheck ] && extra="--leak-check full"
       [ "$tool" = racecheck ] && skip=1
       log="$out/sanitize-$tool-$name.log"
-      (CSR_GPU_SKIP_CUSPARSE=$skip CSR_GPU_QUICK=1 CSR_SKIP_LARGE=1 timeout "${CSR_SANITIZE_TIMEOUT:-280}" \
-        compute-sanitizer --tool "$tool" $extra --error-exitcode 99 "$t" $arg >"$log" 2>&1
-        echo "rc=$?" >>"$log") &
+      (began=$SECONDS
+        CSR_GPU_SKIP_CUSPARSE=$skip CSR_GPU_QUICK=1 CSR_SKIP_LARGE=1 timeout "${CSR_SANITIZE_TIMEOUT:-280}" \
+          compute-sanitizer --tool "$tool" $extra --error-exitcode 99 "$t" $arg >"$log" 2>&1
+        rc=$?
+        echo "seconds=$((SECONDS - began))" >>"$log"
+        echo "rc=$rc" >>"$log") &
       logs+=("$log")
     done
   done
   wait
   for log in "${logs[@]}"; do
     rc=$(tail -1 "$log")
-    echo "$(basename "$log" .log): $rc; $(grep -E "ERROR SUMMARY|passed|skipped" "$log" | tr '\n' ' ')"
+    echo "$(basename "$log" .log): $rc; $(grep -E "ERROR SUMMARY|passed|skipped|^seconds=" "$log" | tr '\n' ' ')"
     [ "$rc" = "rc=0" ] || status=1
   done
 }
