@@ -384,8 +384,8 @@ int main(int argc, char **argv) {
   /* Thread counts steer the OpenMP backend only: the others run the cases once. */
   const int thread_cases = backend == CSR_BACKEND_OMP ? 4 : 1;
   const csr_value_type types[] = {CSR_F64, CSR_F32, CSR_PATTERN};
-  /* Parts (csrt_part): f64, f32, pattern (every case of up to 120000 triples of that value
-   * type), long (past one round of tiles). */
+  /* Parts (csrt_part): f64, f32, pattern (cases() on that value type; f64 also reads a file on
+   * the CPU backends), long (past one round of tiles). */
   const char *type_names[] = {"f64", "f32", "pattern"};
   for (int th = 0; th < thread_cases; th++) {
     csr_context_set_threads(ctx, threads[th]);
