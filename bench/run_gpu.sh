@@ -59,10 +59,10 @@ run_sanitize() {
   local -A parts=([gpu_primitives]="scan compact sort histogram"
     [backend_primitives]="scan compact sort sort64 histogram"
     [backend_convert]="coo dense transpose edges" [backend_convert_sorted]="f64 f32 pattern long")
+  local t base backend
   for t in "$build"/tests/gpu_* "$build"/tests/backend_*; do
     [ -x "$t" ] || continue
-    local base backend=""
-    base=$(basename "$t")
+    base=$(basename "$t") backend=""
     [[ "$base" = backend_large_* ]] && continue
     [[ "$base" = backend_* ]] && backend=cuda
     if [ -n "${parts[$base]:-}" ]; then

@@ -846,7 +846,7 @@ int main(int argc, char **argv) {
    * transpose (and the symmetric expansion); then edges (the lines, gaps, repeats, bad input and
    * refusals). */
   const int coo = csrt_part(argc, argv, "coo"), dense = csrt_part(argc, argv, "dense"),
-            transpose = csrt_part(argc, argv, "transpose");
+            transpose = csrt_part(argc, argv, "transpose"), edges = csrt_part(argc, argv, "edges");
   for (int th = 0; th < thread_cases && (coo || dense || transpose); th++) {
     csr_context_set_threads(ctx, threads[th]);
     for (int s = 0; s < CSRT_SHAPE_COUNT; s++)
@@ -873,12 +873,12 @@ int main(int argc, char **argv) {
       check_large(&rng, types[t], 40000);
     }
   }
-  for (int t = 0; t < 3 && csrt_part(argc, argv, "edges"); t++) {
+  for (int t = 0; t < 3 && edges; t++) {
     check_lines(&rng, types[t]);
     check_gaps(&rng, types[t]);
     check_sort_repeats(&rng, types[t]);
   }
-  if (csrt_part(argc, argv, "edges")) {
+  if (edges) {
     check_bad_triples(&rng);
     check_bad_entries(&rng);
     check_wide(&rng);
