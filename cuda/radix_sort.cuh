@@ -51,13 +51,6 @@ __host__ __device__ constexpr int most_passes(size_t key_size) {
 static_assert(most_passes(sizeof(uint64_t)) <= CSRI_RADIX_MOST_PASSES,
               "a plan holds every pass of a 64-bit key");
 
-template <typename K> __host__ __device__ constexpr int items() {
-  return sizeof(K) == 4 ? CSRI_RADIX_ITEMS_32 : CSRI_RADIX_ITEMS_64;
-}
-template <typename K> __host__ __device__ constexpr int64_t tile_items() {
-  return (int64_t)THREADS * items<K>();
-}
-
 /* No values: a placeholder type that is never read or written. */
 struct none {};
 template <typename V> __host__ __device__ constexpr bool has_values() {
@@ -99,12 +92,28 @@ struct repeat_marks {
   int last_shift, last_bits;
 };
 
-/* The pass's register budget (cuda/tuning.cuh): 32-bit keys without 32-bit values (keys alone,
- * or 64-bit values) take one block fewer, which they need to fit without spilling. */
+/* The bytes of a value (0: none). */
+template <typename V> __host__ __device__ constexpr size_t value_size() {
+  if constexpr (has_values<V>())
+    return sizeof(V);
+  else
+    return 0;
+}
+
+/* A tile's shape by key and value size (cuda/tuning.cuh): the keys a thread ranks, and the
+ * blocks per SM that the pass's register budget must fit. */
+template <typename K, typename V> __host__ __device__ constexpr int items() {
+  return CSRI_RADIX_ITEMS_FOR(sizeof(K), value_size<V>());
+}
 template <typename K, typename V> __host__ __device__ constexpr int min_blocks() {
-  return sizeof(K) == 8                              ? CSRI_RADIX_MIN_BLOCKS_64
-         : has_values<V>() && sizeof(V) == sizeof(K) ? CSRI_RADIX_MIN_BLOCKS_32
-                                                     : CSRI_RADIX_MIN_BLOCKS_32 - 1;
+  return CSRI_RADIX_MIN_BLOCKS_FOR(sizeof(K), value_size<V>());
+}
+template <typename K, typename V> __host__ __device__ constexpr int64_t tile_items() {
+  return (int64_t)THREADS * items<K, V>();
+}
+/* The same, for sizes known at run time (the workspace's layout). */
+inline int64_t tile_items_for(size_t key_size, size_t value_size) {
+  return (int64_t)THREADS * CSRI_RADIX_ITEMS_FOR(key_size, value_size);
 }
 
 /* A reader of keys: key(i) is the i-th key. The digit counts, which read every key once, read in
@@ -240,7 +249,7 @@ template <typename K, typename V, int DIGITS> struct pass_shared {
 template <typename K, typename V, int DIGITS> size_t shared_bytes() {
   const size_t item = has_values<V>() && sizeof(V) > sizeof(K) ? sizeof(V) : sizeof(K);
   return sizeof(uint32_t) * WARPS * DIGITS + sizeof(uint64_t) * DIGITS +
-         (size_t)tile_items<K>() * item;
+         (size_t)tile_items<K, V>() * item;
 }
 
 /* --- the pass's steps (CUB's agent): load, rank, count digits, look back, stage, scatter ------ */
@@ -660,7 +669,7 @@ __global__ void __launch_bounds__(THREADS, min_blocks<K, V>())
     pass_kernel(Keys keys_in, const V *values_in, Out keys_out, V *values_out, int64_t n, int shift,
                 int bits, const unsigned long long *bucket_start, digit_status status,
                 unsigned long long *next_tile, repeat_marks marks) {
-  const int ITEMS = items<K>();
+  const int ITEMS = items<K, V>();
   extern __shared__ __align__(16) unsigned char shared_bytes_[];
   const pass_shared<K, V, DIGITS> sh(shared_bytes_);
   __shared__ int64_t tile_shared;
@@ -672,8 +681,9 @@ __global__ void __launch_bounds__(THREADS, min_blocks<K, V>())
     sh.warp_counts[i / DIGITS][i % DIGITS] = 0;
   if (MODE == MARK && threadIdx.x == 0)
     records_n = 0;
-  const int64_t tile = csri_take_tile(next_tile, &tile_shared), tile_base = tile * tile_items<K>();
-  const int tile_n = (int)(n - tile_base < tile_items<K>() ? n - tile_base : tile_items<K>());
+  constexpr int64_t TILE = tile_items<K, V>();
+  const int64_t tile = csri_take_tile(next_tile, &tile_shared), tile_base = tile * TILE;
+  const int tile_n = (int)(n - tile_base < TILE ? n - tile_base : TILE);
   const int warp_base = (threadIdx.x >> 5) * 32 * ITEMS;
 
   K key[ITEMS];
@@ -724,7 +734,7 @@ struct layout {
 };
 
 inline layout make_layout(size_t key_size, size_t value_size, int64_t n, bool third = false) {
-  const int64_t tile = key_size == 4 ? tile_items<uint32_t>() : tile_items<uint64_t>();
+  const int64_t tile = tile_items_for(key_size, value_size);
   const int64_t tiles = (n + tile - 1) / tile;
   const int passes_max = most_passes(key_size);
   layout l;
@@ -758,7 +768,7 @@ csr_status launch_pass(csr_context *ctx, Keys keys_in, const V *values_in, Out k
                        const unsigned long long *bucket_start, const digit_status &status,
                        unsigned long long *next_tile, const repeat_marks &marks) {
   cudaStream_t stream = csri_stream(ctx);
-  const int64_t tiles = (n + tile_items<K>() - 1) / tile_items<K>();
+  const int64_t tiles = (n + tile_items<K, V>() - 1) / tile_items<K, V>();
   const size_t shared = shared_bytes<K, V, DIGITS>();
   const auto kernel = pass_kernel<K, V, DIGITS, Keys, Out, MODE>;
   CSRI_CUDA_TRY(ctx, cudaMemsetAsync(status.words, 0, digit_status::bytes(tiles * DIGITS), stream));

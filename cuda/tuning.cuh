@@ -45,26 +45,53 @@
 #define CSRI_RADIX_WIDE_BITS 9
 #endif
 #define CSRI_RADIX_THREADS 256
+/* Keys a thread ranks in a tile, and the blocks per SM that the pass's register budget must fit,
+ * by key and value size: 32-bit keys with 4-byte values or none, 32-bit keys with 8-byte values,
+ * and 64-bit keys. History (H100, ours over CUB's throughput in the same run): 2026-11-24, u64
+ * keys with f64 values at 12 keys a thread 0.77x, 16 0.81x, 20 0.84x (2 blocks); u32 keys and
+ * values at 16 keys: 4 blocks 0.77x, 3 0.74x, 2 0.60x. A later pair of runs: u64 + f64 at 24 keys
+ * 0.855 and 0.851x against 0.830 and 0.832x at 20, at 16 keys with 3 blocks 0.818 and 0.816x; u32
+ * pairs at 12 keys with 5 blocks 0.687 and 0.690x against 0.760 and 0.761x. Prefetching into L2
+ * the tile one round of resident blocks ahead (264 or 132 tiles) made 64-bit passes slower,
+ * 1.37-1.42 ms against 1.29-1.34 (2026-11-25, Nsight Compute). 2026-11-28, 2^28 u32 pairs, three
+ * rounds of builds side by side: 16 keys with 4 blocks (4096-key tiles) 11.71-12.13 ms, 0.76-0.78x;
+ * 20 with 3 10.19-10.60 ms, 0.87-0.92x; 24 with 2 11.00-11.02 ms, 0.84-0.86x; 32 with 2 (8192-key
+ * tiles, 127 registers) 10.01 ms, 0.92-0.95x. The profile that led there (Nsight Compute, one
+ * pass): ours with 4096-key tiles moved its bytes at 1.59 TB/s to CUB's 1.92 (CUB: 6528-key tiles
+ * of 384 threads, 2 blocks an SM), though CUB's warps are fewer (24 an SM to 32) and ours were not
+ * short of instruction issue (a ranking in a third fewer instructions changed nothing): each tile's
+ * fixed latencies (its two loads, the look-back, ten barriers) are spent once per 8192 keys instead
+ * of 4096. 32-bit keys alone take the same shape: 2^28 keys 7.52-7.53 ms against 8.05-8.07 at 16
+ * keys with 3 blocks (0.73-0.74x CUB against 0.69x). 32-bit keys with 8-byte values keep 16 keys
+ * with 3 blocks: 32 would spill. */
 #ifndef CSRI_RADIX_ITEMS_32
-#define CSRI_RADIX_ITEMS_32 16 /* 32-bit keys */
+#define CSRI_RADIX_ITEMS_32 32
+#endif
+#ifndef CSRI_RADIX_MIN_BLOCKS_32
+#define CSRI_RADIX_MIN_BLOCKS_32 2
+#endif
+#ifndef CSRI_RADIX_ITEMS_32_WIDE_VALUES
+#define CSRI_RADIX_ITEMS_32_WIDE_VALUES 16
+#endif
+#ifndef CSRI_RADIX_MIN_BLOCKS_32_WIDE_VALUES
+#define CSRI_RADIX_MIN_BLOCKS_32_WIDE_VALUES 3
 #endif
 #ifndef CSRI_RADIX_ITEMS_64
-#define CSRI_RADIX_ITEMS_64 24 /* 64-bit keys */
-#endif
-/* The pass's blocks per SM that the compiler must fit (its register budget), 32-bit keys with
- * 32-bit values (one fewer with other values or none) and 64-bit keys. H100, 2026-11-24, same
- * run: u64 keys with f64 values at 12 keys a thread 0.77x CUB, 16 0.81x, 20 0.84x (2 blocks);
- * u32 keys and values at 16 keys a thread: 4 blocks 0.77x, 3 0.74x, 2 0.60x. A later pair of
- * runs: u64 + f64 at 24 keys 0.855 and 0.851x against 0.830 and 0.832x at 20, at 16 keys with 3
- * blocks 0.818 and 0.816x; u32 pairs at 12 keys with 5 blocks 0.687 and 0.690x against 0.760
- * and 0.761x. Prefetching into L2 the tile one round of resident blocks ahead (264 or 132 tiles)
- * made 64-bit passes slower, 1.37-1.42 ms against 1.29-1.34 (2026-11-25, Nsight Compute). */
-#ifndef CSRI_RADIX_MIN_BLOCKS_32
-#define CSRI_RADIX_MIN_BLOCKS_32 4
+#define CSRI_RADIX_ITEMS_64 24
 #endif
 #ifndef CSRI_RADIX_MIN_BLOCKS_64
 #define CSRI_RADIX_MIN_BLOCKS_64 2
 #endif
+/* The keys a thread ranks for keys of key_size bytes with values of value_size (0: none): C and
+ * CUDA alike (the tests put their tile boundaries there). */
+#define CSRI_RADIX_ITEMS_FOR(key_size, value_size)                                                 \
+  ((key_size) == 8     ? CSRI_RADIX_ITEMS_64                                                       \
+   : (value_size) == 8 ? CSRI_RADIX_ITEMS_32_WIDE_VALUES                                           \
+                       : CSRI_RADIX_ITEMS_32)
+#define CSRI_RADIX_MIN_BLOCKS_FOR(key_size, value_size)                                            \
+  ((key_size) == 8     ? CSRI_RADIX_MIN_BLOCKS_64                                                  \
+   : (value_size) == 8 ? CSRI_RADIX_MIN_BLOCKS_32_WIDE_VALUES                                      \
+                       : CSRI_RADIX_MIN_BLOCKS_32)
 /* The all-digits histogram that precedes the passes: threads, the keys a thread loads at once
  * (all in flight before it counts any), and at most RADIX_HIST_BLOCKS_PER_SM blocks per
  * multiprocessor (a grid-stride loop covers the rest). H100, 2026-11-24, 2^26 COO keys of 5

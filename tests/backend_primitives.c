@@ -344,16 +344,21 @@ static void sort_case(size_t ks, int64_t n, key_shape shape, int begin, int end)
   free(seen);
 }
 
-/* Under compute-sanitizer (csrt_quick) every bit range still runs at 4097 keys (one key past a
- * tile of 32-bit keys, every pass's kernel variant), but 4095 and 4096 keys take the whole width
- * only and 65537 keys random and few-valued keys only: the whole list outlasted racecheck's
- * limit. */
+/* The sort's lengths: each side of a GPU tile of 32-bit keys (8192 keys; 4096 with 8-byte values,
+ * cuda/tuning.cuh), many tiles, and the long input. */
+static const int64_t sort_lengths[] = {0, 1, 2, 3, 4095, 4096, 4097, 8191, 8192, 8193, 65537, BIG};
+#define NSORT_LENGTHS ((int)(sizeof sort_lengths / sizeof sort_lengths[0]) - (csrt_quick() ? 1 : 0))
+
+/* Under compute-sanitizer (csrt_quick) every bit range still runs at 8193 keys (one key past a
+ * tile of 32-bit keys, every pass's kernel variant), but the other sides of tiles take the whole
+ * width only and 65537 keys random and few-valued keys only: the whole list outlasted
+ * racecheck's limit. */
 static int sort_case_runs(int64_t n, int wide, key_shape s, int r) {
   if (n == BIG) /* the long input: random keys on a few ranges (65537 has every shape) */
     return s == KEYS_RANDOM && r < (wide ? 3 : 2);
   if (n == 65537)
     return r <= 2 && (!csrt_quick() || s == KEYS_RANDOM || s == KEYS_FEW);
-  return !csrt_quick() || r == 0 || (n != 4095 && n != 4096);
+  return !csrt_quick() || r == 0 || n < 4095 || n == 8193;
 }
 
 static void sorts(int wide) {
@@ -361,11 +366,11 @@ static void sorts(int wide) {
   int bits = (int)ks * 8;
   const int ranges[][2] = {{0, bits}, {13, 29}, {0, wide ? 40 : 20}, {bits - 1, bits}, {5, 6},
                            {0, 8},    {3, 12}};
-  for (int l = 0; l < NLENGTHS; l++)
+  for (int l = 0; l < NSORT_LENGTHS; l++)
     for (int s = 0; s < KEY_SHAPES; s++)
       for (int r = 0; r < 7; r++)
-        if (sort_case_runs(lengths[l], wide, (key_shape)s, r))
-          sort_case(ks, lengths[l], (key_shape)s, ranges[r][0], ranges[r][1]);
+        if (sort_case_runs(sort_lengths[l], wide, (key_shape)s, r))
+          sort_case(ks, sort_lengths[l], (key_shape)s, ranges[r][0], ranges[r][1]);
 }
 static void sorts32(void) {
   sorts(0);

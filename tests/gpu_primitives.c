@@ -24,8 +24,8 @@ static csrt_rng rng;
 static unsigned long calls; /* alternates the workspace forms */
 
 /* Tiles of cuda/tuning.cuh: scan and compact 32 KiB of input (8192 I32, 4096 I64 items, 32768
- * U8), radix sort 4096 32-bit or 6144 64-bit keys (5120 at 20 keys a thread); each -1, 0, +1,
- * and many tiles. */
+ * U8), radix sort 8192 32-bit keys (4096 with 8-byte values) or 6144 64-bit keys; each -1, 0,
+ * +1, and many tiles. */
 static const int64_t lengths[] = {0,     1,     2,     3,     2047,  2048,    2049,   3071,
                                   3072,  3073,  4095,  4096,  4097,  5119,    5120,   5121,
                                   6143,  6144,  6145,  8191,  8192,  8193,    16383,  16384,
@@ -305,18 +305,22 @@ static void sort_case(size_t ks, int64_t n, key_shape shape, int begin, int end)
 }
 
 /* Under an instrumented run (CSR_GPU_QUICK): every kernel variant (32- and 64-bit keys; no,
- * 4- and 8-byte values; 8- and 9-bit digits), each side of one and two tiles and many tiles, a
- * digit range that ends inside a digit, random keys, equal keys and long runs of equal keys. */
+ * 4- and 8-byte values; 8- and 9-bit digits), each side of one and two tiles and many tiles (and
+ * each side of one tile of the other size where 8-byte values take other tiles), a digit range
+ * that ends inside a digit, random keys, equal keys and long runs of equal keys. */
 static void sorts_quick(void) {
   for (int wide = 0; wide < 2; wide++) {
     size_t ks = wide ? 8 : 4;
     int bits = (int)ks * 8;
-    const int64_t tile =
-        (int64_t)CSRI_RADIX_THREADS * (wide ? CSRI_RADIX_ITEMS_64 : CSRI_RADIX_ITEMS_32);
-    const int64_t ns[] = {1, tile - 1, tile, tile + 1, 2 * tile + 1, 9 * tile + 7};
+    /* the tile of 4-byte values or none, and that of 8-byte values (cuda/tuning.cuh) */
+    const int64_t tile = (int64_t)CSRI_RADIX_THREADS * CSRI_RADIX_ITEMS_FOR(ks, 4),
+                  other = (int64_t)CSRI_RADIX_THREADS * CSRI_RADIX_ITEMS_FOR(ks, 8);
+    const int64_t ns[] = {1,         tile - 1, tile,     tile + 1, 2 * tile + 1, 9 * tile + 7,
+                          other - 1, other,    other + 1};
+    const int count = other == tile ? 6 : 9;
     const key_shape shapes[] = {KEYS_RANDOM, KEYS_EQUAL, KEYS_FEW};
     const int ranges[][2] = {{0, bits}, {13, 29}, {bits - 1, bits}, {0, wide ? 44 : 26}};
-    for (int l = 0; l < 6; l++)
+    for (int l = 0; l < count; l++)
       for (int s = 0; s < 3; s++)
         for (int r = 0; r < 4; r++)
           sort_case(ks, ns[l], shapes[s], ranges[r][0], ranges[r][1]);

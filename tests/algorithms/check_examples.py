@@ -169,6 +169,8 @@ def py_tiles(b, tuning):
             "radix wide digit bits": [t["RADIX_WIDE_BITS"]],
             "radix threads per block": [t["RADIX_THREADS"]],
             "radix 32-bit keys per tile": [t["RADIX_THREADS"] * t["RADIX_ITEMS_32"]],
+            "radix 32-bit keys per tile, 8-byte values":
+                [t["RADIX_THREADS"] * t["RADIX_ITEMS_32_WIDE_VALUES"]],
             "radix 64-bit keys per tile": [t["RADIX_THREADS"] * t["RADIX_ITEMS_64"]],
             "histogram threads per block": [t["HIST_THREADS"]],
             "histogram blocks per SM": [t["HIST_BLOCKS_PER_SM"]]}
