@@ -93,7 +93,7 @@ struct repeat_marks {
 };
 
 /* The bytes of a value (0: none). */
-template <typename V> __host__ __device__ constexpr size_t value_size() {
+template <typename V> __host__ __device__ constexpr size_t value_bytes() {
   if constexpr (has_values<V>())
     return sizeof(V);
   else
@@ -103,10 +103,10 @@ template <typename V> __host__ __device__ constexpr size_t value_size() {
 /* A tile's shape by key and value size (cuda/tuning.cuh): the keys a thread ranks, and the
  * blocks per SM that the pass's register budget must fit. */
 template <typename K, typename V> __host__ __device__ constexpr int items() {
-  return CSRI_RADIX_ITEMS_FOR(sizeof(K), value_size<V>());
+  return CSRI_RADIX_ITEMS_FOR(sizeof(K), value_bytes<V>());
 }
 template <typename K, typename V> __host__ __device__ constexpr int min_blocks() {
-  return CSRI_RADIX_MIN_BLOCKS_FOR(sizeof(K), value_size<V>());
+  return CSRI_RADIX_MIN_BLOCKS_FOR(sizeof(K), value_bytes<V>());
 }
 template <typename K, typename V> __host__ __device__ constexpr int64_t tile_items() {
   return (int64_t)THREADS * items<K, V>();
@@ -831,7 +831,7 @@ csr_status sort(csr_context *ctx, FirstKeys first_keys, const V *first_values, b
   csri_radix_plan plan =
       csri_radix_plan_for(begin_bit, end_bit, CSRI_RADIX_BITS, CSRI_RADIX_WIDE_BITS);
   const bool third = in_place && csri_radix_wants_third_buffer(plan.passes);
-  layout l = make_layout(sizeof(K), has_values<V>() ? sizeof(V) : 0, n, third);
+  layout l = make_layout(sizeof(K), value_bytes<V>(), n, third);
   char *w = (char *)workspace;
   unsigned long long *counters = (unsigned long long *)(w + l.counters);
   unsigned long long *counts = (unsigned long long *)(w + l.counts);
