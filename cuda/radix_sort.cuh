@@ -108,12 +108,12 @@ template <typename K, typename V> __host__ __device__ constexpr int items() {
 template <typename K, typename V> __host__ __device__ constexpr int min_blocks() {
   return CSRI_RADIX_MIN_BLOCKS_FOR(sizeof(K), value_bytes<V>());
 }
-template <typename K, typename V> __host__ __device__ constexpr int64_t tile_items() {
-  return (int64_t)THREADS * items<K, V>();
-}
-/* The same, for sizes known at run time (the workspace's layout). */
-inline int64_t tile_items_for(size_t key_size, size_t value_size) {
+/* The keys of a tile, for sizes known at run time (the workspace's layout) or at compile time. */
+__host__ __device__ constexpr int64_t tile_items_for(size_t key_size, size_t value_size) {
   return (int64_t)THREADS * CSRI_RADIX_ITEMS_FOR(key_size, value_size);
+}
+template <typename K, typename V> __host__ __device__ constexpr int64_t tile_items() {
+  return tile_items_for(sizeof(K), value_bytes<V>());
 }
 
 /* A reader of keys: key(i) is the i-th key. The digit counts, which read every key once, read in
@@ -247,7 +247,7 @@ template <typename K, typename V, int DIGITS> struct pass_shared {
 };
 
 template <typename K, typename V, int DIGITS> size_t shared_bytes() {
-  const size_t item = has_values<V>() && sizeof(V) > sizeof(K) ? sizeof(V) : sizeof(K);
+  const size_t item = value_bytes<V>() > sizeof(K) ? value_bytes<V>() : sizeof(K);
   return sizeof(uint32_t) * WARPS * DIGITS + sizeof(uint64_t) * DIGITS +
          (size_t)tile_items<K, V>() * item;
 }
