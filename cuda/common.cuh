@@ -445,6 +445,8 @@ __device__ __forceinline__ void csri_publish_and_look_back(const Status &status,
   if (threadIdx.x == 0)
     status.publish(tile, CSRI_TILE_AGGREGATE, tile_total);
   if (threadIdx.x < 32) {
+    /* The tile before has had this long to publish its prefix (cuda/tuning.cuh says why). */
+    __nanosleep(CSRI_LOOK_BACK_FIRST_PAUSE_NS);
     V prefix = csri_look_back<Op>(status, tile);
     if (threadIdx.x == 0) {
       status.publish(tile, CSRI_TILE_PREFIX, Op::combine(prefix, tile_total));
