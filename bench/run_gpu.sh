@@ -89,16 +89,18 @@ run_sanitize() {
           compute-sanitizer --tool "$tool" $extra --error-exitcode 99 "$t" $arg >"$log" 2>&1
         rc=$?
         echo "seconds=$((SECONDS - began))" >>"$log"
-        echo "rc=$rc" >>"$log") &
+        echo "rc=$rc" >>"$log"
+        # Each run's line as it ends, so that a call cut short still shows the runs that ended.
+        echo "$(basename "$log" .log): rc=$rc; $(grep -E "ERROR SUMMARY|RACECHECK SUMMARY|passed|skipped|^seconds=" "$log" | tr '\n' ' ')") &
       logs+=("$log")
     done
   done
   wait
+  local failed=0
   for log in "${logs[@]}"; do
-    rc=$(tail -1 "$log")
-    echo "$(basename "$log" .log): $rc; $(grep -E "ERROR SUMMARY|passed|skipped|^seconds=" "$log" | tr '\n' ' ')"
-    [ "$rc" = "rc=0" ] || status=1
+    [ "$(tail -1 "$log")" = "rc=0" ] || { failed=$((failed + 1)); status=1; }
   done
+  echo "compute-sanitizer: ${#logs[@]} runs, $failed failed"
 }
 
 run_bench() {
