@@ -31,7 +31,8 @@
 #endif
 /* Scan, compact and the COO converter's runs: warp 0 sleeps FIRST_PAUSE ns after publishing its
  * tile's total, before its first poll, so that the tile before has had the time to publish its
- * inclusive prefix: a load or two instead of a window of aggregates re-read while they change.
+ * inclusive prefix (rather than a window of aggregates re-read while they change; the polls were
+ * not counted, the times below were).
  * 2^28 int32, H100, 2026-11-28, three rounds of builds side by side, medians: no pause, scan
  * 0.941-0.948 ms and compact 0.758-0.761; 500 ns 0.898 and 0.725; 800 ns 0.873 and 0.711; 1200 ns
  * 0.835-0.838 and 0.676-0.679; 2000 ns 0.838 and 0.680 (CUB's sm90 scan waits ~1.2 us too). */
