@@ -10,6 +10,8 @@
 #include "primitive_data.h"
 #include "testing.h"
 
+#include "../cuda/tuning.cuh" /* the radix sort's tiles on the GPU */
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -344,13 +346,18 @@ static void sort_case(size_t ks, int64_t n, key_shape shape, int begin, int end)
   free(seen);
 }
 
-/* The sort's lengths: each side of a GPU tile of 32-bit keys (8192 keys; 4096 with 8-byte values,
- * cuda/tuning.cuh), many tiles, and the long input. */
-static const int64_t sort_lengths[] = {0, 1, 2, 3, 4095, 4096, 4097, 8191, 8192, 8193, 65537, BIG};
+/* The sort's lengths: each side of a GPU tile of 32-bit keys with 4-byte values or none (TILE32)
+ * and with 8-byte values (TILE32_WIDE), as cuda/tuning.cuh sizes them; many tiles; and the long
+ * input. */
+#define TILE32 ((int64_t)CSRI_RADIX_THREADS * CSRI_RADIX_ITEMS_FOR(4, 4))
+#define TILE32_WIDE ((int64_t)CSRI_RADIX_THREADS * CSRI_RADIX_ITEMS_FOR(4, 8))
+static const int64_t sort_lengths[] = {
+    0,      1,          2,     3,  TILE32_WIDE - 1, TILE32_WIDE, TILE32_WIDE + 1, TILE32 - 1,
+    TILE32, TILE32 + 1, 65537, BIG};
 #define NSORT_LENGTHS ((int)(sizeof sort_lengths / sizeof sort_lengths[0]) - (csrt_quick() ? 1 : 0))
 
-/* Under compute-sanitizer (csrt_quick) every bit range still runs at 8193 keys (one key past a
- * tile of 32-bit keys, every pass's kernel variant), but the other sides of tiles take the whole
+/* Under compute-sanitizer (csrt_quick) every bit range still runs at TILE32 + 1 keys (one key past
+ * a tile of 32-bit keys, every pass's kernel variant), but the other sides of tiles take the whole
  * width only and 65537 keys random and few-valued keys only: the whole list outlasted
  * racecheck's limit. */
 static int sort_case_runs(int64_t n, int wide, key_shape s, int r) {
@@ -358,7 +365,7 @@ static int sort_case_runs(int64_t n, int wide, key_shape s, int r) {
     return s == KEYS_RANDOM && r < (wide ? 3 : 2);
   if (n == 65537)
     return r <= 2 && (!csrt_quick() || s == KEYS_RANDOM || s == KEYS_FEW);
-  return !csrt_quick() || r == 0 || n < 4095 || n == 8193;
+  return !csrt_quick() || r == 0 || n < TILE32_WIDE - 1 || n == TILE32 + 1;
 }
 
 static void sorts(int wide) {
