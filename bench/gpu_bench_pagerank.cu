@@ -14,8 +14,11 @@
  * copy of the L1 change to the host; timed as ours. Goal: ours >= 1.5x faster. floor:     4 bytes
  * per link + the ranks read and written once (16 n) at the copy bandwidth of the same run; links
  * per second = links / iteration time. The ranks of ours after K2 iterations are compared with
- * cuSPARSE's (L1) and with a second run of ours (same bits). usage: gpu_bench_pagerank [--csv FILE]
- * [--reps N] [--quick] [--matrices DIR] [--cases TEXT] */
+ * cuSPARSE's (L1) and with a second run of ours (same bits). --sweep: instead of those graphs,
+ * R-MAT of 2^26 links with 2, 4, ..., 64 links a page (scale 25 down to 20), which places the
+ * links a page where the iteration's fused and split forms cost the same (the row reports
+ * links_per_page). usage: gpu_bench_pagerank [--csv FILE] [--reps N] [--quick] [--matrices DIR]
+ * [--cases TEXT] [--sweep] */
 #include "csr.h"
 #include "gpu_bench_common.cuh"
 #include "spmv_cases.h"
@@ -278,12 +281,14 @@ static void run_case(csr_context *ctx, const spmv_case &c, FILE *csv, const char
     fprintf(csv,
             "gpu_pagerank,%s,iteration_f64,%.6g,cuSPARSE power loop (CSR ALG%d + CUB),%.6g,%.4f,"
             "1.5,%.0f,%.1f,%.1f,%.4f,,pages=%lld;links=%lld;setup_ms=%.4f;spmv_ms=%.5f;"
-            "iteration_over_spmv=%.4f;kernel=%s;glinks_per_s=%.3f;l1_to_anchor=%.3g;"
+            "iteration_over_spmv=%.4f;kernel=%s;links_per_page=%.2f;glinks_per_s=%.3f;"
+            "l1_to_anchor=%.3g;"
             "same_bits=%d,%s,%s,CSR_GPU_BENCH=gpu_bench_pagerank bash bench/run_gpu.sh bench\n",
             c.name.c_str(), iteration * 1e-3, best_alg + 1, best * 1e-3, best / iteration, bytes,
             bytes / (iteration * 1e-3) / 1e9, g_copy_gbps, floor_ms / iteration, (long long)n,
             (long long)m, setup, spmv, iteration / spmv, csr_spmv_kernel_name(choice.kernel),
-            m / (iteration * 1e-3) / 1e9, l1, same_bits, device, date);
+            n > 0 ? (double)m / (double)n : 0.0, m / (iteration * 1e-3) / 1e9, l1, same_bits,
+            device, date);
   csr_vector_free(&r);
   csr_vector_free(&r2);
   csr_matrix_free(&A);
@@ -292,7 +297,7 @@ static void run_case(csr_context *ctx, const spmv_case &c, FILE *csv, const char
 int main(int argc, char **argv) {
   FILE *csv = NULL;
   const char *matrices = NULL, *only = NULL;
-  int quick = 0;
+  int quick = 0, sweep = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--csv") && i + 1 < argc)
       csv = fopen(argv[++i], "w");
@@ -300,6 +305,8 @@ int main(int argc, char **argv) {
       g_reps = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--quick"))
       quick = 1;
+    else if (!strcmp(argv[i], "--sweep"))
+      sweep = 1;
     else if (!strcmp(argv[i], "--matrices") && i + 1 < argc)
       matrices = argv[++i];
     else if (!strcmp(argv[i], "--cases") && i + 1 < argc)
@@ -323,7 +330,16 @@ int main(int argc, char **argv) {
   csr_context *ctx = NULL;
   CSR_OK(ctx, csr_context_create(&ctx));
   CSR_OK(ctx, csr_context_set_backend(ctx, CSR_BACKEND_CUDA));
-  for (const spmv_case &c : graph_cases(ctx, matrices, quick, quick ? 2000000 : 50000000))
+  std::vector<spmv_case> cases;
+  if (sweep) /* 2^26 links (2^20 with --quick) at 2, 4, ..., 64 links a page */
+    for (int factor = 2; factor <= 64; factor *= 2) {
+      const int scale = (quick ? 20 : 26) - (int)log2((double)factor);
+      cases.push_back({"rmat_" + std::to_string(scale) + "_" + std::to_string(factor), 0,
+                       [scale, factor] { return rmat(scale, factor); }});
+    }
+  else
+    cases = graph_cases(ctx, matrices, quick, quick ? 2000000 : 50000000);
+  for (const spmv_case &c : cases)
     if (only == NULL || c.name.find(only) != std::string::npos)
       run_case(ctx, c, csv, device, date);
   csr_context_free(&ctx);

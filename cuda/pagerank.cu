@@ -1,10 +1,13 @@
 /* PageRank's passes on the GPU, which src/graph/pagerank.c drives: r_i <- d (sum_{j -> i} r_j / w_j
  * + dangling / n) + (1 - d) p_i. Here: the out-weights w_i (links, or weights summed in stored
  * order) as 1 / w_i; the pull graph's values a_ji / w_j; the first spread x = r / w with the
- * dangling sum; and an iteration in one pass over the pull graph, by the SpMV kernel its row
+ * dangling sum; and an iteration: fused, one pass over the pull graph by the SpMV kernel its row
  * statistics name, each row's sum made into page i's new rank, x_next_i, and the two sums (L1
  * change, next dangling sum) where the kernel finishes the row (csri_pagerank_row,
- * cuda/spmv_out.cuh). Same roundings as src/kernels/pagerank_rows.c. */
+ * cuda/spmv_out.cuh); or, for graphs with many links a page, split: that SpMV into x_next, then
+ * the same update in a pass over the pages (src/kernels/pagerank_plan.h says which). Same
+ * roundings as src/kernels/pagerank_rows.c either way. */
+#include "kernels/pagerank_plan.h"
 #include "kernels/rows.h"
 #include "spmv_out.cuh"
 
@@ -79,6 +82,19 @@ __global__ void __launch_bounds__(CSRI_REDUCE_THREADS)
   csri_grid_combine<csri_add, 1, CSRI_REDUCE_THREADS>(s, space);
 }
 
+/* A split iteration's second pass (src/kernels/pagerank_plan.h): the SpMV left s_i, rounded to
+ * T, in x_next_i; page i's update as the fused pass makes it (csri_pagerank_row), which
+ * overwrites x_next_i, one thread a page; the two sums over the grid. */
+template <typename T>
+__global__ void __launch_bounds__(CSRI_REDUCE_THREADS)
+    update_kernel(int64_t n, csri_pagerank_row<T> out, csri_reduce_space<2> space) {
+  csri_sums<2> s = {{0.0, 0.0}};
+  CSRI_GRID_STRIDE(i, n) {
+    out.row(i, (double)out.x_next[i], s);
+  }
+  csri_grid_combine<csri_add, 2, CSRI_REDUCE_THREADS>(s, space);
+}
+
 template <typename T, bool PATTERN>
 csr_status weights_typed(csr_context *ctx, const csr_matrix *A, int weighted, double *inv_w,
                          double *found) {
@@ -139,15 +155,58 @@ void pull_typed(cudaStream_t stream, const csr_matrix *T_, int weighted, const d
     launch_pull<float, M>(stream, T_, weighted, inv_w, out);
 }
 
-/* One iteration's pass with the ranks of type T; the two sums at `result`. */
+/* The fused iteration (one pass); waits for the two sums and leaves them in sums[2]. They land
+ * in the context's mapped slots (or, without a context, a device pair). */
+template <typename T>
+csr_status step_fused(csr_context *ctx, const csr_matrix *AT, const csr_vector *x,
+                      const csri_pagerank_row<T> &update, double *sums) {
+  double *device = NULL, *host = NULL;
+  unsigned *ticket = NULL;
+  if (ctx != NULL)
+    CSRI_TRY(csri_cuda_reduce_slots(ctx, &ticket, &host, &device));
+  else
+    CSRI_TRY(csri_device_alloc(ctx, (void **)&device, 2 * sizeof(double)));
+  csr_status status = csri_cuda_spmv_out<T>(ctx, AT, (const T *)x->data, update, device);
+  cudaError_t err = cudaSuccess;
+  if (status >= 0)
+    err = cudaStreamSynchronize(csri_stream(ctx));
+  if (status >= 0 && err == cudaSuccess && host != NULL)
+    memcpy(sums, host, 2 * sizeof(double));
+  else if (status >= 0 && err == cudaSuccess)
+    err = cudaMemcpy(sums, device, 2 * sizeof(double), cudaMemcpyDeviceToHost);
+  if (ctx == NULL)
+    csri_device_free(device);
+  if (status >= 0 && err != cudaSuccess)
+    status = csri_cuda_error(ctx, err, "PageRank iteration", __FILE__, __LINE__);
+  return status;
+}
+
+/* The split iteration: the SpMV into x_next, then the update pass; waits for the two sums and
+ * leaves them in sums[2]. */
+template <typename T>
+csr_status step_split(csr_context *ctx, const csr_matrix *AT, const csr_vector *x,
+                      const csri_pagerank_row<T> &update, double *sums) {
+  CSRI_TRY(csri_cuda_spmv_out<T>(ctx, AT, (const T *)x->data,
+                                 csri_spmv_to_y<T>{update.x_next, 1.0, 0.0}, NULL));
+  const int64_t n = AT->rows;
+  return csri_run_reduction<2>(
+      ctx, (const void *)update_kernel<T>, n, sums, [&](int blocks, csri_reduce_space<2> space) {
+        update_kernel<T><<<blocks, CSRI_REDUCE_THREADS, 0, csri_stream(ctx)>>>(n, update, space);
+      });
+}
+
+/* One iteration with the ranks of type T, in the form the pull graph's shape asks for
+ * (src/kernels/pagerank_plan.h); sums[0] the L1 change, sums[1] the next dangling sum. */
 template <typename T>
 csr_status step_typed(csr_context *ctx, const csr_matrix *AT, const csr_vector *x, csr_vector *r,
                       int write_ranks, const double *p, double d, double base, const double *inv_w,
-                      int scale, csr_vector *x_next, double *result) {
-  csri_pagerank_row<T> out{
+                      int scale, csr_vector *x_next, double *sums) {
+  const csri_pagerank_row<T> update{
       (T *)r->data, (T *)x_next->data, (const T *)x->data, inv_w, p, d, base, 1.0 / (double)r->n,
       scale,        write_ranks};
-  return csri_cuda_spmv_out<T>(ctx, AT, (const T *)x->data, out, result);
+  if (csri_pagerank_split(AT->rows, AT->nnz))
+    return step_split<T>(ctx, AT, x, update, sums);
+  return step_fused<T>(ctx, AT, x, update, sums);
 }
 
 } // namespace
@@ -218,29 +277,11 @@ extern "C" csr_status csri_cuda_pagerank_step(csr_context *ctx, const csr_matrix
                                               const double *p, double d, double base,
                                               const double *inv_w, int scale, csr_vector *x_next,
                                               double *dangling, double *l1_change) {
-  /* The two sums land in the context's mapped slots (or, without a context, a device pair). */
-  double *device = NULL, *host = NULL;
-  unsigned *ticket = NULL;
-  if (ctx != NULL)
-    CSRI_TRY(csri_cuda_reduce_slots(ctx, &ticket, &host, &device));
-  else
-    CSRI_TRY(csri_device_alloc(ctx, (void **)&device, 2 * sizeof(double)));
+  double sums[2] = {0.0, 0.0};
   csr_status status =
       r->value_type == CSR_F64
-          ? step_typed<double>(ctx, AT, x, r, write_ranks, p, d, base, inv_w, scale, x_next, device)
-          : step_typed<float>(ctx, AT, x, r, write_ranks, p, d, base, inv_w, scale, x_next, device);
-  double sums[2] = {0.0, 0.0};
-  cudaError_t err = cudaSuccess;
-  if (status >= 0)
-    err = cudaStreamSynchronize(csri_stream(ctx));
-  if (status >= 0 && err == cudaSuccess && host != NULL)
-    memcpy(sums, host, sizeof sums);
-  else if (status >= 0 && err == cudaSuccess)
-    err = cudaMemcpy(sums, device, sizeof sums, cudaMemcpyDeviceToHost);
-  if (ctx == NULL)
-    csri_device_free(device);
-  if (status >= 0 && err != cudaSuccess)
-    status = csri_cuda_error(ctx, err, "PageRank iteration", __FILE__, __LINE__);
+          ? step_typed<double>(ctx, AT, x, r, write_ranks, p, d, base, inv_w, scale, x_next, sums)
+          : step_typed<float>(ctx, AT, x, r, write_ranks, p, d, base, inv_w, scale, x_next, sums);
   *l1_change = sums[0];
   *dangling = sums[1];
   return status;

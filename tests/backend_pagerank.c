@@ -3,8 +3,10 @@
  * random graphs: dangling pages, self-loops, duplicate links, weights, personalization, f64 and
  * f32; plus its statuses and errors. On the backends other than ref, larger graphs (short rows,
  * rows of 16 to 64, a few very long rows) against the reference backend, with every SpMV kernel
- * the GPU has, and the same bits on a repeat. A backend without PageRank must refuse it
- * cleanly. */
+ * the GPU has, and the same bits on a repeat; the GPU runs the rows of 16 to 64 as an SpMV and an
+ * update pass, the others in one fused pass (src/kernels/pagerank_plan.h). A backend without
+ * PageRank must refuse it cleanly. */
+#include "kernels/pagerank_plan.h"
 #include "testing.h"
 
 #include <math.h>
@@ -216,6 +218,10 @@ static void test_against_reference(csr_context *ctx) {
       /* Under a sanitizer (csrt_quick) a tenth: still many tiles, and long rows. */
       const int64_t n = (kind == 1 ? 20000 : 60000) / (csrt_quick() ? 10 : 1);
       csr_matrix *A = shaped_graph(ctx, n, kind, variant == 1 ? CSR_F64 : CSR_PATTERN);
+      /* Both forms of the GPU's iteration are tested (the pull graph has A's links and pages). */
+      CHECKF(csri_pagerank_split(A->rows, A->nnz) == (kind == 1),
+             "kind %d: %lld links on %lld pages, split %d: the GPU's two forms are not both tested",
+             kind, (long long)A->nnz, (long long)A->rows, csri_pagerank_split(A->rows, A->nnz));
       csr_value_type rt = variant == 3 ? CSR_F32 : CSR_F64;
       csr_vector *want = NULL, *got = NULL, *again = NULL, *pv = NULL;
       CHECK_OK(ctx, csr_vector_create(ctx, &want, n, rt, CSR_HOST));

@@ -1,0 +1,28 @@
+/* How a PageRank iteration on the GPU is laid out, in one definition for C and CUDA so that the
+ * CPU tests know which form a graph gets. Internal.
+ *
+ * Fused: one pass over the pull graph, each page's update done where its row's sum is finished
+ * (the tiled SpMV kernels keep a tile's sums and finish its rows together at the tile's end).
+ * That costs a tile a fixed amount of work after its walk: a barrier, the rows' update, the
+ * tile's two sums. With many links a page a tile holds few rows, and a few of its warps do that
+ * work while the rest wait. Split: the SpMV alone (s_i into x_next), then one pass over the
+ * pages (read s_i, x_i and 1/w_i, write x_next_i, and the two sums): about 32 bytes a page at the
+ * memory's speed, whatever the tile. */
+#ifndef CSR_KERNELS_PAGERANK_PLAN_H
+#define CSR_KERNELS_PAGERANK_PLAN_H
+
+#include "kernels/host_device.h"
+
+#include <stdint.h>
+
+/* Pull graphs with at least this many links a page on average take the split form. */
+#ifndef CSRI_PAGERANK_SPLIT_LINKS
+#define CSRI_PAGERANK_SPLIT_LINKS 12
+#endif
+
+/* 1: the iteration over a pull graph of `pages` rows and `links` entries runs split. */
+CSRI_HD int csri_pagerank_split(int64_t pages, int64_t links) {
+  return pages > 0 && links / pages >= CSRI_PAGERANK_SPLIT_LINKS;
+}
+
+#endif
