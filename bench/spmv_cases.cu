@@ -6,6 +6,8 @@
 #include <memory>
 #include <stdio.h>
 #include <string.h>
+#include <thread>
+#include <vector>
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 
@@ -124,20 +126,43 @@ host_csr narrow_rows(int64_t rows, int64_t cols, int64_t min_len, int64_t max_le
   return A;
 }
 
+/* The i-th number of a splitmix64 stream of its own for `key`: counter-based, so that a generator
+ * cut into chunks over threads gives the same numbers whatever the number of threads. */
+static uint64_t keyed_u64(uint64_t key, uint64_t i) {
+  uint64_t z = key * 0xD1B54A32D192ED03ull + (i + 1) * 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+/* body(begin, end) on [0, count) cut into one chunk per hardware thread. */
+template <typename Body> static void in_chunks(int64_t count, Body body) {
+  const int64_t t = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<std::thread> threads;
+  for (int64_t k = 0; k < t; k++)
+    threads.emplace_back(body, count * k / t, count * (k + 1) / t);
+  for (std::thread &thread : threads)
+    thread.join();
+}
+
+/* Edge e's endpoints from its own stream (keyed_u64(e, level)), its value from entry k's: the
+ * graph is the same on any number of threads, and 2^28 edges take seconds, not minutes. */
 host_csr rmat(int scale, int64_t edge_factor) {
   int64_t n = (int64_t)1 << scale, m = n * edge_factor;
   std::vector<int32_t> src(m), dst(m);
-  for (int64_t e = 0; e < m; e++) {
-    int64_t i = 0, j = 0;
-    for (int l = 0; l < scale; l++) {
-      double u = uniform01();
-      int bi = u >= 0.76, bj = (u >= 0.57 && u < 0.76) || u >= 0.95;
-      i = 2 * i + bi;
-      j = 2 * j + bj;
+  in_chunks(m, [&](int64_t begin, int64_t end) {
+    for (int64_t e = begin; e < end; e++) {
+      int64_t i = 0, j = 0;
+      for (int l = 0; l < scale; l++) {
+        double u = (double)(keyed_u64((uint64_t)e, (uint64_t)l) >> 11) * 0x1p-53;
+        int bi = u >= 0.76, bj = (u >= 0.57 && u < 0.76) || u >= 0.95;
+        i = 2 * i + bi;
+        j = 2 * j + bj;
+      }
+      src[e] = (int32_t)i;
+      dst[e] = (int32_t)j;
     }
-    src[e] = (int32_t)i;
-    dst[e] = (int32_t)j;
-  }
+  });
   host_csr A;
   A.rows = A.cols = n;
   A.off.assign(n + 1, 0);
@@ -148,13 +173,14 @@ host_csr rmat(int scale, int64_t edge_factor) {
   A.col.resize(m);
   A.val.resize(m);
   std::vector<int64_t> next(A.off.begin(), A.off.end() - 1);
-  for (int64_t e = 0; e < m; e++) {
-    int64_t k = next[src[e]]++;
-    A.col[k] = dst[e];
-    A.val[k] = 0.5 + uniform01();
-  }
-  for (int64_t i = 0; i < n; i++)
-    std::sort(A.col.begin() + A.off[i], A.col.begin() + A.off[i + 1]);
+  for (int64_t e = 0; e < m; e++)
+    A.col[next[src[e]]++] = dst[e];
+  in_chunks(n, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; i++)
+      std::sort(A.col.begin() + A.off[i], A.col.begin() + A.off[i + 1]);
+    for (int64_t k = A.off[begin]; k < A.off[end]; k++)
+      A.val[k] = 0.5 + (double)(keyed_u64((uint64_t)k, ~0ull) >> 11) * 0x1p-53;
+  });
   return A;
 }
 
