@@ -68,7 +68,7 @@ static void usage(void) {
       "  bytes      per iteration (4 + a)*links + 3*v*N: a column index (and with --weighted a\n"
       "             value) per link, and three passes over N values; v = 8 (f64) or 4 (f32),\n"
       "             a = v with --weighted, else 0. A floor on the traffic: the library's\n"
-      "             iteration moves more (rank re-reads, row offsets, 1/w, the fused passes)\n"
+      "             iteration moves more (rank re-reads, row offsets, 1/w, the update passes)\n"
       "  GB/s       bytes per iteration * iterations / time / 1e9 (setup included)\n"
       "  stages     seconds to read the file (with the host's assembly of the CSR on the CPU),\n"
       "             upload its triples and build the CSR on the GPU, build the pull graph\n"

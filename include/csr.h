@@ -564,11 +564,12 @@ typedef struct csr_pagerank_info {
  * dangling pages spread their rank uniformly (as networkx with uniform personalization, igraph and
  * cuGraph do); the ranks sum to 1. It pulls along the transposed graph, built once where A lives
  * (a pattern matrix unless weighted). With A and ranks on the host it runs on the context's CPU
- * backend: an SpMV and an update pass per iteration. On the device (CUDA backend) an iteration is
- * one pass over the pull graph by the SpMV kernel csr_spmv_choose names for it, with the update,
- * the next iteration's x_j = r_j / w_j, the dangling sum and the L1 change done where each row's
- * sum is finished; the host waits for the two sums once per iteration. Every sum is taken in an
- * order fixed by the graph: the same bits on every run. ranks: n entries, F64 or F32 (the
+ * backend: an SpMV and an update pass per iteration. On the device (CUDA backend) an iteration
+ * runs the SpMV kernel csr_spmv_choose names for the pull graph, with the update (the next
+ * iteration's x_j = r_j / w_j, the dangling sum and the L1 change) done where each row's sum is
+ * finished when the graph has fewer than 8 links a page on average, else in one pass over the
+ * pages after the SpMV; the host waits for the two sums once per iteration. Every sum is taken in
+ * an order fixed by the graph: the same bits on every run. ranks: n entries, F64 or F32 (the
  * precision of the iteration's vectors; sums are accumulated in double), where A is. The
  * personalization may be on the host or the device (it is read once, on the host).
  * Returns CSR_SUCCESS when the L1 change fell below tol, CSR_INFO_NOT_CONVERGED after max_iter

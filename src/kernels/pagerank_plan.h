@@ -8,7 +8,8 @@
  * work while the rest wait. Split: the SpMV alone (s_i into x_next), then one pass over the
  * pages (read s_i, x_i and 1/w_i, write x_next_i, and the two sums): about 32 bytes a page at the
  * memory's speed, whatever the tile. Measured (docs/benchmarks.md, PageRank on the GPU): split is
- * 12 % faster at 30 links a page, 4 % at 10, and 2 % slower at 4.6. */
+ * faster on every graph of 8 links a page or more (web graphs of 10 and 30, R-MAT of 8 to 64: 4 to
+ * 12 %); below, R-MAT of 2 and 4 favoured split too, web-NotreDame (4.6) the fused form by 2 %. */
 #ifndef CSR_KERNELS_PAGERANK_PLAN_H
 #define CSR_KERNELS_PAGERANK_PLAN_H
 
@@ -16,8 +17,8 @@
 
 #include <stdint.h>
 
-/* Pull graphs with at least this many links a page on average take the split form: between the
- * measured 4.6 (fused faster) and 10 (split faster). */
+/* Pull graphs with at least this many links a page on average take the split form: where it
+ * won on every graph measured. */
 #ifndef CSRI_PAGERANK_SPLIT_LINKS
 #define CSRI_PAGERANK_SPLIT_LINKS 8
 #endif
