@@ -1,6 +1,8 @@
 /* The GPU SpMV benchmark's matrices (host code; bench/spmv_cases.h says what each one is). */
 #include "spmv_cases.h"
 
+#include "bench_random.h"
+
 #include <algorithm>
 #include <filesystem>
 #include <memory>
@@ -9,17 +11,19 @@
 #include <thread>
 #include <vector>
 
-static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+static bench_rng rng = {0x9E3779B97F4A7C15ull};
 
-uint64_t next_u64() { /* splitmix64 */
-  uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
+uint64_t next_u64() {
+  return bench_random(&rng);
+}
+
+/* The top 53 bits of a random number as a double in [0, 1). */
+static double unit(uint64_t bits) {
+  return (double)(bits >> 11) * 0x1p-53;
 }
 
 double uniform01() {
-  return (double)(next_u64() >> 11) * 0x1p-53;
+  return unit(next_u64());
 }
 
 int64_t longest_row(const host_csr &A) {
@@ -126,13 +130,10 @@ host_csr narrow_rows(int64_t rows, int64_t cols, int64_t min_len, int64_t max_le
   return A;
 }
 
-/* The i-th number of a splitmix64 stream of its own for `key`: counter-based, so that a generator
- * cut into chunks over threads gives the same numbers whatever the number of threads. */
-static uint64_t keyed_u64(uint64_t key, uint64_t i) {
-  uint64_t z = key * 0xD1B54A32D192ED03ull + (i + 1) * 0x9E3779B97F4A7C15ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
+/* Stream `key` of a family of bench_random streams: counter-based, so that a generator cut into
+ * chunks over threads draws the same numbers whatever the number of threads. */
+static bench_rng keyed_stream(uint64_t key) {
+  return bench_rng{key * 0xD1B54A32D192ED03ull};
 }
 
 /* body(begin, end) on [0, count) cut into one chunk per hardware thread. */
@@ -145,16 +146,17 @@ template <typename Body> static void in_chunks(int64_t count, Body body) {
     thread.join();
 }
 
-/* Edge e's endpoints from its own stream (keyed_u64(e, level)), its value from entry k's: the
+/* Edge e's endpoints from stream e (a number a level), entry k's value from stream m + k: the
  * graph is the same on any number of threads, and 2^28 edges take seconds, not minutes. */
 host_csr rmat(int scale, int64_t edge_factor) {
   int64_t n = (int64_t)1 << scale, m = n * edge_factor;
   std::vector<int32_t> src(m), dst(m);
   in_chunks(m, [&](int64_t begin, int64_t end) {
     for (int64_t e = begin; e < end; e++) {
+      bench_rng edge = keyed_stream((uint64_t)e);
       int64_t i = 0, j = 0;
       for (int l = 0; l < scale; l++) {
-        double u = (double)(keyed_u64((uint64_t)e, (uint64_t)l) >> 11) * 0x1p-53;
+        double u = unit(bench_random(&edge));
         int bi = u >= 0.76, bj = (u >= 0.57 && u < 0.76) || u >= 0.95;
         i = 2 * i + bi;
         j = 2 * j + bj;
@@ -178,8 +180,10 @@ host_csr rmat(int scale, int64_t edge_factor) {
   in_chunks(n, [&](int64_t begin, int64_t end) {
     for (int64_t i = begin; i < end; i++)
       std::sort(A.col.begin() + A.off[i], A.col.begin() + A.off[i + 1]);
-    for (int64_t k = A.off[begin]; k < A.off[end]; k++)
-      A.val[k] = 0.5 + (double)(keyed_u64((uint64_t)k, ~0ull) >> 11) * 0x1p-53;
+    for (int64_t k = A.off[begin]; k < A.off[end]; k++) {
+      bench_rng value = keyed_stream((uint64_t)(m + k));
+      A.val[k] = 0.5 + unit(bench_random(&value));
+    }
   });
   return A;
 }
