@@ -155,30 +155,17 @@ void pull_typed(cudaStream_t stream, const csr_matrix *T_, int weighted, const d
     launch_pull<float, M>(stream, T_, weighted, inv_w, out);
 }
 
-/* The fused iteration (one pass); waits for the two sums and leaves them in sums[2]. They land
- * in the context's mapped slots (or, without a context, a device pair). */
+/* The fused iteration (one pass); waits for the two sums and leaves them in sums[2]. The SpMV's
+ * fix-up totals them into the reduction's result slots (csri_reduce_begin: the context's mapped
+ * slots, or without a context a device pair), which need no partials of their own. */
 template <typename T>
 csr_status step_fused(csr_context *ctx, const csr_matrix *AT, const csr_vector *x,
                       const csri_pagerank_row<T> &update, double *sums) {
-  double *device = NULL, *host = NULL;
-  unsigned *ticket = NULL;
-  if (ctx != NULL)
-    CSRI_TRY(csri_cuda_reduce_slots(ctx, &ticket, &host, &device));
-  else
-    CSRI_TRY(csri_device_alloc(ctx, (void **)&device, 2 * sizeof(double)));
-  csr_status status = csri_cuda_spmv_out<T>(ctx, AT, (const T *)x->data, update, device);
-  cudaError_t err = cudaSuccess;
-  if (status >= 0)
-    err = cudaStreamSynchronize(csri_stream(ctx));
-  if (status >= 0 && err == cudaSuccess && host != NULL)
-    memcpy(sums, host, 2 * sizeof(double));
-  else if (status >= 0 && err == cudaSuccess)
-    err = cudaMemcpy(sums, device, 2 * sizeof(double), cudaMemcpyDeviceToHost);
-  if (ctx == NULL)
-    csri_device_free(device);
-  if (status >= 0 && err != cudaSuccess)
-    status = csri_cuda_error(ctx, err, "PageRank iteration", __FILE__, __LINE__);
-  return status;
+  csri_reduce_run<2> run;
+  CSRI_TRY(csri_reduce_begin<2>(ctx, 0, &run));
+  const csr_status status =
+      csri_cuda_spmv_out<T>(ctx, AT, (const T *)x->data, update, run.space.result);
+  return csri_reduce_end<2>(ctx, &run, status, sums);
 }
 
 /* The split iteration: the SpMV into x_next, then the update pass; waits for the two sums and

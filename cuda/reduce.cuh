@@ -146,7 +146,7 @@ static inline csr_status csri_reduce_ticket(csr_context *ctx, unsigned *fallback
   return CSR_SUCCESS;
 }
 
-/* Sets up a reduction over `blocks` blocks. */
+/* Sets up a reduction over `blocks` blocks (0: only the ticket and the result slots). */
 template <int K>
 static csr_status csri_reduce_begin(csr_context *ctx, int blocks, csri_reduce_run<K> *r) {
   size_t partials = (size_t)blocks * K * sizeof(double);
@@ -166,7 +166,8 @@ static csr_status csri_reduce_begin(csr_context *ctx, int blocks, csri_reduce_ru
   double *device = NULL;
   CSRI_TRY(csri_cuda_reduce_slots(ctx, &r->space.ticket, &r->host, &device));
   r->space.result = device;
-  CSRI_TRY(csri_device_scratch(ctx, partials, &r->scratch));
+  if (partials > 0) /* a kernel that totals its sums elsewhere (blocks 0) needs none */
+    CSRI_TRY(csri_device_scratch(ctx, partials, &r->scratch));
   r->space.partials = (double *)r->scratch;
   return CSR_SUCCESS;
 }

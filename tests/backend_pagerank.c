@@ -194,11 +194,13 @@ static void test_random(csr_context *ctx) {
 }
 
 /* A graph of n pages whose row lengths follow `kind`: 0 short rows (0 to 8, a quarter dangling),
- * 1 rows of 16 to 64, 2 short rows with every 5000th page linking to n / 3 pages. */
+ * 1 rows of 16 to 64 with every tenth page dangling (so that the split form's update pass sums
+ * dangling pages too), 2 short rows with every 5000th page linking to n / 3 pages. */
 static csr_matrix *shaped_graph(csr_context *ctx, int64_t n, int kind, csr_value_type type) {
   int64_t *len = malloc((size_t)n * sizeof *len);
   for (int64_t i = 0; i < n; i++)
-    len[i] = kind == 1                    ? 16 + (int64_t)csrt_below(&rng, 49)
+    len[i] = kind == 1 && i % 10 == 3     ? 0
+             : kind == 1                  ? 16 + (int64_t)csrt_below(&rng, 49)
              : kind == 2 && i % 5000 == 7 ? n / 3
              : csrt_below(&rng, 4) == 0   ? 0
                                           : 1 + (int64_t)csrt_below(&rng, 8);
