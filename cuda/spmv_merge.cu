@@ -98,8 +98,8 @@ __global__ void tile_starts(const int64_t *off, int64_t rows, int64_t nnz, int64
 template <typename T, bool PATTERN, typename Out>
 __global__ void __launch_bounds__(THREADS, shape<T>::min_blocks)
     merge_kernel(int64_t rows, const int64_t *off, const int32_t *col, const T *val, const T *x,
-                 Out out, double *partials, const csri_merge_coord *starts, int64_t *carry_row,
-                 double *carry_sum, double *head_sum) {
+                 Out out, double *partials, const csri_merge_coord *starts, double *carry_sum,
+                 double *head_sum) {
   constexpr int ITEMS = shape<T>::items;
   constexpr int64_t TILE = shape<T>::tile;
   __shared__ int ends[TILE + 1]; /* the tile's rows' ends, and the open row's at its end */
@@ -173,10 +173,8 @@ __global__ void __launch_bounds__(THREADS, shape<T>::min_blocks)
     for (int r = first + THREADS; r < tile_rows; r += THREADS)
       out.row(start.row + r, (double)batched[r], terms);
   }
-  if (threadIdx.x == THREADS - 1) {
-    carry_row[t] = start.row + inclusive.row;
+  if (threadIdx.x == THREADS - 1) /* the row open at the tile's end is starts[t + 1].row */
     carry_sum[t] = inclusive.sum;
-  }
   csri_out_block<Out, THREADS>(terms, partials);
 }
 
@@ -222,33 +220,36 @@ __global__ void __launch_bounds__(FIX_UP_THREADS)
     group_sum[g] = sum;
 }
 
-/* The whole warp, for a tile t >= 1 whose head row r began before tile t - 1: the run of tiles
- * [t0, t) before t whose carry is row r holds the rest of r's sum. The warp finds
- * the run (the 32 tiles before t at once; a longer run's start by a 32-way search, the carries'
- * rows being non-decreasing: csri_merge_probe), sums its carries (add_range, then warp_total, then
- * the head: an order fixed by the matrix's shape) and finishes row r (out.row). A run of more than
- * two groups (with group_sum) reads the whole groups inside it as their sums, so that a row
- * spanning n tiles costs its warp about n / (256 GROUP) rounds of loads instead of n / 256. */
+/* Tiles of a run that one thread sums alone (fix_up): its loads all in flight together, so that
+ * the heads a warp holds are finished side by side rather than one after another by the whole
+ * warp (web graphs' rows of a few thousand links end a run of 2 to 16 tiles, and a fix-up warp
+ * may hold a dozen such heads: summed in turn they made the fix-up about twice as long). */
+constexpr int LANE_RUN = 16;
+
+/* The carries of tiles [t0, t), t - t0 <= LANE_RUN, added in tile order. */
+__device__ __forceinline__ double lane_run_sum(const double *carry_sum, int64_t t0, int64_t t) {
+  double c[LANE_RUN];
+#pragma unroll
+  for (int k = 0; k < LANE_RUN; k++)
+    if (t0 + k < t)
+      c[k] = carry_sum[t0 + k];
+  double sum = c[0];
+#pragma unroll
+  for (int k = 1; k < LANE_RUN; k++)
+    if (t0 + k < t)
+      sum += c[k];
+  return sum;
+}
+
+/* The whole warp, for a head row r (of tile t) whose run of carries [t0, t) is longer than
+ * LANE_RUN tiles: sums the carries (add_range, then warp_total, then the head: an order fixed by
+ * the matrix's shape) and finishes row r (out.row). A run of more than two groups (with
+ * group_sum) reads the whole groups inside it as their sums, so that a row spanning n tiles costs
+ * its warp about n / (256 GROUP) rounds of loads instead of n / 256. */
 template <typename Out>
-__device__ __forceinline__ void fix_up_head(int64_t t, const csri_merge_coord *starts,
-                                            const int64_t *carry_row, const double *carry_sum,
-                                            const double *head_sum, const double *group_sum,
-                                            const Out &out, typename Out::terms &terms) {
-  const int lane = threadIdx.x & 31;
-  const int64_t r = starts[t].row;
-  /* The carries' rows are non-decreasing: the lanes that match form a prefix. */
-  const int64_t s = t - 1 - lane;
-  const int m = __popc(__ballot_sync(FULL, s >= 0 && carry_row[s] == r));
-  int64_t t0 = t - m;
-  if (m == 32) { /* a longer run: the first tile whose carry row is r, 32 probes a round */
-    int64_t lo = 0, hi = t - 32;
-    while (lo < hi) { /* the same for the whole warp */
-      const int64_t p = csri_merge_probe(lo, hi, lane);
-      const int k = __popc(__ballot_sync(FULL, p < hi && carry_row[p] < r));
-      csri_merge_narrow(&lo, &hi, k);
-    }
-    t0 = lo;
-  }
+__device__ __forceinline__ void
+fix_up_head(int64_t r, int64_t t0, int64_t t, const double *carry_sum, const double *head_sum,
+            const double *group_sum, const Out &out, typename Out::terms &terms) {
   double part[8] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
   if (group_sum != NULL && t - t0 > 2 * GROUP) { /* the ragged ends, and the groups between */
     int64_t g0, g1;
@@ -260,22 +261,25 @@ __device__ __forceinline__ void fix_up_head(int64_t t, const csri_merge_coord *s
     add_range(part, carry_sum, t0, t);
   }
   const double sum = warp_total(part);
-  if (lane == 0)
+  if ((threadIdx.x & 31) == 0)
     out.row(r, sum + head_sum[t], terms);
 }
 
 /* One thread per tile t >= 1. Most heads need only the tile before: tile t - 1 is the whole run
- * of row r's carries unless r was already open where t - 1 began (carry_row[s] is
- * starts[s + 1].row), and then the row is carry_sum[t - 1] + head_sum[t], the thread's own work.
- * A longer run takes the whole warp (fix_up_head), the warp's such tiles one after another in
- * lane order. Tiles without a head (no row closes in them) only join the block's combination of
- * the terms. An Out with sums also totals them here, in place of folds launched after: each
- * thread adds the tiles' partials j, j + the grid's threads, ... (j its index in the grid; their
- * loads in flight with its own) to its terms, and the last block to finish combines the blocks'
- * (csri_grid_combine): one launch, an order fixed by the grid, which the tiles fix. */
+ * of row r's carries unless r was already open where t - 1 began (tile s's carry is the row open
+ * at its end, starts[s + 1].row), and then the row is carry_sum[t - 1] + head_sum[t], the thread's
+ * own work. A longer run starts where row r does (csri_merge_run_start, from r's offset); the
+ * thread sums one of at most LANE_RUN tiles itself, and the whole warp takes a longer one
+ * (fix_up_head), the warp's such tiles one after another in lane order. Tiles without a head (no
+ * row closes in them) only join the block's combination of the terms. An Out with sums also totals
+ * them here, in place of folds launched after: each thread adds the tiles' partials j, j + the
+ * grid's threads,
+ * ... (j its index in the grid; their loads in flight with its own) to its terms, and the last
+ * block to finish combines the blocks' (csri_grid_combine): one launch, an order fixed by the
+ * grid, which the tiles fix. */
 template <typename Out>
 __global__ void __launch_bounds__(FIX_UP_THREADS)
-    fix_up(int64_t tiles, const csri_merge_coord *starts, const int64_t *carry_row,
+    fix_up(int64_t tiles, int64_t tile_items, const int64_t *off, const csri_merge_coord *starts,
            const double *carry_sum, const double *head_sum, const double *group_sum, Out out,
            const double *tile_partials, csri_reduce_space<Out::SUMS> space) {
   const int64_t first = (int64_t)blockIdx.x * FIX_UP_THREADS + (threadIdx.x & ~31) + 1;
@@ -288,18 +292,26 @@ __global__ void __launch_bounds__(FIX_UP_THREADS)
       for (int k = 0; k < Out::SUMS; k++)
         terms.v[k] += tile_partials[j * Out::SUMS + k];
   bool long_run = false;
+  int64_t r = 0, t0 = 0;
   if (t < tiles) {
-    const int64_t r = starts[t].row;
+    r = starts[t].row;
     if (starts[t + 1].row != r) { /* row r closes in tile t */
-      if (csri_merge_single_run(t, starts[t - 1].row, r))
+      if (csri_merge_single_run(t, starts[t - 1].row, r)) {
         out.row(r, carry_sum[t - 1] + head_sum[t], terms);
-      else
-        long_run = true;
+      } else {
+        t0 = csri_merge_run_start(r, off[r], tile_items);
+        if (t - t0 <= LANE_RUN)
+          out.row(r, lane_run_sum(carry_sum, t0, t) + head_sum[t], terms);
+        else
+          long_run = true;
+      }
     }
   }
-  for (unsigned m = __ballot_sync(FULL, long_run); m != 0; m &= m - 1)
-    fix_up_head(first + __ffs(m) - 1, starts, carry_row, carry_sum, head_sum, group_sum, out,
-                terms);
+  for (unsigned m = __ballot_sync(FULL, long_run); m != 0; m &= m - 1) {
+    const int lane = __ffs(m) - 1;
+    fix_up_head(__shfl_sync(FULL, r, lane), __shfl_sync(FULL, t0, lane), first + lane, carry_sum,
+                head_sum, group_sum, out, terms);
+  }
   if constexpr (Out::SUMS > 0)
     csri_grid_combine<csri_add, Out::SUMS, FIX_UP_THREADS>(terms, space);
 }
@@ -308,7 +320,6 @@ __global__ void __launch_bounds__(FIX_UP_THREADS)
  * sums (the tiles', then the fix-up's), and the tile starts when they are not kept. */
 struct scratch {
   csri_merge_coord *starts;
-  int64_t *carry_row;
   double *carry_sum, *head_sum, *partials;
   double *group_sum; /* NULL: no row spans more than two groups of tiles */
   unsigned *ticket;  /* the fix-up's, without a context to keep one (csri_reduce_ticket) */
@@ -322,26 +333,24 @@ int64_t fix_up_blocks(int64_t tiles) {
 /* The scratch's size in bytes; with a base, also where its pieces lie (each 256-byte aligned). */
 size_t layout(char *base, int64_t tiles, int64_t groups, bool starts_kept, size_t partials_bytes,
               scratch *s) {
-  const size_t sizes[7] = {(size_t)tiles * sizeof(int64_t),
-                           (size_t)tiles * sizeof(double),
+  const size_t sizes[6] = {(size_t)tiles * sizeof(double),
                            (size_t)tiles * sizeof(double),
                            partials_bytes,
                            starts_kept ? 0 : (size_t)(tiles + 1) * sizeof(csri_merge_coord),
                            (size_t)groups * sizeof(double),
                            partials_bytes > 0 ? sizeof(unsigned) : 0};
-  size_t at[7], total = 0;
-  for (int i = 0; i < 7; i++) {
+  size_t at[6], total = 0;
+  for (int i = 0; i < 6; i++) {
     at[i] = total;
     total += csri_align256(sizes[i]);
   }
   if (base != NULL) {
-    s->carry_row = (int64_t *)(base + at[0]);
-    s->carry_sum = (double *)(base + at[1]);
-    s->head_sum = (double *)(base + at[2]);
-    s->partials = (double *)(base + at[3]);
-    s->starts = starts_kept ? NULL : (csri_merge_coord *)(base + at[4]);
-    s->group_sum = groups > 0 ? (double *)(base + at[5]) : NULL;
-    s->ticket = partials_bytes > 0 ? (unsigned *)(base + at[6]) : NULL;
+    s->carry_sum = (double *)(base + at[0]);
+    s->head_sum = (double *)(base + at[1]);
+    s->partials = (double *)(base + at[2]);
+    s->starts = starts_kept ? NULL : (csri_merge_coord *)(base + at[3]);
+    s->group_sum = groups > 0 ? (double *)(base + at[4]) : NULL;
+    s->ticket = partials_bytes > 0 ? (unsigned *)(base + at[5]) : NULL;
   }
   return total;
 }
@@ -352,7 +361,7 @@ csr_status run(csr_context *ctx, const csr_matrix *A, const T *x, const Out &out
   cudaStream_t stream = csri_stream(ctx);
   merge_kernel<T, PATTERN, Out><<<(unsigned)tiles, THREADS, 0, stream>>>(
       A->rows, A->row_offsets, A->col_indices, (const T *)A->values, x, out, s.partials, s.starts,
-      s.carry_row, s.carry_sum, s.head_sum);
+      s.carry_sum, s.head_sum);
   CSRI_TRY(CSRI_CUDA_CHECK(ctx, "segmented SpMV kernel"));
   if (s.group_sum != NULL) {
     const int64_t groups = tiles / GROUP, warps_per_block = FIX_UP_THREADS / 32;
@@ -366,7 +375,8 @@ csr_status run(csr_context *ctx, const csr_matrix *A, const T *x, const Out &out
   if constexpr (Out::SUMS > 0)
     CSRI_TRY(csri_reduce_ticket(ctx, s.ticket, &space.ticket));
   fix_up<Out><<<(unsigned)fix_up_blocks(tiles), FIX_UP_THREADS, 0, stream>>>(
-      tiles, s.starts, s.carry_row, s.carry_sum, s.head_sum, s.group_sum, out, s.partials, space);
+      tiles, shape<T>::tile, A->row_offsets, s.starts, s.carry_sum, s.head_sum, s.group_sum, out,
+      s.partials, space);
   return CSRI_CUDA_CHECK(ctx, "segmented SpMV fix-up");
 }
 

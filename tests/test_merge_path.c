@@ -189,7 +189,7 @@ static void check_kernel(const matrix *m, const csri_merge_coord *path, int thre
     for (int64_t s = g * GROUP; s < (g + 1) * GROUP; s++)
       group_sum[g] += out[s].carry;
   }
-  int64_t unasked = 0, misplaced = 0, single_wrong = 0;
+  int64_t unasked = 0, misplaced = 0, single_wrong = 0, run_start_wrong = 0;
   for (int64_t t = 1; t < tiles; t++) {
     if (!out[t].has_head)
       continue;
@@ -197,6 +197,7 @@ static void check_kernel(const matrix *m, const csri_merge_coord *path, int thre
     CHECK(out[t - 1].carry_row == r);
     while (t0 > 0 && out[t0 - 1].carry_row == r)
       t0--;
+    run_start_wrong += csri_merge_run_start(r, m->off[r], tile_items) != t0;
     const int64_t prev = csri_merge_tile_start(t - 1, tile_items, m->off, m->rows, m->nnz).row;
     single_wrong += csri_merge_single_run(t, prev, r) != (t0 == t - 1);
     double total = 0.0;
@@ -224,6 +225,8 @@ static void check_kernel(const matrix *m, const csri_merge_coord *path, int thre
          items, (long long)misplaced);
   CHECKF(single_wrong == 0, "%s, tiles of %d x %d: %lld heads' runs misjudged single or longer",
          name, threads, items, (long long)single_wrong);
+  CHECKF(run_start_wrong == 0, "%s, tiles of %d x %d: %lld heads' runs started elsewhere", name,
+         threads, items, (long long)run_start_wrong);
   free(group_sum);
   int64_t wrong = 0, once = 0;
   for (int64_t k = 0; k < m->nnz; k++)
@@ -267,43 +270,6 @@ static void check_all(const int64_t *lengths, int64_t rows, const char *name, cs
   release(&m);
 }
 
-/* The fix-up's 32-way search (csri_merge_probe, csri_merge_narrow), a warp emulated: on [0, n]
- * with the predicate true before a and false from a on, every a from 0 to n for small n and
- * random ones for large, it must find a, the true probes must be a prefix of the lanes, and it
- * must take at most one round per factor of 32 of the width (plus one). */
-static void check_run_search(csrt_rng *rng) {
-  int64_t wrong = 0, unordered = 0, slow = 0, cases = 0;
-  for (int trial = 0; trial < 3000; trial++) {
-    int64_t n =
-        trial < 1000 ? trial % 100 : (int64_t)csrt_below(rng, trial < 2000 ? 5000 : 3000000);
-    int64_t a = trial < 1000 ? trial / 100 * n / 9 : (int64_t)csrt_below(rng, (uint64_t)n + 1);
-    int64_t lo = 0, hi = n;
-    int rounds = 0, allowed = 1;
-    for (int64_t w = n; w > 1; w = (w + 31) / 32)
-      allowed++;
-    while (lo < hi) {
-      int k = 0, seen_false = 0;
-      for (int lane = 0; lane < 32; lane++) {
-        int64_t p = csri_merge_probe(lo, hi, lane);
-        int truth = p < hi && p < a;
-        unordered += truth && seen_false;
-        seen_false |= !truth;
-        k += truth;
-      }
-      csri_merge_narrow(&lo, &hi, k);
-      rounds++;
-    }
-    wrong += lo != a;
-    slow += rounds > allowed;
-    cases++;
-  }
-  CHECKF(wrong == 0, "run search: %lld of %lld searches missed", (long long)wrong,
-         (long long)cases);
-  CHECKF(unordered == 0, "run search: %lld probes out of order", (long long)unordered);
-  CHECKF(slow == 0, "run search: %lld searches took more rounds than log32 of the width + 1",
-         (long long)slow);
-}
-
 int main(void) {
   csrt_rng rng = {csrt_seed("test_merge_path")};
   static const int64_t none[1] = {0}, one_empty[1] = {0}, empties[5] = {0, 0, 0, 0, 0};
@@ -331,6 +297,5 @@ int main(void) {
   for (int i = 0; i < R; i++)
     lengths[i] = i % 2 ? 0 : 16;
   check_all(lengths, R, "every other row empty", &rng);
-  check_run_search(&rng);
   return csrt_finish("test_merge_path");
 }

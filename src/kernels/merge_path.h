@@ -79,27 +79,14 @@ CSRI_HD int csri_merge_single_run(int64_t t, int64_t prev_start_row, int64_t sta
   return t == 1 || prev_start_row != start_row;
 }
 
-/* The fix-up's search for where a long run of tiles starts: the first s in [lo, hi] with
- * pred(s) false, pred being true before some point and false from it on (the carry's row before
- * the head's), pred(hi) known false. A warp probes 32 points at once, lane l the point
- * csri_merge_probe(lo, hi, l) (>= hi: no probe, counted false); with k the number of probes true
- * (a prefix of the lanes), csri_merge_narrow shrinks [lo, hi] about 32-fold, to a single point
- * when it is 32 wide or less: a run of n tiles costs log32(n) dependent loads instead of log2(n).
- */
-CSRI_HD int64_t csri_merge_probe(int64_t lo, int64_t hi, int lane) {
-  const int64_t step = (hi - lo + 31) / 32;
-  return lo + (int64_t)lane * (step > 0 ? step : 1);
-}
-CSRI_HD void csri_merge_narrow(int64_t *lo, int64_t *hi, int k) {
-  if (k == 0) {
-    *hi = *lo;
-    return;
-  }
-  const int64_t last_true = csri_merge_probe(*lo, *hi, k - 1);
-  const int64_t first_false = csri_merge_probe(*lo, *hi, k);
-  if (k < 32 && first_false < *hi)
-    *hi = first_false;
-  *lo = last_true + 1;
+/* The first tile of a head row's run, from the row's own offset instead of a search over the
+ * carries: tile s's carry is row r exactly when the start of tile s + 1, diagonal (s + 1)
+ * tile_items, lies on row r's stretch of the path, which begins at diagonal r + row_offsets[r] (r
+ * row ends and row_offsets[r] nonzeros before it), so the run starts at the smallest such s. Only
+ * for a row that some tile t > s starts on, as a head row does. */
+CSRI_HD int64_t csri_merge_run_start(int64_t row, int64_t row_begin, int64_t tile_items) {
+  const int64_t s = (row + row_begin + tile_items - 1) / tile_items - 1;
+  return s > 0 ? s : 0;
 }
 
 /* A point of one tile's path, counted from the tile's start: the kernel walks a tile in 32-bit
