@@ -223,7 +223,7 @@ __global__ void __launch_bounds__(FIX_UP_THREADS)
 /* Tiles of a run that one thread sums alone (fix_up): its loads all in flight together, so that
  * the heads a warp holds are finished side by side rather than one after another by the whole
  * warp (web graphs' rows of a few thousand links end a run of 2 to 16 tiles, and a fix-up warp
- * may hold a dozen such heads: summed in turn they made the fix-up about twice as long). */
+ * may hold a dozen such heads: summed in turn they made the fix-up about three times as long). */
 constexpr int LANE_RUN = 16;
 
 /* The carries of tiles [t0, t), t - t0 <= LANE_RUN, added in tile order. */
@@ -267,16 +267,15 @@ fix_up_head(int64_t r, int64_t t0, int64_t t, const double *carry_sum, const dou
 
 /* One thread per tile t >= 1. Most heads need only the tile before: tile t - 1 is the whole run
  * of row r's carries unless r was already open where t - 1 began (tile s's carry is the row open
- * at its end, starts[s + 1].row), and then the row is carry_sum[t - 1] + head_sum[t], the thread's
- * own work. A longer run starts where row r does (csri_merge_run_start, from r's offset); the
- * thread sums one of at most LANE_RUN tiles itself, and the whole warp takes a longer one
- * (fix_up_head), the warp's such tiles one after another in lane order. Tiles without a head (no
- * row closes in them) only join the block's combination of the terms. An Out with sums also totals
- * them here, in place of folds launched after: each thread adds the tiles' partials j, j + the
- * grid's threads,
- * ... (j its index in the grid; their loads in flight with its own) to its terms, and the last
- * block to finish combines the blocks' (csri_grid_combine): one launch, an order fixed by the
- * grid, which the tiles fix. */
+ * at its end, starts[s + 1].row), and then the row is carry_sum[t - 1] + head_sum[t], the
+ * thread's own work. A longer run starts where row r does (csri_merge_run_start, from r's
+ * offset); the thread sums one of at most LANE_RUN tiles itself, and the whole warp takes a
+ * longer one (fix_up_head), the warp's such tiles one after another in lane order. Tiles without
+ * a head (no row closes in them) only join the block's combination of the terms. An Out with
+ * sums also totals them here, in place of folds launched after: each thread adds the tiles'
+ * partials j, j + the grid's threads, ... (j its index in the grid; their loads in flight with
+ * its own) to its terms, and the last block to finish combines the blocks' (csri_grid_combine):
+ * one launch, an order fixed by the grid, which the tiles fix. */
 template <typename Out>
 __global__ void __launch_bounds__(FIX_UP_THREADS)
     fix_up(int64_t tiles, int64_t tile_items, const int64_t *off, const csri_merge_coord *starts,
