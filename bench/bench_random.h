@@ -16,4 +16,9 @@ static inline uint64_t bench_random(bench_rng *rng) {
   return z ^ (z >> 31);
 }
 
+/* The top 53 bits of r as a double in [0, 1), each of that grid's 2^53 values equally likely. */
+static inline double bench_unit(uint64_t r) {
+  return (double)(r >> 11) * 0x1.0p-53;
+}
+
 #endif

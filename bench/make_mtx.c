@@ -18,7 +18,7 @@ static bench_rng rng;
 static double random_value(void) {
   static const double scale[6] = {1e-3, 1e-2, 1e-1, 1e0, 1e1, 1e2};
   uint64_t r = bench_random(&rng);
-  double significand = 1.0 + (double)(r >> 11) * 0x1p-53 * 9.0; /* [1, 10) */
+  double significand = 1.0 + bench_unit(r) * 9.0; /* [1, 10) */
   double v = significand * scale[(r & 0xff) % 6];
   return (r >> 8) & 1 ? -v : v;
 }

@@ -33,7 +33,7 @@ static double random_value(void) {
   static const double scale[17] = {1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1e0,
                                    1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8};
   uint64_t r = bench_random(&rng);
-  double x = (double)(r >> 11) * 0x1.0p-53 * scale[r % 17];
+  double x = bench_unit(r) * scale[r % 17];
   return r & 1024 ? -x : x;
 }
 

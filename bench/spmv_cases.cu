@@ -17,13 +17,8 @@ uint64_t next_u64() {
   return bench_random(&rng);
 }
 
-/* The top 53 bits of a random number as a double in [0, 1). */
-static double unit(uint64_t bits) {
-  return (double)(bits >> 11) * 0x1p-53;
-}
-
 double uniform01() {
-  return unit(next_u64());
+  return bench_unit(next_u64());
 }
 
 int64_t longest_row(const host_csr &A) {
@@ -156,7 +151,7 @@ host_csr rmat(int scale, int64_t edge_factor) {
       bench_rng edge = keyed_stream((uint64_t)e);
       int64_t i = 0, j = 0;
       for (int l = 0; l < scale; l++) {
-        double u = unit(bench_random(&edge));
+        double u = bench_unit(bench_random(&edge));
         int bi = u >= 0.76, bj = (u >= 0.57 && u < 0.76) || u >= 0.95;
         i = 2 * i + bi;
         j = 2 * j + bj;
@@ -182,7 +177,7 @@ host_csr rmat(int scale, int64_t edge_factor) {
       std::sort(A.col.begin() + A.off[i], A.col.begin() + A.off[i + 1]);
     for (int64_t k = A.off[begin]; k < A.off[end]; k++) {
       bench_rng value = keyed_stream((uint64_t)(m + k));
-      A.val[k] = 0.5 + unit(bench_random(&value));
+      A.val[k] = 0.5 + bench_unit(bench_random(&value));
     }
   });
   return A;

@@ -102,7 +102,7 @@ static csr_matrix *rmat(csr_context *ctx, int scale, int64_t edges) {
   for (int64_t e = 0; e < nnz; e++) {
     int64_t r = 0, c = 0;
     for (int bit = 0; bit < scale; bit++) {
-      double u = (double)(bench_random(&rng) >> 11) * 0x1.0p-53;
+      double u = bench_unit(bench_random(&rng));
       int down = u >= 0.57 + 0.19, right = (u >= 0.57 && u < 0.76) || u >= 0.95;
       r = 2 * r + down;
       c = 2 * c + right;
