@@ -60,6 +60,46 @@ static inline size_t csri_align256(size_t bytes) {
  * running library in practice; a fresh query costs microseconds). */
 extern "C" int csri_cuda_sm_count(void);
 
+/* --- kernels that start before the one they follow ------------------------------------------ */
+
+/* Launches kernel<<<grid, block, 0, stream>>>(args...) so that its blocks may start while the
+ * kernel before it in the stream finishes (programmatic dependent launch, sm_90): once every
+ * block of that kernel has called csri_let_next_start(), this one's blocks take the SMs that its
+ * last blocks leave idle and run what does not depend on it (loads of inputs that it does not
+ * write) instead of waiting, after it, for a launch. The kernel must call csri_wait_prior()
+ * before it reads anything that kernel writes and before it writes anything. After an operation
+ * other than a kernel it is an ordinary launch. */
+template <typename... Params, typename... Args>
+static inline cudaError_t csri_launch_early(void (*kernel)(Params...), unsigned grid,
+                                            unsigned block, cudaStream_t stream, Args... args) {
+  cudaLaunchAttribute early;
+  early.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  early.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(grid);
+  config.blockDim = dim3(block);
+  config.stream = stream;
+  config.attrs = &early;
+  config.numAttrs = 1;
+  return cudaLaunchKernelEx(&config, kernel, args...);
+}
+
+/* In a kernel launched by csri_launch_early: waits until the kernel before it has finished and
+ * its writes are visible. */
+__device__ __forceinline__ void csri_wait_prior() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
+/* In a kernel followed by one launched with csri_launch_early: this block no longer holds that
+ * kernel back from starting (it still waits, in csri_wait_prior, for this whole kernel). */
+__device__ __forceinline__ void csri_let_next_start() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" :::);
+#endif
+}
+
 /* --- element-wise grids ---------------------------------------------------------------------- */
 
 /* A grid-stride loop over n items: thread t of the grid takes t, t + grid size, ... */

@@ -82,16 +82,44 @@ __global__ void __launch_bounds__(CSRI_REDUCE_THREADS)
   csri_grid_combine<csri_add, 1, CSRI_REDUCE_THREADS>(s, space);
 }
 
+/* degree_i = page i's links, from inv_w_i (csri_pagerank_links). */
+__global__ void degrees_kernel(int64_t n, const double *inv_w, int32_t *degree) {
+  CSRI_GRID_STRIDE(i, n) {
+    degree[i] = csri_pagerank_links(inv_w[i]);
+  }
+}
+
+/* What page i's update reads besides s_i, with inv_w_i from the page's links where the caller
+ * has them (4 bytes in place of 8; 1 / d correctly rounded, as the out-weight pass made it). */
+template <typename T>
+__device__ __forceinline__ typename csri_pagerank_row<T>::ahead
+fetch_page(const csri_pagerank_row<T> &out, const int32_t *degree, int64_t i) {
+  if (degree == NULL)
+    return out.fetch(i);
+  const int32_t links = __ldcs(degree + i);
+  return out.fetch(i, links > 0 ? __drcp_rn((double)links) : 0.0);
+}
+
 /* A split iteration's second pass (src/kernels/pagerank_plan.h): the SpMV left s_i, rounded to
  * T, in x_next_i; page i's update as the fused pass makes it (csri_pagerank_row), which
- * overwrites x_next_i, one thread a page; the two sums over the grid. */
+ * overwrites x_next_i, one thread a page; the two sums over the grid. Launched early
+ * (csri_launch_early): what a thread's first page reads besides s_i is loaded while the SpMV
+ * finishes. */
 template <typename T>
 __global__ void __launch_bounds__(CSRI_REDUCE_THREADS)
-    update_kernel(int64_t n, csri_pagerank_row<T> out, csri_reduce_space<2> space) {
+    update_kernel(int64_t n, csri_pagerank_row<T> out, const int32_t *degree,
+                  csri_reduce_space<2> space) {
   csri_sums<2> s = {{0.0, 0.0}};
-  CSRI_GRID_STRIDE(i, n) {
-    out.row(i, (double)out.x_next[i], s);
-  }
+  const int64_t first = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  typename csri_pagerank_row<T>::ahead ahead = {};
+  if (first < n)
+    ahead = fetch_page(out, degree, first);
+  csri_wait_prior();
+  if (first < n)
+    out.row(first, (double)out.x_next[first], s, ahead);
+  for (int64_t i = first + (int64_t)gridDim.x * blockDim.x; i < n;
+       i += (int64_t)gridDim.x * blockDim.x)
+    out.row(i, (double)out.x_next[i], s, fetch_page(out, degree, i));
   csri_grid_combine<csri_add, 2, CSRI_REDUCE_THREADS>(s, space);
 }
 
@@ -168,17 +196,18 @@ csr_status step_fused(csr_context *ctx, const csr_matrix *AT, const csr_vector *
   return csri_reduce_end<2>(ctx, &run, status, sums);
 }
 
-/* The split iteration: the SpMV into x_next, then the update pass; waits for the two sums and
- * leaves them in sums[2]. */
+/* The split iteration: the SpMV into x_next, then the update pass (reading degree in place of
+ * inv_w where given); waits for the two sums and leaves them in sums[2]. */
 template <typename T>
 csr_status step_split(csr_context *ctx, const csr_matrix *AT, const csr_vector *x,
-                      const csri_pagerank_row<T> &update, double *sums) {
+                      const csri_pagerank_row<T> &update, const int32_t *degree, double *sums) {
   CSRI_TRY(csri_cuda_spmv_out<T>(ctx, AT, (const T *)x->data,
                                  csri_spmv_to_y<T>{update.x_next, 1.0, 0.0}, NULL));
   const int64_t n = AT->rows;
   return csri_run_reduction<2>(
       ctx, (const void *)update_kernel<T>, n, sums, [&](int blocks, csri_reduce_space<2> space) {
-        update_kernel<T><<<blocks, CSRI_REDUCE_THREADS, 0, csri_stream(ctx)>>>(n, update, space);
+        csri_launch_early(update_kernel<T>, (unsigned)blocks, CSRI_REDUCE_THREADS, csri_stream(ctx),
+                          n, update, degree, space);
       });
 }
 
@@ -187,12 +216,12 @@ csr_status step_split(csr_context *ctx, const csr_matrix *AT, const csr_vector *
 template <typename T>
 csr_status step_typed(csr_context *ctx, const csr_matrix *AT, const csr_vector *x, csr_vector *r,
                       int write_ranks, const double *p, double d, double base, const double *inv_w,
-                      int scale, csr_vector *x_next, double *sums) {
+                      const int32_t *degree, int scale, csr_vector *x_next, double *sums) {
   const csri_pagerank_row<T> update{
       (T *)r->data, (T *)x_next->data, (const T *)x->data, inv_w, p, d, base, 1.0 / (double)r->n,
       scale,        write_ranks};
   if (csri_pagerank_split(AT->rows, AT->nnz))
-    return step_split<T>(ctx, AT, x, update, sums);
+    return step_split<T>(ctx, AT, x, update, degree, sums);
   return step_fused<T>(ctx, AT, x, update, sums);
 }
 
@@ -262,14 +291,25 @@ extern "C" csr_status csri_cuda_pagerank_spread(csr_context *ctx, const csr_vect
 extern "C" csr_status csri_cuda_pagerank_step(csr_context *ctx, const csr_matrix *AT,
                                               const csr_vector *x, csr_vector *r, int write_ranks,
                                               const double *p, double d, double base,
-                                              const double *inv_w, int scale, csr_vector *x_next,
-                                              double *dangling, double *l1_change) {
+                                              const double *inv_w, const int32_t *degree, int scale,
+                                              csr_vector *x_next, double *dangling,
+                                              double *l1_change) {
   double sums[2] = {0.0, 0.0};
-  csr_status status =
-      r->value_type == CSR_F64
-          ? step_typed<double>(ctx, AT, x, r, write_ranks, p, d, base, inv_w, scale, x_next, sums)
-          : step_typed<float>(ctx, AT, x, r, write_ranks, p, d, base, inv_w, scale, x_next, sums);
+  csr_status status = r->value_type == CSR_F64
+                          ? step_typed<double>(ctx, AT, x, r, write_ranks, p, d, base, inv_w,
+                                               degree, scale, x_next, sums)
+                          : step_typed<float>(ctx, AT, x, r, write_ranks, p, d, base, inv_w, degree,
+                                              scale, x_next, sums);
   *l1_change = sums[0];
   *dangling = sums[1];
   return status;
+}
+
+extern "C" csr_status csri_cuda_pagerank_degrees(csr_context *ctx, int64_t n, const double *inv_w,
+                                                 int32_t *degree) {
+  if (n == 0)
+    return CSR_SUCCESS;
+  degrees_kernel<<<csri_vector_blocks(n), CSRI_VECTOR_THREADS, 0, csri_stream(ctx)>>>(n, inv_w,
+                                                                                      degree);
+  return CSRI_CUDA_CHECK(ctx, "PageRank's links a page");
 }

@@ -106,6 +106,7 @@ __global__ void __launch_bounds__(THREADS, shape<T>::min_blocks)
   __shared__ typename csri_staged<T>::type products[TILE]; /* a_k x_{c_k} of the tile's nonzeros */
   __shared__ keyed warp_totals[THREADS / 32];
   __shared__ T batched[Out::BATCHED ? TILE : 1]; /* the sums of the rows closed here, by row */
+  csri_let_next_start(); /* the fix-up may take the SMs this grid's last tiles leave idle */
   const int64_t t = blockIdx.x;
   const csri_merge_coord start = starts[t], end = starts[t + 1];
   const int tile_rows = (int)(end.row - start.row), nonzeros = (int)(end.nz - start.nz);
@@ -283,6 +284,18 @@ __global__ void __launch_bounds__(FIX_UP_THREADS)
            const double *tile_partials, csri_reduce_space<Out::SUMS> space) {
   const int64_t first = (int64_t)blockIdx.x * FIX_UP_THREADS + (threadIdx.x & ~31) + 1;
   const int64_t t = first + (threadIdx.x & 31);
+  /* Where the head's run starts depends on the matrix alone: found while the tiles finish. */
+  int64_t r = 0, t0 = 0;
+  bool head = false;
+  if (t < tiles) {
+    r = starts[t].row;
+    head = starts[t + 1].row != r; /* row r closes in tile t */
+    if (head)
+      t0 = csri_merge_single_run(t, starts[t - 1].row, r)
+               ? t - 1
+               : csri_merge_run_start(r, off[r], tile_items);
+  }
+  csri_wait_prior();
   typename Out::terms terms = {};
   if constexpr (Out::SUMS > 0)
     for (int64_t j = (int64_t)blockIdx.x * FIX_UP_THREADS + threadIdx.x; j < tiles;
@@ -291,20 +304,13 @@ __global__ void __launch_bounds__(FIX_UP_THREADS)
       for (int k = 0; k < Out::SUMS; k++)
         terms.v[k] += tile_partials[j * Out::SUMS + k];
   bool long_run = false;
-  int64_t r = 0, t0 = 0;
-  if (t < tiles) {
-    r = starts[t].row;
-    if (starts[t + 1].row != r) { /* row r closes in tile t */
-      if (csri_merge_single_run(t, starts[t - 1].row, r)) {
-        out.row(r, carry_sum[t - 1] + head_sum[t], terms);
-      } else {
-        t0 = csri_merge_run_start(r, off[r], tile_items);
-        if (t - t0 <= LANE_RUN)
-          out.row(r, lane_run_sum(carry_sum, t0, t) + head_sum[t], terms);
-        else
-          long_run = true;
-      }
-    }
+  if (head) {
+    if (t - t0 == 1)
+      out.row(r, carry_sum[t - 1] + head_sum[t], terms);
+    else if (t - t0 <= LANE_RUN)
+      out.row(r, lane_run_sum(carry_sum, t0, t) + head_sum[t], terms);
+    else
+      long_run = true;
   }
   for (unsigned m = __ballot_sync(FULL, long_run); m != 0; m &= m - 1) {
     const int lane = __ffs(m) - 1;
@@ -373,9 +379,13 @@ csr_status run(csr_context *ctx, const csr_matrix *A, const T *x, const Out &out
   csri_reduce_space<Out::SUMS> space = {NULL, result, s.partials + tiles * Out::SUMS};
   if constexpr (Out::SUMS > 0)
     CSRI_TRY(csri_reduce_ticket(ctx, s.ticket, &space.ticket));
-  fix_up<Out><<<(unsigned)fix_up_blocks(tiles), FIX_UP_THREADS, 0, stream>>>(
-      tiles, shape<T>::tile, A->row_offsets, s.starts, s.carry_sum, s.head_sum, s.group_sum, out,
-      s.partials, space);
+  const cudaError_t err = csri_launch_early(
+      fix_up<Out>, (unsigned)fix_up_blocks(tiles), FIX_UP_THREADS, stream, tiles, shape<T>::tile,
+      (const int64_t *)A->row_offsets, (const csri_merge_coord *)s.starts,
+      (const double *)s.carry_sum, (const double *)s.head_sum, (const double *)s.group_sum, out,
+      (const double *)s.partials, space);
+  if (err != cudaSuccess)
+    return csri_cuda_error(ctx, err, "segmented SpMV fix-up", __FILE__, __LINE__);
   return CSRI_CUDA_CHECK(ctx, "segmented SpMV fix-up");
 }
 

@@ -76,9 +76,11 @@ template <typename T> struct csri_pagerank_row {
     double w, teleport;
     T old;
   };
-  __device__ __forceinline__ ahead fetch(int64_t i) const {
+  __device__ __forceinline__ ahead fetch(int64_t i) const { return fetch(i, __ldcs(inv_w + i)); }
+  /* The same with inv_w_i known (w). */
+  __device__ __forceinline__ ahead fetch(int64_t i, double w) const {
     /* x_i with a plain load: other rows gather it too */
-    return ahead{__ldcs(inv_w + i), p ? __ldcs(p + i) : uniform, IN_X ? x[i] : __ldcs(r + i)};
+    return ahead{w, p ? __ldcs(p + i) : uniform, IN_X ? x[i] : __ldcs(r + i)};
   }
   __device__ __forceinline__ void row(int64_t i, double s, terms &acc) const {
     row(i, s, acc, fetch(i));

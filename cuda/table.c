@@ -26,6 +26,7 @@ const csri_backend csri_cuda_backend = {
     .graph.pagerank_pull = csri_cuda_pagerank_pull,
     .graph.pagerank_spread = csri_cuda_pagerank_spread,
     .graph.pagerank_step = csri_cuda_pagerank_step,
+    .graph.pagerank_degrees = csri_cuda_pagerank_degrees,
     .primitive.scan_bytes = csri_cuda_scan_bytes,
     .primitive.scan = csri_cuda_scan,
     .primitive.compact_bytes = csri_cuda_compact_bytes,

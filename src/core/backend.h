@@ -185,17 +185,24 @@ typedef csr_status csri_pagerank_update_fn(csr_context *ctx, csr_vector *r, cons
                                            const double *p, double d, double base,
                                            const double *inv_w, int scale, csr_vector *x,
                                            double *dangling, double *l1_change);
+/* degree[i] = page i's number of links, 1 / inv_w[i] (0 where inv_w[i] is 0), for n pages: asked
+ * for only when every out-weight is a number of links below 2^31 (PageRank unweighted, A with
+ * fewer than 2^31 entries), so that a step may read 4 bytes a page in place of inv_w's 8 and
+ * still compute inv_w[i] = 1 / degree[i] with the same bits. */
+typedef csr_status csri_pagerank_degrees_fn(csr_context *ctx, int64_t n, const double *inv_w,
+                                            int32_t *degree);
 /* One whole iteration in one pass over the pull graph AT: y = AT x, then the update above with
  * its spread written to x_next (not x, which the pass reads). A backend without it runs the SpMV
  * and the update. With f64 ranks and write_ranks 0 the backend may leave r as it is and keep the
  * ranks in x alone (the old r_i, for the L1 change, taken back from x_i): the caller then makes
  * one more call for the last iteration, from the x before it, with write_ranks 1, which writes r.
- * f32 ranks are written to r by every call. */
+ * f32 ranks are written to r by every call. degree: NULL, or the pages' links
+ * (csri_pagerank_degrees_fn), which the step may read in place of inv_w. */
 typedef csr_status csri_pagerank_step_fn(csr_context *ctx, const csr_matrix *AT,
                                          const csr_vector *x, csr_vector *r, int write_ranks,
                                          const double *p, double d, double base,
-                                         const double *inv_w, int scale, csr_vector *x_next,
-                                         double *dangling, double *l1_change);
+                                         const double *inv_w, const int32_t *degree, int scale,
+                                         csr_vector *x_next, double *dangling, double *l1_change);
 
 /* --- primitives (src/ops/scan.c, compact.c, radix_sort.c, histogram.c) ----------------------- */
 
@@ -310,8 +317,9 @@ typedef struct csri_backend {
     csri_pagerank_weights_fn *pagerank_weights;
     csri_pagerank_pull_fn *pagerank_pull;
     csri_pagerank_spread_fn *pagerank_spread;
-    csri_pagerank_update_fn *pagerank_update; /* NULL when pagerank_step is given */
-    csri_pagerank_step_fn *pagerank_step;     /* NULL: pagerank_update after an SpMV */
+    csri_pagerank_update_fn *pagerank_update;   /* NULL when pagerank_step is given */
+    csri_pagerank_step_fn *pagerank_step;       /* NULL: pagerank_update after an SpMV */
+    csri_pagerank_degrees_fn *pagerank_degrees; /* NULL: the step reads inv_w alone */
   } graph;
   struct {
     csri_scan_bytes_fn *scan_bytes;
@@ -362,6 +370,7 @@ typedef struct csri_backend {
   csri_pagerank_spread_fn csri_##b##_pagerank_spread;                                              \
   csri_pagerank_update_fn csri_##b##_pagerank_update;                                              \
   csri_pagerank_step_fn csri_##b##_pagerank_step;                                                  \
+  csri_pagerank_degrees_fn csri_##b##_pagerank_degrees;                                            \
   csri_scan_bytes_fn csri_##b##_scan_bytes;                                                        \
   csri_scan_fn csri_##b##_scan;                                                                    \
   csri_compact_bytes_fn csri_##b##_compact_bytes;                                                  \

@@ -54,8 +54,10 @@ static csr_status check(csr_context *ctx, const csr_matrix *A, const csr_pageran
 
 /* The arrays of one run, where A lives, released together. */
 typedef struct work {
-  csr_vector *inv_w; /* F64: 1 / out-weight; 0 for a dangling page */
-  csr_vector *p;     /* F64: the teleport distribution, summing to 1; NULL: uniform */
+  csr_vector *inv_w;     /* F64: 1 / out-weight; 0 for a dangling page */
+  int32_t *degree;       /* links a page, for a step that reads them; or NULL */
+  csr_location location; /* where A and these live */
+  csr_vector *p;         /* F64: the teleport distribution, summing to 1; NULL: uniform */
   csr_matrix *AT;
   csr_vector *x, *y;
 } work;
@@ -64,6 +66,7 @@ static void work_free(csr_context *ctx, work *w) {
   if (w->AT != NULL) /* what the context keeps for the pull graph's SpMV goes with it */
     csr_context_forget_matrix(ctx, w->AT);
   csr_vector_free(&w->inv_w);
+  csri_array_free(w->degree, w->location);
   csr_vector_free(&w->p);
   csr_matrix_free(&w->AT);
   csr_vector_free(&w->x);
@@ -153,6 +156,18 @@ static csr_status transposed(csr_context *ctx, const csri_backend *b, const csr_
   return CSR_SUCCESS;
 }
 
+/* w->degree, for a backend whose step reads a page's links (4 bytes) in place of 1 / out-weight
+ * (8): where every out-weight is a number of links (unweighted) that fits 31 bits (fewer
+ * entries than 2^31). */
+static csr_status degrees(csr_context *ctx, const csri_backend *b, const csr_matrix *A,
+                          int weighted, work *w) {
+  if (b->graph.pagerank_degrees == NULL || weighted || A->nnz > INT32_MAX)
+    return CSR_SUCCESS;
+  CSRI_TRY(csri_array_alloc(ctx, (void **)&w->degree, A->rows, sizeof(int32_t), A->location,
+                            CSRI_ARRAY_ORDERED));
+  return b->graph.pagerank_degrees(ctx, A->rows, w->inv_w->data, w->degree);
+}
+
 static csr_status setup(csr_context *ctx, const csri_backend *b, const csr_matrix *A,
                         const csr_pagerank_options *o, const csr_vector *ranks, work *w,
                         int64_t *dangling) {
@@ -162,6 +177,7 @@ static csr_status setup(csr_context *ctx, const csri_backend *b, const csr_matri
   *dangling = found.dangling;
   CSRI_TRY(teleport(ctx, o->personalization, A->location, w));
   CSRI_TRY(transposed(ctx, b, A, o->weighted, found.zeros, w->inv_w, ranks->value_type, &w->AT));
+  CSRI_TRY(degrees(ctx, b, A, o->weighted, w));
   CSRI_TRY(csr_vector_create(ctx, &w->x, n, ranks->value_type, A->location));
   return csr_vector_create(ctx, &w->y, n, ranks->value_type, A->location);
 }
@@ -174,8 +190,8 @@ static csr_status iterate(csr_context *ctx, const csri_backend *b, work *w, csr_
   *base = *dangling / (double)ranks->n; /* the update also spreads for the next one */
   const double *p = w->p ? w->p->data : NULL, *inv_w = w->inv_w->data;
   if (b->graph.pagerank_step) {
-    CSRI_TRY(b->graph.pagerank_step(ctx, w->AT, w->x, ranks, 0, p, d, *base, inv_w, scale, w->y,
-                                    dangling, l1_change));
+    CSRI_TRY(b->graph.pagerank_step(ctx, w->AT, w->x, ranks, 0, p, d, *base, inv_w, w->degree,
+                                    scale, w->y, dangling, l1_change));
     csr_vector *next = w->y;
     w->y = w->x;
     w->x = next;
@@ -195,8 +211,8 @@ static csr_status finish(csr_context *ctx, const csri_backend *b, work *w, csr_v
     return CSR_SUCCESS;
   double dangling = 0.0, change = 0.0;
   const double *p = w->p ? w->p->data : NULL;
-  return b->graph.pagerank_step(ctx, w->AT, w->y, ranks, 1, p, d, base, w->inv_w->data, scale, w->x,
-                                &dangling, &change);
+  return b->graph.pagerank_step(ctx, w->AT, w->y, ranks, 1, p, d, base, w->inv_w->data, w->degree,
+                                scale, w->x, &dangling, &change);
 }
 
 csr_status csr_pagerank(csr_context *ctx, const csr_matrix *A, const csr_pagerank_options *options,
@@ -208,7 +224,7 @@ csr_status csr_pagerank(csr_context *ctx, const csr_matrix *A, const csr_pageran
   CSRI_TRY(check(ctx, A, o, ranks, &b));
   csr_pagerank_info done = {0, 0.0, 0, 0.0, 0.0};
   int64_t n = A->rows;
-  work w = {NULL, NULL, NULL, NULL, NULL};
+  work w = {NULL, NULL, A->location, NULL, NULL, NULL, NULL};
   double start = csri_seconds_now();
   csr_status status = n == 0 ? CSR_SUCCESS : setup(ctx, b, A, o, ranks, &w, &done.dangling);
   if (status >= 0 && n > 0)

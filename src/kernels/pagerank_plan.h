@@ -15,6 +15,7 @@
 
 #include "kernels/host_device.h"
 
+#include <math.h>
 #include <stdint.h>
 
 /* Pull graphs with at least this many links a page on average take the split form: where it
@@ -26,6 +27,14 @@
 /* 1: the iteration over a pull graph of `pages` rows and `links` entries runs split. */
 CSRI_HD int csri_pagerank_split(int64_t pages, int64_t links) {
   return pages > 0 && links / pages >= CSRI_PAGERANK_SPLIT_LINKS;
+}
+
+/* A page's number of links from its 1 / out-weight, inv_w = 1 / d correctly rounded for a count
+ * 0 < d < 2^31: 1 / inv_w lies within two roundings of d, far less than 1/2, so rounding it to
+ * an integer gives d back; 0 for a dangling page (inv_w 0). The split update pass reads these 4
+ * bytes a page in place of inv_w's 8 and computes 1 / d again, with the same bits. */
+CSRI_HD int32_t csri_pagerank_links(double inv_w) {
+  return inv_w > 0.0 ? (int32_t)rint(1.0 / inv_w) : 0;
 }
 
 #endif
