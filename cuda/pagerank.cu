@@ -102,24 +102,26 @@ fetch_page(const csri_pagerank_row<T> &out, const int32_t *degree, int64_t i) {
 
 /* A split iteration's second pass (src/kernels/pagerank_plan.h): the SpMV left s_i, rounded to
  * T, in x_next_i; page i's update as the fused pass makes it (csri_pagerank_row), which
- * overwrites x_next_i, one thread a page; the two sums over the grid. Launched early
- * (csri_launch_early): what a thread's first page reads besides s_i is loaded while the SpMV
- * finishes. */
+ * overwrites x_next_i, one thread a page; the two sums over the grid. The pages are taken from
+ * the last: the SpMV wrote the last rows' sums most recently (and, in a graph whose links stay
+ * near their pages, gathered the x_j near them last), so those are the likeliest still in L2.
+ * Launched early (csri_launch_early): what a thread's first page reads besides s_i is loaded
+ * while the SpMV finishes. */
 template <typename T>
 __global__ void __launch_bounds__(CSRI_REDUCE_THREADS)
     update_kernel(int64_t n, csri_pagerank_row<T> out, const int32_t *degree,
                   csri_reduce_space<2> space) {
   csri_sums<2> s = {{0.0, 0.0}};
-  const int64_t first = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  const int64_t first = (int64_t)blockIdx.x * blockDim.x + threadIdx.x, last = n - 1;
   typename csri_pagerank_row<T>::ahead ahead = {};
   if (first < n)
-    ahead = fetch_page(out, degree, first);
+    ahead = fetch_page(out, degree, last - first);
   csri_wait_prior();
   if (first < n)
-    out.row(first, (double)out.x_next[first], s, ahead);
+    out.row(last - first, (double)out.x_next[last - first], s, ahead);
   for (int64_t i = first + (int64_t)gridDim.x * blockDim.x; i < n;
        i += (int64_t)gridDim.x * blockDim.x)
-    out.row(i, (double)out.x_next[i], s, fetch_page(out, degree, i));
+    out.row(last - i, (double)out.x_next[last - i], s, fetch_page(out, degree, last - i));
   csri_grid_combine<csri_add, 2, CSRI_REDUCE_THREADS>(s, space);
 }
 
