@@ -106,7 +106,7 @@ fetch_page(const csri_pagerank_row<T> &out, const int32_t *degree, int64_t i) {
  * the last: the SpMV wrote the last rows' sums most recently (and, in a graph whose links stay
  * near their pages, gathered the x_j near them last), so those are the likeliest still in L2.
  * Launched early (csri_launch_early): what a thread's first page reads besides s_i is loaded
- * while the SpMV finishes. */
+ * while the SpMV's last kernel completes. */
 template <typename T>
 __global__ void __launch_bounds__(CSRI_REDUCE_THREADS)
     update_kernel(int64_t n, csri_pagerank_row<T> out, const int32_t *degree,
