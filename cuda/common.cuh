@@ -68,7 +68,8 @@ extern "C" int csri_cuda_sm_count(void);
  * last blocks leave idle and run what does not depend on it (loads of inputs that it does not
  * write) instead of waiting, after it, for a launch. The kernel must call csri_wait_prior()
  * before it reads anything that kernel writes and before it writes anything. After an operation
- * other than a kernel it is an ordinary launch. */
+ * other than a kernel it is an ordinary launch. A failed launch is also the runtime's last error,
+ * which CSRI_CUDA_CHECK after it reports, as after <<<...>>>. */
 template <typename... Params, typename... Args>
 static inline cudaError_t csri_launch_early(void (*kernel)(Params...), unsigned grid,
                                             unsigned block, cudaStream_t stream, Args... args) {

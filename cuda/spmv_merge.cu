@@ -379,13 +379,9 @@ csr_status run(csr_context *ctx, const csr_matrix *A, const T *x, const Out &out
   csri_reduce_space<Out::SUMS> space = {NULL, result, s.partials + tiles * Out::SUMS};
   if constexpr (Out::SUMS > 0)
     CSRI_TRY(csri_reduce_ticket(ctx, s.ticket, &space.ticket));
-  const cudaError_t err = csri_launch_early(
-      fix_up<Out>, (unsigned)fix_up_blocks(tiles), FIX_UP_THREADS, stream, tiles, shape<T>::tile,
-      (const int64_t *)A->row_offsets, (const csri_merge_coord *)s.starts,
-      (const double *)s.carry_sum, (const double *)s.head_sum, (const double *)s.group_sum, out,
-      (const double *)s.partials, space);
-  if (err != cudaSuccess)
-    return csri_cuda_error(ctx, err, "segmented SpMV fix-up", __FILE__, __LINE__);
+  csri_launch_early(fix_up<Out>, (unsigned)fix_up_blocks(tiles), FIX_UP_THREADS, stream, tiles,
+                    shape<T>::tile, A->row_offsets, s.starts, s.carry_sum, s.head_sum, s.group_sum,
+                    out, s.partials, space);
   return CSRI_CUDA_CHECK(ctx, "segmented SpMV fix-up");
 }
 

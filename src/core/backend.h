@@ -187,8 +187,9 @@ typedef csr_status csri_pagerank_update_fn(csr_context *ctx, csr_vector *r, cons
                                            double *dangling, double *l1_change);
 /* degree[i] = page i's number of links, 1 / inv_w[i] (0 where inv_w[i] is 0), for n pages: asked
  * for only when every out-weight is a number of links below 2^31 (PageRank unweighted, A with
- * fewer than 2^31 entries), so that a step may read 4 bytes a page in place of inv_w's 8 and
- * still compute inv_w[i] = 1 / degree[i] with the same bits. */
+ * fewer than 2^31 entries) and the step takes its split form (src/kernels/pagerank_plan.h), so
+ * that it may read 4 bytes a page in place of inv_w's 8 and still compute inv_w[i] =
+ * 1 / degree[i] with the same bits. */
 typedef csr_status csri_pagerank_degrees_fn(csr_context *ctx, int64_t n, const double *inv_w,
                                             int32_t *degree);
 /* One whole iteration in one pass over the pull graph AT: y = AT x, then the update above with

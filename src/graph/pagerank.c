@@ -1,5 +1,6 @@
 /* r = PageRank of the graph with adjacency A (A(i,j) != 0: a link i -> j), by power iteration
  * pulling along A^T: r_i <- d (sum_{j->i} r_j a_ji / w_j + dangling / n) + (1 - d) p_i. */
+#include "kernels/pagerank_plan.h"
 #include "ops/ops.h"
 
 #include <math.h>
@@ -157,11 +158,12 @@ static csr_status transposed(csr_context *ctx, const csri_backend *b, const csr_
 }
 
 /* w->degree, for a backend whose step reads a page's links (4 bytes) in place of 1 / out-weight
- * (8): where every out-weight is a number of links (unweighted) that fits 31 bits (fewer
- * entries than 2^31). */
+ * (8), which only its split form does (src/kernels/pagerank_plan.h): where every out-weight is a
+ * number of links (unweighted) that fits 31 bits (fewer entries than 2^31). */
 static csr_status degrees(csr_context *ctx, const csri_backend *b, const csr_matrix *A,
                           int weighted, work *w) {
-  if (b->graph.pagerank_degrees == NULL || weighted || A->nnz > INT32_MAX)
+  if (b->graph.pagerank_degrees == NULL || weighted || A->nnz > INT32_MAX ||
+      !csri_pagerank_split(A->rows, A->nnz))
     return CSR_SUCCESS;
   CSRI_TRY(csri_array_alloc(ctx, (void **)&w->degree, A->rows, sizeof(int32_t), A->location,
                             CSRI_ARRAY_ORDERED));
