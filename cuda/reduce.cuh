@@ -39,16 +39,24 @@ template <int K> struct csri_reduce_space {
   double *partials;
 };
 
-/* Block-wide combination of one csri_sums per thread; thread 0 gets the block's value. */
-template <typename Op, int K, int THREADS>
-__device__ __forceinline__ csri_sums<K> csri_block_combine(csri_sums<K> s) {
-  __shared__ double warp_values[THREADS / 32][K];
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+/* Warp-wide combination of one csri_sums per lane, by a fixed shuffle tree; lane 0 gets the
+ * warp's value. */
+template <typename Op, int K>
+__device__ __forceinline__ csri_sums<K> csri_warp_combine(csri_sums<K> s) {
 #pragma unroll
   for (int k = 0; k < K; k++)
 #pragma unroll
     for (int d = 16; d > 0; d /= 2)
       s.v[k] = Op::combine_at(k, s.v[k], __shfl_down_sync(0xffffffffu, s.v[k], d));
+  return s;
+}
+
+/* Block-wide combination of one csri_sums per thread; thread 0 gets the block's value. */
+template <typename Op, int K, int THREADS>
+__device__ __forceinline__ csri_sums<K> csri_block_combine(csri_sums<K> s) {
+  __shared__ double warp_values[THREADS / 32][K];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  s = csri_warp_combine<Op, K>(s);
   if (lane == 0)
 #pragma unroll
     for (int k = 0; k < K; k++)

@@ -43,14 +43,15 @@ template <typename T, bool PATTERN, typename Out> struct spmv_launch {
   template <int W> csr_status run() {
     const int64_t blocks = (A->rows * W + CSRI_SPMV_THREADS - 1) / CSRI_SPMV_THREADS;
     double *partials = NULL;
-    const size_t bytes = csri_out_partials_bytes<Out>(blocks);
+    const int64_t partial_count = csri_out_partials<CSRI_SPMV_THREADS>(blocks);
+    const size_t bytes = csri_out_partials_bytes<Out>(partial_count);
     if (bytes > 0)
       CSRI_TRY(csri_device_scratch(ctx, bytes, (void **)&partials));
     spmv_kernel<W, T, PATTERN, Out><<<(unsigned)blocks, CSRI_SPMV_THREADS, 0, csri_stream(ctx)>>>(
         A->rows, A->row_offsets, A->col_indices, (const T *)A->values, x, out, partials);
     csr_status status = CSRI_CUDA_CHECK(ctx, "SpMV kernel");
     if (status >= 0)
-      status = csri_out_total<Out>(ctx, partials, blocks, result);
+      status = csri_out_total<Out>(ctx, partials, partial_count, result);
     if (bytes > 0)
       csri_device_scratch_done(ctx, partials);
     return status;

@@ -266,6 +266,31 @@ fix_up_head(int64_t r, int64_t t0, int64_t t, const double *carry_sum, const dou
     out.row(r, sum + head_sum[t], terms);
 }
 
+/* Loads of the tiles' partials that a fix-up thread keeps in flight together. */
+constexpr int PARTIALS_IN_FLIGHT = 8;
+
+/* Adds partials j, j + the grid's threads, ... (< count; j the thread's index in the grid) into
+ * terms, in that order, PARTIALS_IN_FLIGHT loads at a time. */
+template <int K>
+__device__ __forceinline__ void add_partials(csri_sums<K> &terms, const double *partials,
+                                             int64_t count) {
+  const int64_t stride = (int64_t)gridDim.x * FIX_UP_THREADS;
+  for (int64_t j = (int64_t)blockIdx.x * FIX_UP_THREADS + threadIdx.x; j < count;
+       j += PARTIALS_IN_FLIGHT * stride) {
+    double p[PARTIALS_IN_FLIGHT][K];
+#pragma unroll
+    for (int u = 0; u < PARTIALS_IN_FLIGHT; u++)
+#pragma unroll
+      for (int k = 0; k < K; k++)
+        p[u][k] = j + u * stride < count ? partials[(j + u * stride) * K + k] : 0.0;
+#pragma unroll
+    for (int u = 0; u < PARTIALS_IN_FLIGHT; u++)
+#pragma unroll
+      for (int k = 0; k < K; k++)
+        terms.v[k] += p[u][k];
+  }
+}
+
 /* One thread per tile t >= 1. Most heads need only the tile before: tile t - 1 is the whole run
  * of row r's carries unless r was already open where t - 1 began (tile s's carry is the row open
  * at its end, starts[s + 1].row), and then the row is carry_sum[t - 1] + head_sum[t], the
@@ -274,9 +299,9 @@ fix_up_head(int64_t r, int64_t t0, int64_t t, const double *carry_sum, const dou
  * longer one (fix_up_head), the warp's such tiles one after another in lane order. Tiles without
  * a head (no row closes in them) only join the block's combination of the terms. An Out with
  * sums also totals them here, in place of folds launched after: each thread adds the tiles'
- * partials j, j + the grid's threads, ... (j its index in the grid; their loads in flight with
- * its own) to its terms, and the last block to finish combines the blocks' (csri_grid_combine):
- * one launch, an order fixed by the grid, which the tiles fix. */
+ * partials (a warp's each, csri_out_block) j, j + the grid's threads, ... (j its index in the
+ * grid; PARTIALS_IN_FLIGHT loads at once) to its terms, and the last block to finish combines the
+ * blocks' (csri_grid_combine): one launch, an order fixed by the grid, which the tiles fix. */
 template <typename Out>
 __global__ void __launch_bounds__(FIX_UP_THREADS)
     fix_up(int64_t tiles, int64_t tile_items, const int64_t *off, const csri_merge_coord *starts,
@@ -298,11 +323,7 @@ __global__ void __launch_bounds__(FIX_UP_THREADS)
   csri_wait_prior();
   typename Out::terms terms = {};
   if constexpr (Out::SUMS > 0)
-    for (int64_t j = (int64_t)blockIdx.x * FIX_UP_THREADS + threadIdx.x; j < tiles;
-         j += (int64_t)gridDim.x * FIX_UP_THREADS)
-#pragma unroll
-      for (int k = 0; k < Out::SUMS; k++)
-        terms.v[k] += tile_partials[j * Out::SUMS + k];
+    add_partials<Out::SUMS>(terms, tile_partials, csri_out_partials<THREADS>(tiles));
   bool long_run = false;
   if (head) {
     if (t - t0 == 1)
@@ -321,8 +342,8 @@ __global__ void __launch_bounds__(FIX_UP_THREADS)
     csri_grid_combine<csri_add, Out::SUMS, FIX_UP_THREADS>(terms, space);
 }
 
-/* The scratch of one call: the tiles' carries and heads, the blocks' partials of an Out with
- * sums (the tiles', then the fix-up's), and the tile starts when they are not kept. */
+/* The scratch of one call: the tiles' carries and heads, the partials of an Out with sums (the
+ * tiles' warps', then the fix-up's blocks'), and the tile starts when they are not kept. */
 struct scratch {
   csri_merge_coord *starts;
   double *carry_sum, *head_sum, *partials;
@@ -374,9 +395,10 @@ csr_status run(csr_context *ctx, const csr_matrix *A, const T *x, const Out &out
                  stream>>>(groups, s.carry_sum, s.group_sum);
     CSRI_TRY(CSRI_CUDA_CHECK(ctx, "segmented SpMV group sums"));
   }
-  if (tiles == 1) /* no fix-up: the one tile's partial is the result */
-    return csri_out_total<Out>(ctx, s.partials, 1, result);
-  csri_reduce_space<Out::SUMS> space = {NULL, result, s.partials + tiles * Out::SUMS};
+  const int64_t tile_partials = csri_out_partials<THREADS>(tiles);
+  if (tiles == 1) /* no fix-up: the one tile's partials make the result */
+    return csri_out_total<Out>(ctx, s.partials, tile_partials, result);
+  csri_reduce_space<Out::SUMS> space = {NULL, result, s.partials + tile_partials * Out::SUMS};
   if constexpr (Out::SUMS > 0)
     CSRI_TRY(csri_reduce_ticket(ctx, s.ticket, &space.ticket));
   csri_launch_early(fix_up<Out>, (unsigned)fix_up_blocks(tiles), FIX_UP_THREADS, stream, tiles,
@@ -424,8 +446,8 @@ csr_status csri_cuda_spmv_merge(csr_context *ctx, const csr_matrix *A, const T *
   csri_merge_coord *kept = NULL;
   CSRI_TRY(kept_starts<T>(ctx, A, tiles, &kept));
   scratch s = {};
-  const size_t partials =
-      csri_out_partials_bytes<Out>(tiles + (tiles > 1 ? fix_up_blocks(tiles) : 0));
+  const size_t partials = csri_out_partials_bytes<Out>(csri_out_partials<THREADS>(tiles) +
+                                                       (tiles > 1 ? fix_up_blocks(tiles) : 0));
   void *base = NULL;
   const int64_t groups =
       csri_merge_groups(tiles, shape<T>::tile, GROUP, csri_spmv_known_longest(ctx, A));

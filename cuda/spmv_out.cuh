@@ -5,8 +5,8 @@
  *   csri_pagerank_row:   page i's new rank from s_i, and the next iteration's x_i (csr_pagerank's
  *                        fused iteration, cuda/pagerank.cu).
  * An Out with SUMS > 0 also adds SUMS terms per row (the L1 change, ...): each thread adds its
- * rows' terms, each block combines its threads' in a fixed order into its partial, and
- * csri_out_total (in the segmented kernel, its fix-up) combines the partials in block order. The
+ * rows' terms, each warp combines its threads' in a fixed order into its partial, and
+ * csri_out_total (in the segmented kernel, its fix-up) combines the partials in order. The
  * rows a thread and a block finish are fixed by the matrix's shape, so the totals have the same
  * bits on every call.
  * An Out whose row() reads memory of its own (PageRank: x_i or r_i, 1 / w_i) is BATCHED: the tiled
@@ -99,16 +99,26 @@ template <typename T> struct csri_pagerank_row {
   }
 };
 
-/* Every thread of the block calls it once, last: the block's terms, in a fixed order, into
- * partials[blockIdx.x] (SUMS doubles each). Nothing for an Out without sums. */
+/* The partials that `blocks` blocks of THREADS threads leave (csri_out_block): one a warp. */
+template <int THREADS> __host__ __device__ constexpr int64_t csri_out_partials(int64_t blocks) {
+  return blocks * (THREADS / 32);
+}
+
+/* Every thread of the block calls it once, last: each warp's terms, by a fixed shuffle tree,
+ * into partials[csri_out_partials(blockIdx.x) + warp] (SUMS doubles each), to be combined in
+ * that order after the kernel. Not the block's total: that adds a barrier and a serial step to
+ * the end of every tile, which hold the block's place on its SM, where combining 8 times the
+ * partials after the kernel costs less (the fused PageRank pass over web-NotreDame 1 % faster).
+ * Nothing for an Out without sums. */
 template <typename Out, int THREADS>
 __device__ __forceinline__ void csri_out_block(const typename Out::terms &acc, double *partials) {
   if constexpr (Out::SUMS > 0) {
-    typename Out::terms total = csri_block_combine<csri_add, Out::SUMS, THREADS>(acc);
-    if (threadIdx.x == 0)
+    const typename Out::terms total = csri_warp_combine<csri_add, Out::SUMS>(acc);
+    const int64_t slot = csri_out_partials<THREADS>(blockIdx.x) + threadIdx.x / 32;
+    if ((threadIdx.x & 31) == 0)
 #pragma unroll
       for (int k = 0; k < Out::SUMS; k++)
-        partials[(size_t)blockIdx.x * Out::SUMS + k] = total.v[k];
+        partials[slot * Out::SUMS + k] = total.v[k];
   }
 }
 
@@ -144,40 +154,40 @@ __global__ void __launch_bounds__(CSRI_REDUCE_THREADS)
   }
 }
 
-/* Folds of `blocks` partials. */
-static inline int64_t csri_out_folds(int64_t blocks) {
-  return (blocks + CSRI_OUT_FOLD - 1) / CSRI_OUT_FOLD;
+/* Folds of `count` partials. */
+static inline int64_t csri_out_folds(int64_t count) {
+  return (count + CSRI_OUT_FOLD - 1) / CSRI_OUT_FOLD;
 }
 
-/* After an SpMV whose `blocks` partials are in `partials`: their totals at `result` (Out::SUMS
- * doubles, device-visible), in a fixed order: folds of CSRI_OUT_FOLD partials into the space
- * after them, folds of those, ..., until one fold makes the result. Nothing for an Out without
- * sums. */
+/* After an SpMV whose `count` partials (csri_out_partials) are in `partials`: their totals at
+ * `result` (Out::SUMS doubles, device-visible), in a fixed order: folds of CSRI_OUT_FOLD partials
+ * into the space after them, folds of those, ..., until one fold makes the result. Nothing for
+ * an Out without sums. */
 template <typename Out>
-static csr_status csri_out_total(csr_context *ctx, double *partials, int64_t blocks,
+static csr_status csri_out_total(csr_context *ctx, double *partials, int64_t count,
                                  double *result) {
   if constexpr (Out::SUMS > 0) {
     constexpr int K = Out::SUMS;
     const cudaStream_t stream = csri_stream(ctx);
-    double *space = partials + (size_t)blocks * K;
-    for (int64_t folds = csri_out_folds(blocks); folds > 1; folds = csri_out_folds(blocks)) {
+    double *space = partials + (size_t)count * K;
+    for (int64_t folds = csri_out_folds(count); folds > 1; folds = csri_out_folds(count)) {
       csri_partials_fold<K>
-          <<<(unsigned)folds, CSRI_REDUCE_THREADS, 0, stream>>>(partials, blocks, space);
+          <<<(unsigned)folds, CSRI_REDUCE_THREADS, 0, stream>>>(partials, count, space);
       partials = space;
-      blocks = folds;
+      count = folds;
       space += (size_t)folds * K;
     }
-    csri_partials_fold<K><<<1, CSRI_REDUCE_THREADS, 0, stream>>>(partials, blocks, result);
+    csri_partials_fold<K><<<1, CSRI_REDUCE_THREADS, 0, stream>>>(partials, count, result);
     return CSRI_CUDA_CHECK(ctx, "SpMV row sums' totals");
   }
-  (void)ctx, (void)partials, (void)blocks, (void)result;
+  (void)ctx, (void)partials, (void)count, (void)result;
   return CSR_SUCCESS;
 }
 
-/* Bytes of partials and their folds for `blocks` blocks of an Out (0 without sums): the folds
- * of the folds take less than the first folds again. */
-template <typename Out> static size_t csri_out_partials_bytes(int64_t blocks) {
-  return (size_t)(blocks + 2 * csri_out_folds(blocks)) * Out::SUMS * sizeof(double);
+/* Bytes of `count` partials of an Out and their folds (0 without sums): the folds of the folds
+ * take less than the first folds again. */
+template <typename Out> static size_t csri_out_partials_bytes(int64_t count) {
+  return (size_t)(count + 2 * csri_out_folds(count)) * Out::SUMS * sizeof(double);
 }
 
 /* out.row(i, s_i) for every row i of A (device operands; A->rows > 0), s = A x, by the kernel

@@ -212,7 +212,7 @@ csr_status run(csr_context *ctx, const csr_matrix *A, const T *x, const Out &out
   stream_kernel<T, PATTERN, Out><<<(unsigned)tiles, THREADS, 0, csri_stream(ctx)>>>(
       A->row_offsets, A->col_indices, (const T *)A->values, x, out, partials, starts);
   CSRI_TRY(CSRI_CUDA_CHECK(ctx, "stream SpMV kernel"));
-  return csri_out_total<Out>(ctx, partials, tiles, result);
+  return csri_out_total<Out>(ctx, partials, csri_out_partials<THREADS>(tiles), result);
 }
 
 /* Finds where A's tiles start, into `starts` (tiles + 1 of them). */
@@ -250,7 +250,7 @@ csr_status csri_cuda_spmv_stream(csr_context *ctx, const csr_matrix *A, const T 
   tile_start *kept = NULL;
   CSRI_TRY(kept_starts<T>(ctx, A, tiles, &kept));
   const size_t in_scratch = kept != NULL ? 0 : starts_bytes(tiles);
-  const size_t bytes = in_scratch + csri_out_partials_bytes<Out>(tiles);
+  const size_t bytes = in_scratch + csri_out_partials_bytes<Out>(csri_out_partials<THREADS>(tiles));
   void *base = NULL;
   if (bytes > 0)
     CSRI_TRY(csri_device_scratch(ctx, bytes, &base));
