@@ -4,12 +4,14 @@
  * Fused: one pass over the pull graph, each page's update done where its row's sum is finished
  * (the tiled SpMV kernels keep a tile's sums and finish its rows together at the tile's end).
  * That costs a tile a fixed amount of work after its walk: a barrier, the rows' update, the
- * tile's two sums. With many links a page a tile holds few rows, and a few of its warps do that
+ * warps' two sums. With many links a page a tile holds few rows, and a few of its warps do that
  * work while the rest wait. Split: the SpMV alone (s_i into x_next), then one pass over the
- * pages (read s_i, x_i and 1/w_i, write x_next_i, and the two sums): about 32 bytes a page at the
- * memory's speed, whatever the tile. Measured (docs/benchmarks.md, PageRank on the GPU): split is
- * faster on every graph of 8 links a page or more (web graphs of 10 and 30, R-MAT of 8 to 64: 4 to
- * 12 %); below, R-MAT of 2 and 4 favoured split too, web-NotreDame (4.6) the fused form by 2 %. */
+ * pages (read s_i, x_i and the page's links, or 1/w_i when weighted, write x_next_i, and the two
+ * sums): 28 bytes a page (32 weighted) at the memory's speed, whatever the tile. Measured
+ * (docs/benchmarks.md, PageRank on the GPU): split is faster on every graph of 8 links a page or
+ * more (web graphs of 10 and 30, R-MAT of 8 to 64: 4 to 12 %); below, R-MAT of 2 and 4 favoured
+ * split too, web-NotreDame (4.6) the fused form by 2 %, and by 3 % once the split pass read the
+ * links. */
 #ifndef CSR_KERNELS_PAGERANK_PLAN_H
 #define CSR_KERNELS_PAGERANK_PLAN_H
 
