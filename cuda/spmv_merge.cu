@@ -395,10 +395,10 @@ csr_status run(csr_context *ctx, const csr_matrix *A, const T *x, const Out &out
                  stream>>>(groups, s.carry_sum, s.group_sum);
     CSRI_TRY(CSRI_CUDA_CHECK(ctx, "segmented SpMV group sums"));
   }
-  const int64_t tile_partials = csri_out_partials<THREADS>(tiles);
+  const int64_t warp_partials = csri_out_partials<THREADS>(tiles); /* one a warp of each tile */
   if (tiles == 1) /* no fix-up: the one tile's partials make the result */
-    return csri_out_total<Out>(ctx, s.partials, tile_partials, result);
-  csri_reduce_space<Out::SUMS> space = {NULL, result, s.partials + tile_partials * Out::SUMS};
+    return csri_out_total<Out>(ctx, s.partials, warp_partials, result);
+  csri_reduce_space<Out::SUMS> space = {NULL, result, s.partials + warp_partials * Out::SUMS};
   if constexpr (Out::SUMS > 0)
     CSRI_TRY(csri_reduce_ticket(ctx, s.ticket, &space.ticket));
   csri_launch_early(fix_up<Out>, (unsigned)fix_up_blocks(tiles), FIX_UP_THREADS, stream, tiles,
