@@ -82,14 +82,7 @@ typedef struct options {
 } options;
 
 static int parse_kernel(const char *v, csr_spmv_kernel *kernel) {
-  const csr_spmv_kernel all[] = {CSR_KERNEL_AUTO, CSR_KERNEL_SCALAR, CSR_KERNEL_VECTOR,
-                                 CSR_KERNEL_SEGMENTED, CSR_KERNEL_STREAM};
-  for (size_t k = 0; k < sizeof all / sizeof *all; k++)
-    if (strcmp(v, csr_spmv_kernel_name(all[k])) == 0) {
-      *kernel = all[k];
-      return 0;
-    }
-  return -1;
+  return csr_spmv_kernel_from_name(v, kernel) == CSR_SUCCESS ? 0 : -1;
 }
 
 static int parse(int argc, char **argv, options *o, int *exit_now) {

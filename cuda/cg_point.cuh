@@ -49,8 +49,9 @@ __device__ __forceinline__ void csri_cg_add_sums(csri_sums<CSRI_CG_SUMS> &s, T r
   s.v[4] += JACOBI ? (double)d[j] * q_ * q_ : q_ * q_;
 }
 
-/* The split step (cuda/cg_step_split.cu), for a matrix whose SpMV is the segmented kernel. */
-csr_status csri_cuda_cg_step_split(csr_context *ctx, const csr_matrix *A, double alpha, double beta,
+/* The split step (cuda/cg_step_split.cu), for a matrix whose SpMV is a tiled kernel. */
+csr_status csri_cuda_cg_step_split(csr_context *ctx, const csri_spmv_plan *plan,
+                                   const csr_matrix *A, double alpha, double beta,
                                    const csri_cg_vectors *v, double *sums);
 
 #endif

@@ -6,6 +6,7 @@
  * thus read once from memory and the matrix once: one pass where the plain sequence of
  * operations (axpy, axpy, SpMV, two dots, xpay) makes six, and one host synchronisation. */
 #include "cg_point.cuh"
+#include "kernels/spmv_registry.h"
 #include "spmv_rows.cuh"
 
 namespace {
@@ -153,14 +154,14 @@ void launch_jacobi(cudaStream_t stream, const csr_matrix *A, csr_vector *d, jaco
 
 } // namespace
 
-extern "C" csr_status csri_cuda_cg_step(csr_context *ctx, const csr_matrix *A, double alpha,
-                                        double beta, const csri_cg_vectors *v, double *sums) {
-  csri_spmv_pick pick;
-  CSRI_TRY(csri_spmv_pick_for(ctx, A, &pick));
-  if (pick.kernel == CSR_KERNEL_SEGMENTED || pick.kernel == CSR_KERNEL_STREAM)
+extern "C" csr_status csri_cuda_cg_step(csr_context *ctx, const csri_spmv_plan *plan,
+                                        const csr_matrix *A, double alpha, double beta,
+                                        const csri_cg_vectors *v, double *sums) {
+  const csri_spmv_kernel_info *kernel = csri_spmv_kernel_of(plan->kernel);
+  if (kernel == NULL || !kernel->row_kernel)
     /* no fused form: three passes, cuda/cg_step_split.cu */
-    return csri_cuda_cg_step_split(ctx, A, alpha, beta, v, sums);
-  int lanes = pick.lanes;
+    return csri_cuda_cg_step_split(ctx, plan, A, alpha, beta, v, sums);
+  int lanes = plan->lanes;
   /* One grid for every type and variant at this lane count: the F64 Jacobi kernel's (the one
    * with the most registers), so that each variant fits in one wave. */
   int blocks = csri_reduce_grid(step_kernel_for_grid(lanes), CSRI_REDUCE_THREADS, A->rows * lanes,

@@ -34,8 +34,8 @@ __global__ void __launch_bounds__(CSRI_REDUCE_THREADS)
 }
 
 template <typename T, bool JACOBI>
-csr_status step(csr_context *ctx, const csr_matrix *A, double alpha, double beta,
-                const csri_cg_vectors *v, double *sums) {
+csr_status step(csr_context *ctx, const csri_spmv_plan *plan, const csr_matrix *A, double alpha,
+                double beta, const csri_cg_vectors *v, double *sums) {
   cudaStream_t stream = csri_stream(ctx);
   const int64_t n = A->rows;
   const T *d = v->d ? (const T *)v->d->data : NULL;
@@ -44,7 +44,7 @@ csr_status step(csr_context *ctx, const csr_matrix *A, double alpha, double beta
   update_kernel<T, JACOBI><<<csri_vector_blocks(n), CSRI_VECTOR_THREADS, 0, stream>>>(
       n, pt, (T *)v->x->data, (T *)v->r_next->data, (T *)v->p_next->data);
   CSRI_TRY(CSRI_CUDA_CHECK(ctx, "CG update kernel"));
-  CSRI_TRY(csri_cuda_spmv_out<T>(ctx, A, (const T *)v->p_next->data,
+  CSRI_TRY(csri_cuda_spmv_out<T>(ctx, plan, A, (const T *)v->p_next->data,
                                  csri_spmv_to_y<T>{(T *)v->q_next->data, 1.0, 0.0}, NULL));
   int grid = csri_reduce_grid((const void *)sums_kernel<T, JACOBI>, CSRI_REDUCE_THREADS, n,
                               CSRI_REDUCE_THREADS);
@@ -58,12 +58,13 @@ csr_status step(csr_context *ctx, const csr_matrix *A, double alpha, double beta
 
 } // namespace
 
-csr_status csri_cuda_cg_step_split(csr_context *ctx, const csr_matrix *A, double alpha, double beta,
+csr_status csri_cuda_cg_step_split(csr_context *ctx, const csri_spmv_plan *plan,
+                                   const csr_matrix *A, double alpha, double beta,
                                    const csri_cg_vectors *v, double *sums) {
   bool f64 = v->x->value_type == CSR_F64, jacobi = v->d != NULL;
   if (f64)
-    return jacobi ? step<double, true>(ctx, A, alpha, beta, v, sums)
-                  : step<double, false>(ctx, A, alpha, beta, v, sums);
-  return jacobi ? step<float, true>(ctx, A, alpha, beta, v, sums)
-                : step<float, false>(ctx, A, alpha, beta, v, sums);
+    return jacobi ? step<double, true>(ctx, plan, A, alpha, beta, v, sums)
+                  : step<double, false>(ctx, plan, A, alpha, beta, v, sums);
+  return jacobi ? step<float, true>(ctx, plan, A, alpha, beta, v, sums)
+                : step<float, false>(ctx, plan, A, alpha, beta, v, sums);
 }

@@ -189,7 +189,7 @@ csr_status run(csr_context *ctx, const void *in, const csri_select *select, C op
 
 extern "C" size_t csri_cuda_compact_bytes(const csr_context *ctx, csr_data_type type, int64_t n) {
   (void)ctx;
-  switch (csr_data_type_size(type)) {
+  switch (csri_data_type_size(type)) {
   case 1: return workspace_bytes<uint8_t>(n);
   case 2: return workspace_bytes<uint16_t>(n);
   case 4: return workspace_bytes<uint32_t>(n);

@@ -389,11 +389,11 @@ csr_status fit(csr_context *ctx, const csr_coo *T, int64_t kept, csr_matrix **ou
     s = csri_cuda_memcpy(ctx, tight->values, big->values,
                          (size_t)kept * csri_value_size(T->value_type), 2);
   if (s < 0) {
-    csr_matrix_free(&tight);
+    csri_matrix_free(&tight);
     return s;
   }
   tight->flags = big->flags;
-  csr_matrix_free(out);
+  csri_matrix_free(out);
   *out = tight;
   return CSR_SUCCESS;
 }
@@ -414,7 +414,7 @@ size_t coo_build_bytes(const csr_coo *T, size_t *sort_bytes) {
  * message (which says what the device has). */
 csr_status memory_error(csr_context *ctx, const csr_coo *T) {
   char failed[256];
-  snprintf(failed, sizeof failed, "%s", csr_context_last_message(ctx));
+  snprintf(failed, sizeof failed, "%s", csri_last_message(ctx));
   size_t sort_bytes = 0, bytes = coo_build_bytes(T, &sort_bytes);
   const double gib = 1024.0 * 1024.0 * 1024.0;
   return CSRI_FAIL(ctx, CSR_ERR_OUT_OF_MEMORY,
@@ -481,7 +481,7 @@ static csr_status from_coo(csr_context *ctx, const csr_coo *T, unsigned options,
   if (s >= 0)
     s = fit(ctx, T, (int64_t)found.kept, &out);
   if (s < 0) {
-    csr_matrix_free(&out);
+    csri_matrix_free(&out);
     return s;
   }
   *A = out;

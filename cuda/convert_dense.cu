@@ -133,7 +133,7 @@ csr_status from_dense_typed(csr_context *ctx, const csr_dense *D, csr_matrix **A
   if (s >= 0)
     s = csri_cuda_memcpy(ctx, out->row_offsets + D->rows, &nnz, sizeof nnz, 0);
   if (s < 0) {
-    csr_matrix_free(&out);
+    csri_matrix_free(&out);
     return s;
   }
   out->flags = CSR_FLAG_SORTED | CSR_FLAG_NO_DUPLICATES;

@@ -239,7 +239,7 @@ csr_status run_typed(csr_context *ctx, const void *samples, int64_t n, const csr
   plan p = make_plan(b, counted<S>(*b), count_type, n);
   const S *x = (const S *)samples;
   unsigned long long *acc = (unsigned long long *)workspace;
-  size_t count_bytes = (size_t)b->bins * csr_data_type_size(count_type);
+  size_t count_bytes = (size_t)b->bins * csri_data_type_size(count_type);
   if (p.global_copies > 0)
     CSRI_CUDA_TRY(ctx, cudaMemsetAsync(acc, 0, (size_t)p.global_copies * b->bins * 8, stream));
   else

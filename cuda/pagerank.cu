@@ -145,7 +145,7 @@ csr_status describe_bad_row(csr_context *ctx, const csr_matrix *A, int weighted,
     return csri_cuda_error(ctx, err, "PageRank's bad row", __FILE__, __LINE__);
   const int64_t length = ends[1] - ends[0];
   csr_matrix *one = NULL;
-  CSRI_TRY(csr_matrix_create(ctx, &one, 1, A->cols, length, A->value_type, CSR_HOST));
+  CSRI_TRY(csri_matrix_create(ctx, &one, 1, A->cols, length, A->value_type, CSR_HOST));
   const size_t value_size = A->value_type == CSR_F64 ? 8 : A->value_type == CSR_F32 ? 4 : 0;
   one->row_offsets[1] = length;
   err = cudaMemcpy(one->col_indices, A->col_indices + ends[0], (size_t)length * 4,
@@ -154,13 +154,13 @@ csr_status describe_bad_row(csr_context *ctx, const csr_matrix *A, int weighted,
     err = cudaMemcpy(one->values, (const char *)A->values + (size_t)ends[0] * value_size,
                      (size_t)length * value_size, cudaMemcpyDeviceToHost);
   if (err != cudaSuccess) {
-    csr_matrix_free(&one);
+    csri_matrix_free(&one);
     return csri_cuda_error(ctx, err, "PageRank's bad row", __FILE__, __LINE__);
   }
   double inv_w = 0.0;
   csri_pagerank_weights mine = {0, 0, -1, -1, -1, 0.0};
   csri_pagerank_weights_rows(one, weighted, &inv_w, 0, 1, &mine);
-  csr_matrix_free(&one);
+  csri_matrix_free(&one);
   found->bad_row = row;
   found->bad_entry = mine.bad_entry >= 0 ? ends[0] + mine.bad_entry : -1;
   found->bad_col = mine.bad_col;
@@ -189,21 +189,22 @@ void pull_typed(cudaStream_t stream, const csr_matrix *T_, int weighted, const d
  * fix-up totals them into the reduction's result slots (csri_reduce_begin: the context's mapped
  * slots, or without a context a device pair), which need no partials of their own. */
 template <typename T>
-csr_status step_fused(csr_context *ctx, const csr_matrix *AT, const csr_vector *x,
-                      const csri_pagerank_row<T> &update, double *sums) {
+csr_status step_fused(csr_context *ctx, const csri_spmv_plan *plan, const csr_matrix *AT,
+                      const csr_vector *x, const csri_pagerank_row<T> &update, double *sums) {
   csri_reduce_run<2> run;
   CSRI_TRY(csri_reduce_begin<2>(ctx, 0, &run));
   const csr_status status =
-      csri_cuda_spmv_out<T>(ctx, AT, (const T *)x->data, update, run.space.result);
+      csri_cuda_spmv_out<T>(ctx, plan, AT, (const T *)x->data, update, run.space.result);
   return csri_reduce_end<2>(ctx, &run, status, sums);
 }
 
 /* The split iteration: the SpMV into x_next, then the update pass (reading degree in place of
  * inv_w where given); waits for the two sums and leaves them in sums[2]. */
 template <typename T>
-csr_status step_split(csr_context *ctx, const csr_matrix *AT, const csr_vector *x,
-                      const csri_pagerank_row<T> &update, const int32_t *degree, double *sums) {
-  CSRI_TRY(csri_cuda_spmv_out<T>(ctx, AT, (const T *)x->data,
+csr_status step_split(csr_context *ctx, const csri_spmv_plan *plan, const csr_matrix *AT,
+                      const csr_vector *x, const csri_pagerank_row<T> &update,
+                      const int32_t *degree, double *sums) {
+  CSRI_TRY(csri_cuda_spmv_out<T>(ctx, plan, AT, (const T *)x->data,
                                  csri_spmv_to_y<T>{update.x_next, 1.0, 0.0}, NULL));
   const int64_t n = AT->rows;
   return csri_run_reduction<2>(
@@ -216,15 +217,16 @@ csr_status step_split(csr_context *ctx, const csr_matrix *AT, const csr_vector *
 /* One iteration with the ranks of type T, in the form the pull graph's shape asks for
  * (src/kernels/pagerank_plan.h); sums[0] the L1 change, sums[1] the next dangling sum. */
 template <typename T>
-csr_status step_typed(csr_context *ctx, const csr_matrix *AT, const csr_vector *x, csr_vector *r,
-                      int write_ranks, const double *p, double d, double base, const double *inv_w,
-                      const int32_t *degree, int scale, csr_vector *x_next, double *sums) {
+csr_status step_typed(csr_context *ctx, const csri_spmv_plan *plan, const csr_matrix *AT,
+                      const csr_vector *x, csr_vector *r, int write_ranks, const double *p,
+                      double d, double base, const double *inv_w, const int32_t *degree, int scale,
+                      csr_vector *x_next, double *sums) {
   const csri_pagerank_row<T> update{
       (T *)r->data, (T *)x_next->data, (const T *)x->data, inv_w, p, d, base, 1.0 / (double)r->n,
       scale,        write_ranks};
   if (csri_pagerank_split(AT->rows, AT->nnz))
-    return step_split<T>(ctx, AT, x, update, degree, sums);
-  return step_fused<T>(ctx, AT, x, update, sums);
+    return step_split<T>(ctx, plan, AT, x, update, degree, sums);
+  return step_fused<T>(ctx, plan, AT, x, update, sums);
 }
 
 } // namespace
@@ -290,18 +292,18 @@ extern "C" csr_status csri_cuda_pagerank_spread(csr_context *ctx, const csr_vect
                                });
 }
 
-extern "C" csr_status csri_cuda_pagerank_step(csr_context *ctx, const csr_matrix *AT,
-                                              const csr_vector *x, csr_vector *r, int write_ranks,
-                                              const double *p, double d, double base,
-                                              const double *inv_w, const int32_t *degree, int scale,
-                                              csr_vector *x_next, double *dangling,
-                                              double *l1_change) {
+extern "C" csr_status csri_cuda_pagerank_step(csr_context *ctx, const csri_spmv_plan *plan,
+                                              const csr_matrix *AT, const csr_vector *x,
+                                              csr_vector *r, int write_ranks, const double *p,
+                                              double d, double base, const double *inv_w,
+                                              const int32_t *degree, int scale, csr_vector *x_next,
+                                              double *dangling, double *l1_change) {
   double sums[2] = {0.0, 0.0};
   csr_status status = r->value_type == CSR_F64
-                          ? step_typed<double>(ctx, AT, x, r, write_ranks, p, d, base, inv_w,
+                          ? step_typed<double>(ctx, plan, AT, x, r, write_ranks, p, d, base, inv_w,
                                                degree, scale, x_next, sums)
-                          : step_typed<float>(ctx, AT, x, r, write_ranks, p, d, base, inv_w, degree,
-                                              scale, x_next, sums);
+                          : step_typed<float>(ctx, plan, AT, x, r, write_ranks, p, d, base, inv_w,
+                                              degree, scale, x_next, sums);
   *l1_change = sums[0];
   *dangling = sums[1];
   return status;

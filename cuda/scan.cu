@@ -158,7 +158,7 @@ csr_status run(csr_context *ctx, const void *in, const uint8_t *heads, void *out
 extern "C" size_t csri_cuda_scan_bytes(const csr_context *ctx, csr_data_type type, int64_t n,
                                        int segmented) {
   (void)ctx;
-  int wide = csr_data_type_size(type) == 8;
+  int wide = csri_data_type_size(type) == 8;
   if (segmented)
     return wide ? workspace_bytes<uint64_t, csri_seg_op<uint64_t>>(n)
                 : workspace_bytes<uint32_t, csri_seg_op<uint32_t>>(n);
@@ -169,7 +169,7 @@ extern "C" size_t csri_cuda_scan_bytes(const csr_context *ctx, csr_data_type typ
 extern "C" csr_status csri_cuda_scan(csr_context *ctx, csr_data_type type, csr_scan_kind kind,
                                      const void *in, const uint8_t *heads, void *out, int64_t n,
                                      void *workspace) {
-  int wide = csr_data_type_size(type) == 8, inclusive = kind == CSR_SCAN_INCLUSIVE;
+  int wide = csri_data_type_size(type) == 8, inclusive = kind == CSR_SCAN_INCLUSIVE;
   if (heads)
     return wide
                ? run<uint64_t, csri_seg_op<uint64_t>>(ctx, in, heads, out, n, inclusive, workspace)

@@ -1,99 +1,76 @@
-/* y = alpha*A*x + beta*y on the GPU: y_i = alpha * sum_k a_ik x_k + beta * y_i, each row summed
- * in double by one thread (scalar) or a group of lanes (vector), see cuda/spmv_rows.cuh, with the
- * nonzeros cut evenly over the threads (segmented, cuda/spmv_merge.cu), or with whole rows packed
- * into shared-memory tiles (stream, cuda/spmv_stream.cu): the kernel that the matrix's row
- * statistics name. What a kernel does with a row's sum is its `Out` (cuda/spmv_out.cuh): y here,
- * PageRank's update in cuda/pagerank.cu. */
+/* y = alpha*A*x + beta*y on the GPU: the launchers' table, from which csr_spmv, CG and PageRank
+ * run the kernel their plan names (src/kernels/spmv_registry.h says when the plan picks each):
+ * a thread or a group of lanes per row (scalar, vector: cuda/spmv_rows.cu), the nonzeros cut
+ * evenly over the threads (segmented: cuda/spmv_merge.cu), or whole rows packed into
+ * shared-memory tiles (stream: cuda/spmv_stream.cu). What a kernel does with a row's sum is its
+ * `Out` (cuda/spmv_out.cuh): y here, PageRank's update in cuda/pagerank.cu. */
+#include "kernels/spmv_registry.h"
 #include "spmv_out.cuh"
-#include "spmv_rows.cuh"
 
 namespace {
 
-/* x_j, widened to double; read through the read-only cache, since rows share x entries. */
-template <typename T> struct gather_x {
-  const T *x;
-  __device__ __forceinline__ double operator()(int32_t j) const { return (double)__ldg(x + j); }
+template <typename T, typename Out>
+using launcher_fn = csr_status(csr_context *, const csri_spmv_plan *, const csr_matrix *, const T *,
+                               const Out &, double *);
+
+/* One row per kernel of the registry: its launcher, and what it readies for a matrix before a
+ * CUDA graph capture (NULL: nothing, a row kernel reads nothing but A, x and y). */
+template <typename T, typename Out> struct launcher {
+  csr_spmv_kernel kernel;
+  launcher_fn<T, Out> *launch;
+  csri_spmv_prepare_fn *prepare;
 };
 
-/* One group of W lanes per row; the grid covers every row once; the group's lane 0 finishes the
- * row (out.row). */
-template <int W, typename T, bool PATTERN, typename Out>
-__global__ void __launch_bounds__(CSRI_SPMV_THREADS)
-    spmv_kernel(int64_t rows, const int64_t *off, const int32_t *col, const T *val, const T *x,
-                Out out, double *partials) {
-  const int lane = W == 1 ? 0 : (int)(threadIdx.x & (W - 1));
-  int64_t row = ((int64_t)blockIdx.x * CSRI_SPMV_THREADS + threadIdx.x) / W;
-  double sum =
-      row < rows ? csri_row_sum<W, T, PATTERN>(off, col, val, row, lane, gather_x<T>{x}) : 0.0;
-  if (W > 1)
-    sum = csri_group_total<W>(sum);
-  typename Out::terms terms = {};
-  if (lane == 0 && row < rows)
-    out.row(row, sum, terms);
-  csri_out_block<Out, CSRI_SPMV_THREADS>(terms, partials);
+template <typename T, typename Out>
+constexpr launcher<T, Out> launchers[] = {
+    {CSR_KERNEL_SCALAR, csri_cuda_spmv_rows<T, Out>, nullptr},
+    {CSR_KERNEL_VECTOR, csri_cuda_spmv_rows<T, Out>, nullptr},
+    {CSR_KERNEL_SEGMENTED, csri_cuda_spmv_merge<T, Out>, csri_cuda_spmv_merge_prepare},
+    {CSR_KERNEL_STREAM, csri_cuda_spmv_stream<T, Out>, csri_cuda_spmv_stream_prepare},
+};
+
+template <typename T, typename Out> const launcher<T, Out> *launcher_of(csr_spmv_kernel kernel) {
+  for (const launcher<T, Out> &l : launchers<T, Out>)
+    if (l.kernel == kernel)
+      return &l;
+  return nullptr;
 }
 
-template <typename T, bool PATTERN, typename Out> struct spmv_launch {
-  csr_context *ctx;
-  const csr_matrix *A;
-  const T *x;
-  const Out &out;
-  double *result;
-
-  template <int W> csr_status run() {
-    const int64_t blocks = (A->rows * W + CSRI_SPMV_THREADS - 1) / CSRI_SPMV_THREADS;
-    double *partials = NULL;
-    const int64_t partial_count = csri_out_partials<CSRI_SPMV_THREADS>(blocks);
-    const size_t bytes = csri_out_partials_bytes<Out>(partial_count);
-    if (bytes > 0)
-      CSRI_TRY(csri_device_scratch(ctx, bytes, (void **)&partials));
-    spmv_kernel<W, T, PATTERN, Out><<<(unsigned)blocks, CSRI_SPMV_THREADS, 0, csri_stream(ctx)>>>(
-        A->rows, A->row_offsets, A->col_indices, (const T *)A->values, x, out, partials);
-    csr_status status = CSRI_CUDA_CHECK(ctx, "SpMV kernel");
-    if (status >= 0)
-      status = csri_out_total<Out>(ctx, partials, partial_count, result);
-    if (bytes > 0)
-      csri_device_scratch_done(ctx, partials);
-    return status;
-  }
-};
+/* CSR_ERR_UNSUPPORTED for a registry kernel that has no launcher here. */
+csr_status no_launcher(csr_context *ctx, csr_spmv_kernel kernel) {
+  const csri_spmv_kernel_info *k = csri_spmv_kernel_of(kernel);
+  return CSRI_FAIL(ctx, CSR_ERR_UNSUPPORTED, "the CUDA backend has no SpMV kernel '%s'",
+                   k != NULL ? k->name : "unknown");
+}
 
 } // namespace
 
 template <typename T, typename Out>
-csr_status csri_cuda_spmv_out(csr_context *ctx, const csr_matrix *A, const T *x, const Out &out,
-                              double *result) {
-  csri_spmv_pick pick;
-  CSRI_TRY(csri_spmv_pick_for(ctx, A, &pick));
-  if (pick.kernel == CSR_KERNEL_SEGMENTED)
-    return csri_cuda_spmv_merge<T, Out>(ctx, A, x, out, result);
-  if (pick.kernel == CSR_KERNEL_STREAM)
-    return csri_cuda_spmv_stream<T, Out>(ctx, A, x, out, result);
-  if (A->value_type == CSR_PATTERN) {
-    spmv_launch<T, true, Out> launch{ctx, A, x, out, result};
-    return csri_with_lanes(pick.lanes, launch);
-  }
-  spmv_launch<T, false, Out> launch{ctx, A, x, out, result};
-  return csri_with_lanes(pick.lanes, launch);
+csr_status csri_cuda_spmv_out(csr_context *ctx, const csri_spmv_plan *plan, const csr_matrix *A,
+                              const T *x, const Out &out, double *result) {
+  const launcher<T, Out> *l = launcher_of<T, Out>(plan->kernel);
+  if (l == nullptr)
+    return no_launcher(ctx, plan->kernel);
+  return l->launch(ctx, plan, A, x, out, result);
 }
 
 CSRI_SPMV_OUT_INSTANTIATE(csri_cuda_spmv_out)
 
-/* The row kernels read nothing but A, x and y; the tiled ones keep their tile starts. */
 extern "C" csr_status csri_cuda_spmv_prepare(csr_context *ctx, const csr_matrix *A,
-                                             csr_spmv_kernel kernel) {
-  if (kernel == CSR_KERNEL_SEGMENTED)
-    return csri_cuda_spmv_merge_prepare(ctx, A);
-  if (kernel == CSR_KERNEL_STREAM)
-    return csri_cuda_spmv_stream_prepare(ctx, A);
-  return CSR_SUCCESS;
+                                             const csri_spmv_plan *plan) {
+  const launcher<double, csri_spmv_to_y<double>> *l =
+      launcher_of<double, csri_spmv_to_y<double>>(plan->kernel);
+  if (l == nullptr)
+    return no_launcher(ctx, plan->kernel);
+  return l->prepare != nullptr ? l->prepare(ctx, A, plan) : CSR_SUCCESS;
 }
 
-extern "C" csr_status csri_cuda_spmv(csr_context *ctx, double alpha, const csr_matrix *A,
-                                     const csr_vector *x, double beta, csr_vector *y) {
+extern "C" csr_status csri_cuda_spmv(csr_context *ctx, const csri_spmv_plan *plan, double alpha,
+                                     const csr_matrix *A, const csr_vector *x, double beta,
+                                     csr_vector *y) {
   if (y->value_type == CSR_F64)
-    return csri_cuda_spmv_out<double>(ctx, A, (const double *)x->data,
+    return csri_cuda_spmv_out<double>(ctx, plan, A, (const double *)x->data,
                                       csri_spmv_to_y<double>{(double *)y->data, alpha, beta}, NULL);
-  return csri_cuda_spmv_out<float>(ctx, A, (const float *)x->data,
+  return csri_cuda_spmv_out<float>(ctx, plan, A, (const float *)x->data,
                                    csri_spmv_to_y<float>{(float *)y->data, alpha, beta}, NULL);
 }

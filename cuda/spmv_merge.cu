@@ -428,18 +428,17 @@ csr_status kept_starts(csr_context *ctx, const csr_matrix *A, int64_t tiles,
 
 /* The scratch of a call on A with value type T that finds no kept tile starts, for an Out
  * without sums (csr_spmv's). */
-template <typename T> size_t unkept_scratch_bytes(csr_context *ctx, const csr_matrix *A) {
+template <typename T> size_t unkept_scratch_bytes(const csr_matrix *A, int64_t longest) {
   const int64_t tiles = csri_merge_tiles(A->rows, A->nnz, shape<T>::tile);
-  const int64_t groups =
-      csri_merge_groups(tiles, shape<T>::tile, GROUP, csri_spmv_known_longest(ctx, A));
+  const int64_t groups = csri_merge_groups(tiles, shape<T>::tile, GROUP, longest);
   return tiles == 0 ? 0 : layout(NULL, tiles, groups, false, 0, NULL);
 }
 
 } // namespace
 
 template <typename T, typename Out>
-csr_status csri_cuda_spmv_merge(csr_context *ctx, const csr_matrix *A, const T *x, const Out &out,
-                                double *result) {
+csr_status csri_cuda_spmv_merge(csr_context *ctx, const csri_spmv_plan *plan, const csr_matrix *A,
+                                const T *x, const Out &out, double *result) {
   const int64_t tiles = csri_merge_tiles(A->rows, A->nnz, shape<T>::tile);
   if (tiles == 0)
     return CSR_SUCCESS;
@@ -449,8 +448,7 @@ csr_status csri_cuda_spmv_merge(csr_context *ctx, const csr_matrix *A, const T *
   const size_t partials = csri_out_partials_bytes<Out>(csri_out_partials<THREADS>(tiles) +
                                                        (tiles > 1 ? fix_up_blocks(tiles) : 0));
   void *base = NULL;
-  const int64_t groups =
-      csri_merge_groups(tiles, shape<T>::tile, GROUP, csri_spmv_known_longest(ctx, A));
+  const int64_t groups = csri_merge_groups(tiles, shape<T>::tile, GROUP, plan->longest);
   CSRI_TRY(
       csri_device_scratch(ctx, layout(NULL, tiles, groups, kept != NULL, partials, &s), &base));
   layout((char *)base, tiles, groups, kept != NULL, partials, &s);
@@ -470,13 +468,14 @@ CSRI_SPMV_OUT_INSTANTIATE(csri_cuda_spmv_merge)
 
 /* The starts of A's tiles for its own value type (f64 x for a pattern matrix), kept; the
  * workspace of a call without kept starts, of either value type, reserved. */
-csr_status csri_cuda_spmv_merge_prepare(csr_context *ctx, const csr_matrix *A) {
+csr_status csri_cuda_spmv_merge_prepare(csr_context *ctx, const csr_matrix *A,
+                                        const csri_spmv_plan *plan) {
   const int64_t tiles = csri_merge_tiles(A->rows, A->nnz, shape<double>::tile);
   if (tiles == 0)
     return CSR_SUCCESS;
   void *base = NULL;
-  const size_t f64 = unkept_scratch_bytes<double>(ctx, A),
-               f32 = unkept_scratch_bytes<float>(ctx, A);
+  const size_t f64 = unkept_scratch_bytes<double>(A, plan->longest),
+               f32 = unkept_scratch_bytes<float>(A, plan->longest);
   CSRI_TRY(csri_device_scratch(ctx, f64 > f32 ? f64 : f32, &base));
   csri_device_scratch_done(ctx, base);
   csri_merge_coord *kept = NULL;

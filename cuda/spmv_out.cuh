@@ -191,27 +191,32 @@ template <typename Out> static size_t csri_out_partials_bytes(int64_t count) {
 }
 
 /* out.row(i, s_i) for every row i of A (device operands; A->rows > 0), s = A x, by the kernel
- * csri_spmv_pick_for names for A (cuda/spmv.cu); an Out with sums leaves their totals at
- * `result`. The kernels' own entry points, by the same contract: */
+ * the plan names (the launchers' table, cuda/spmv.cu); an Out with sums leaves their totals at
+ * `result`. Each kernel's launcher has the same contract: */
 template <typename T, typename Out>
-csr_status csri_cuda_spmv_out(csr_context *ctx, const csr_matrix *A, const T *x, const Out &out,
-                              double *result);
+csr_status csri_cuda_spmv_out(csr_context *ctx, const csri_spmv_plan *plan, const csr_matrix *A,
+                              const T *x, const Out &out, double *result);
+template <typename T, typename Out> /* scalar and vector, cuda/spmv_rows.cu */
+csr_status csri_cuda_spmv_rows(csr_context *ctx, const csri_spmv_plan *plan, const csr_matrix *A,
+                               const T *x, const Out &out, double *result);
 template <typename T, typename Out> /* segmented, cuda/spmv_merge.cu */
-csr_status csri_cuda_spmv_merge(csr_context *ctx, const csr_matrix *A, const T *x, const Out &out,
-                                double *result);
+csr_status csri_cuda_spmv_merge(csr_context *ctx, const csri_spmv_plan *plan, const csr_matrix *A,
+                                const T *x, const Out &out, double *result);
 template <typename T, typename Out> /* stream, cuda/spmv_stream.cu */
-csr_status csri_cuda_spmv_stream(csr_context *ctx, const csr_matrix *A, const T *x, const Out &out,
-                                 double *result);
+csr_status csri_cuda_spmv_stream(csr_context *ctx, const csri_spmv_plan *plan, const csr_matrix *A,
+                                 const T *x, const Out &out, double *result);
 
 /* What a tiled kernel readies for A (csri_spmv_prepare_fn, src/core/backend.h): its tile starts
  * for A's own value type, kept, and the scratch of a call that cannot keep them. */
-csr_status csri_cuda_spmv_merge_prepare(csr_context *ctx, const csr_matrix *A);
-csr_status csri_cuda_spmv_stream_prepare(csr_context *ctx, const csr_matrix *A);
+csr_status csri_cuda_spmv_merge_prepare(csr_context *ctx, const csr_matrix *A,
+                                        const csri_spmv_plan *plan);
+csr_status csri_cuda_spmv_stream_prepare(csr_context *ctx, const csr_matrix *A,
+                                         const csri_spmv_plan *plan);
 
-/* Instantiates fn (one of the three above) for every value type and Out, in its source. */
+/* Instantiates fn (one of the four above) for every value type and Out, in its source. */
 #define CSRI_SPMV_OUT_INSTANCE(fn, T, OUT)                                                         \
-  template csr_status fn<T, OUT<T>>(csr_context *, const csr_matrix *, const T *, const OUT<T> &,  \
-                                    double *);
+  template csr_status fn<T, OUT<T>>(csr_context *, const csri_spmv_plan *, const csr_matrix *,     \
+                                    const T *, const OUT<T> &, double *);
 #define CSRI_SPMV_OUT_INSTANTIATE(fn)                                                              \
   CSRI_SPMV_OUT_INSTANCE(fn, double, csri_spmv_to_y)                                               \
   CSRI_SPMV_OUT_INSTANCE(fn, float, csri_spmv_to_y)                                                \

@@ -242,8 +242,9 @@ size_t starts_bytes(int64_t tiles) {
 /* The tiles' starts (kept with the matrix, else in the context's scratch before the blocks'
  * partials), the kernel. */
 template <typename T, typename Out>
-csr_status csri_cuda_spmv_stream(csr_context *ctx, const csr_matrix *A, const T *x, const Out &out,
-                                 double *result) {
+csr_status csri_cuda_spmv_stream(csr_context *ctx, const csri_spmv_plan *plan, const csr_matrix *A,
+                                 const T *x, const Out &out, double *result) {
+  (void)plan; /* the tiles follow from A alone */
   const int64_t tiles = csri_row_tiles(A->rows, A->nnz, shape<T>::window);
   if (tiles == 0)
     return CSR_SUCCESS;
@@ -270,7 +271,9 @@ CSRI_SPMV_OUT_INSTANTIATE(csri_cuda_spmv_stream)
 
 /* The starts of A's tiles for its own value type (f64 x for a pattern matrix), kept; the
  * workspace of a call without kept starts, of either value type, reserved. */
-csr_status csri_cuda_spmv_stream_prepare(csr_context *ctx, const csr_matrix *A) {
+csr_status csri_cuda_spmv_stream_prepare(csr_context *ctx, const csr_matrix *A,
+                                         const csri_spmv_plan *plan) {
+  (void)plan;
   const int64_t tiles64 = csri_row_tiles(A->rows, A->nnz, shape<double>::window);
   const int64_t tiles32 = csri_row_tiles(A->rows, A->nnz, shape<float>::window);
   if (tiles64 == 0)

@@ -94,7 +94,7 @@ csr_status csri_kept_tile_starts(csr_context *ctx, const csr_matrix *A, uint64_t
   if (p != NULL && fresh) {
     const csr_status status = find((Start *)p);
     if (status < 0) {
-      csr_context_forget_matrix(ctx, A);
+      csri_spmv_cache_forget(ctx, A);
       return status;
     }
   }

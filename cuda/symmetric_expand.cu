@@ -119,7 +119,7 @@ csr_status expand_with(csr_context *ctx, const csr_matrix *A, bool skew, const i
   if (s >= 0)
     s = csri_cuda_memcpy(ctx, &repeats, &counts->repeats, sizeof repeats, 1);
   if (s < 0) {
-    csr_matrix_free(&out);
+    csri_matrix_free(&out);
     return s;
   }
   out->flags = CSR_FLAG_SORTED | (repeats ? 0 : CSR_FLAG_NO_DUPLICATES);

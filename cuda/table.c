@@ -14,6 +14,7 @@ const csri_backend csri_cuda_backend = {
     .sparse.row_stats = csri_cuda_row_stats,
     .sparse.check_csr = csri_cuda_check_csr,
     .sparse.spmv_prepare = csri_cuda_spmv_prepare,
+    .sparse.plans = 1,
     .convert.from_coo = csri_cuda_from_coo,
     .convert.to_coo = csri_cuda_to_coo,
     .convert.from_dense = csri_cuda_from_dense,

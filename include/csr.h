@@ -138,8 +138,13 @@ void *csr_context_stream(const csr_context *ctx);
 csr_status csr_context_set_kernel(csr_context *ctx, csr_spmv_kernel kernel);
 /** The kernel set on the context (AUTO on a NULL context). */
 csr_spmv_kernel csr_context_kernel(const csr_context *ctx);
-/** Name of an SpMV kernel: "auto", "scalar", "vector", "segmented". */
+/** Name of an SpMV kernel: "auto", "scalar", "vector", "segmented", "stream"; "unknown" for a
+ *  value that names none. */
 const char *csr_spmv_kernel_name(csr_spmv_kernel kernel);
+/** The kernel named `name` (a csr_spmv_kernel_name) into *kernel. CSR_ERR_INVALID_VALUE when no
+ *  kernel has that name, CSR_ERR_NULL_POINTER for a NULL argument; nothing is recorded (no
+ *  context). */
+csr_status csr_spmv_kernel_from_name(const char *name, csr_spmv_kernel *kernel);
 /** When on, the CUDA backend synchronises after every launch so errors surface at their call. */
 csr_status csr_context_set_debug_sync(csr_context *ctx, int on);
 /** The debug-synchronise flag (0 on a NULL context). */

@@ -3,6 +3,7 @@
  * allocation fails for n = 1, 2, ... until the call succeeds; each failure must return
  * CSR_ERR_OUT_OF_MEMORY and leave its outputs NULL. Leaks on those paths are found by the ASan
  * (LeakSanitizer) CI build, and on the device by compute-sanitizer's leak check. */
+#include "ops/ops.h"
 #include "testing.h"
 
 #include <math.h>

@@ -9,6 +9,7 @@
  * paths (none, a few or many repeats, zeros to drop), which the CUDA backend takes over the sorted
  * triples, and the repeats are summed in the shuffled order. The first triple outside the matrix
  * is reported as the reference reports it. */
+#include "ops/ops.h"
 #include "testing.h"
 
 #include <math.h>

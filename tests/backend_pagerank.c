@@ -213,8 +213,6 @@ static csr_matrix *shaped_graph(csr_context *ctx, int64_t n, int kind, csr_value
  * ignore the choice). */
 static void test_against_reference(csr_context *ctx) {
   csr_context *ref = csrt_context(CSR_BACKEND_REF);
-  const csr_spmv_kernel kernels[] = {CSR_KERNEL_AUTO, CSR_KERNEL_SCALAR, CSR_KERNEL_VECTOR,
-                                     CSR_KERNEL_SEGMENTED, CSR_KERNEL_STREAM};
   for (int kind = 0; kind < 3; kind++)
     for (int variant = 0; variant < 4; variant++) { /* plain, weighted, personalized, f32 */
       /* Under a sanitizer (csrt_quick) a tenth: still many tiles, and long rows. */
@@ -244,10 +242,10 @@ static void test_against_reference(csr_context *ctx) {
       o.personalization = pv;
       CHECK_OK(ref, csr_pagerank(ref, A, &o, want, &ref_info));
       o.personalization = p_placed;
-      for (int k = 0; k < 5; k++) {
+      for (int k = 0; k < csrt_spmv_kernel_count(); k++) {
         if (k > 0 && backend != CSR_BACKEND_CUDA)
           break;
-        CHECK_OK(ctx, csr_context_set_kernel(ctx, kernels[k]));
+        CHECK_OK(ctx, csr_context_set_kernel(ctx, csrt_spmv_kernel(k)));
         CHECK_OK(ctx, pagerank_placed(ctx, A, &o, got, &info));
         CHECK_OK(ctx, pagerank_placed(ctx, A, &o, again, &info2));
         double err = 0.0;
@@ -258,13 +256,13 @@ static void test_against_reference(csr_context *ctx) {
                    info.dangling == ref_info.dangling,
                "kind %d variant %d kernel %s: L1 %.3g to the reference (bound %.0e), %lld "
                "iterations against %lld, %lld dangling against %lld",
-               kind, variant, csr_spmv_kernel_name(kernels[k]), err, bound,
+               kind, variant, csr_spmv_kernel_name(csrt_spmv_kernel(k)), err, bound,
                (long long)info.iterations, (long long)ref_info.iterations, (long long)info.dangling,
                (long long)ref_info.dangling);
         CHECKF(memcmp(got->data, again->data, (size_t)n * (rt == CSR_F64 ? 8 : 4)) == 0 &&
                    info.l1_change == info2.l1_change,
                "kind %d variant %d kernel %s: a second run gave other bits", kind, variant,
-               csr_spmv_kernel_name(kernels[k]));
+               csr_spmv_kernel_name(csrt_spmv_kernel(k)));
       }
       CHECK_OK(ctx, csr_context_set_kernel(ctx, CSR_KERNEL_AUTO));
       csr_vector_free(&p_placed);

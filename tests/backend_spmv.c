@@ -16,10 +16,8 @@ static const csr_value_type combos[4][2] = {
 static const double coefficients[][2] = {{1.0, 0.0}, {2.5, -0.5}, {-1.0, 1.0}, {0.0, 2.0}};
 /* The kernels a backend chooses from: AUTO alone on the CPU (which has one kernel per backend);
  * on the GPU also each kernel forced. */
-static const csr_spmv_kernel kernels[] = {CSR_KERNEL_AUTO, CSR_KERNEL_SCALAR, CSR_KERNEL_VECTOR,
-                                          CSR_KERNEL_SEGMENTED, CSR_KERNEL_STREAM};
 static int kernel_count(void) {
-  return backend == CSR_BACKEND_CUDA ? (int)(sizeof kernels / sizeof *kernels) : 1;
+  return backend == CSR_BACKEND_CUDA ? csrt_spmv_kernel_count() : 1;
 }
 
 static csr_vector *clone(csr_context *ctx, const csr_vector *v) {
@@ -81,7 +79,7 @@ static void compare(csr_context *ctx, csr_context *ref, const csr_matrix *A, con
   csr_vector *x = csrt_random_vector(ref, A->cols, vtype, rng);
   csr_vector *y0 = csrt_random_vector(ref, A->rows, vtype, rng);
   for (int kernel = 0; kernel < kernel_count(); kernel++) {
-    CHECK_OK(ctx, csr_context_set_kernel(ctx, kernels[kernel]));
+    CHECK_OK(ctx, csr_context_set_kernel(ctx, csrt_spmv_kernel(kernel)));
     for (size_t c = 0; c < sizeof coefficients / sizeof coefficients[0]; c++) {
       double alpha = coefficients[c][0], beta = coefficients[c][1];
       csr_vector *y = clone(ref, y0), *yref = clone(ref, y0);
@@ -91,7 +89,7 @@ static void compare(csr_context *ctx, csr_context *ref, const csr_matrix *A, con
       CHECK(bad == 0);
       if (bad)
         fprintf(stderr, "  %s kernel %d alpha %g beta %g: %lld rows outside the bound\n", what,
-                (int)kernels[kernel], alpha, beta, (long long)bad);
+                (int)csrt_spmv_kernel(kernel), alpha, beta, (long long)bad);
       csr_vector_free(&y);
       csr_vector_free(&yref);
     }
@@ -186,7 +184,7 @@ static void run(csr_context *ctx, csr_context *ref, const csr_matrix *A, csrt_rn
   csr_matrix *P = csrt_place_matrix(backend, A);
   compare(ctx, ref, A, P, rng, vtype, what);
   for (int kernel = 0; kernel < kernel_count(); kernel++) { /* each kernel repeats its bits */
-    CHECK_OK(ctx, csr_context_set_kernel(ctx, kernels[kernel]));
+    CHECK_OK(ctx, csr_context_set_kernel(ctx, csrt_spmv_kernel(kernel)));
     determinism(ctx, ref, A, P, rng, vtype);
   }
   CHECK_OK(ctx, csr_context_set_kernel(ctx, CSR_KERNEL_AUTO));

@@ -107,10 +107,9 @@ static void spmv_many_blocks(csr_context *ctx, csr_context *ref, csrt_rng *rng) 
   for (int64_t i = 0; i < rows; i++)
     len[i] = 1 + (int64_t)csrt_below(rng, 14);
   csr_matrix *A = csrt_from_row_lengths(ref, rows, rows, len, CSR_F32, CSRT_RANDOM, rng);
-  const csr_spmv_kernel kernels[5] = {CSR_KERNEL_AUTO, CSR_KERNEL_SCALAR, CSR_KERNEL_VECTOR,
-                                      CSR_KERNEL_SEGMENTED, CSR_KERNEL_STREAM};
-  for (int k = 0; k < 5; k++)
-    check_spmv(ctx, ref, A, CSR_F32, kernels[k], 1.0, k == 2 ? 0.5 : 0.0, 0, rng, "2^20 rows");
+  for (int k = 0; k < csrt_spmv_kernel_count(); k++)
+    check_spmv(ctx, ref, A, CSR_F32, csrt_spmv_kernel(k), 1.0, k == 2 ? 0.5 : 0.0, 0, rng,
+               "2^20 rows");
   csr_matrix_free(&A);
   free(len);
 }
@@ -203,9 +202,9 @@ static void spmv_tiled(csr_context *ctx, csr_context *ref, csrt_rng *rng) {
         break; /* the 2^24 row once: its reference sum is slow on the host */
       csr_matrix *A = csrt_from_row_lengths(ref, rows, cols, len, types[t][0], CSRT_RANDOM, rng);
       /* AUTO too where the fix-up reads the longest row from the kept statistics */
-      for (csr_spmv_kernel k = c == 7 ? CSR_KERNEL_AUTO : CSR_KERNEL_SEGMENTED;
-           k <= CSR_KERNEL_STREAM; k++) {
-        if (k == CSR_KERNEL_SCALAR || k == CSR_KERNEL_VECTOR)
+      for (int i = 0; i < csrt_spmv_kernel_count(); i++) {
+        const csr_spmv_kernel k = csrt_spmv_kernel(i);
+        if (!csrt_spmv_kernel_tiled(k) && !(c == 7 && k == CSR_KERNEL_AUTO))
           continue;
         check_spmv(ctx, ref, A, types[t][1], k, 1.0, 0.0, 1, rng, names[c]);
         check_spmv(ctx, ref, A, types[t][1], k, -0.75, 1.5, 0, rng, names[c]);

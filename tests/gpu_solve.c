@@ -100,15 +100,13 @@ static void convergence(csr_context *ctx, csr_context *ref) {
   csr_matrix *P = csrt_poisson_2d(ref, quick ? 30 : 100, 0.0),
              *S = csrt_poisson_2d(ref, quick ? 20 : 60, 0.5);
   /* SEGMENTED and STREAM: CG's step in three passes (update, SpMV, sums) instead of one. */
-  const csr_spmv_kernel kernels[5] = {CSR_KERNEL_AUTO, CSR_KERNEL_SCALAR, CSR_KERNEL_VECTOR,
-                                      CSR_KERNEL_SEGMENTED, CSR_KERNEL_STREAM};
-  for (int k = 0; k < 5; k++) {
-    solve_both(ctx, ref, "poisson 100x100", P, CSR_SOLVER_CG, CSR_F64, kernels[k]);
-    solve_both(ctx, ref, "poisson 100x100", P, CSR_SOLVER_PCG_JACOBI, CSR_F64, kernels[k]);
-    solve_both(ctx, ref, "poisson 100x100", P, CSR_SOLVER_BICGSTAB, CSR_F64, kernels[k]);
+  for (int k = 0; k < csrt_spmv_kernel_count(); k++) {
+    solve_both(ctx, ref, "poisson 100x100", P, CSR_SOLVER_CG, CSR_F64, csrt_spmv_kernel(k));
+    solve_both(ctx, ref, "poisson 100x100", P, CSR_SOLVER_PCG_JACOBI, CSR_F64, csrt_spmv_kernel(k));
+    solve_both(ctx, ref, "poisson 100x100", P, CSR_SOLVER_BICGSTAB, CSR_F64, csrt_spmv_kernel(k));
   }
   for (int k = 0; k < 5; k++)
-    solve_both(ctx, ref, "poisson 60x60 + I/2", S, CSR_SOLVER_CG, CSR_F32, kernels[k]);
+    solve_both(ctx, ref, "poisson 60x60 + I/2", S, CSR_SOLVER_CG, CSR_F32, csrt_spmv_kernel(k));
   csr_matrix_free(&P);
   csr_matrix_free(&S);
 }

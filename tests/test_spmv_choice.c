@@ -2,6 +2,7 @@
  * src/kernels/spmv_tuning.h, on statistics built from row lengths; and csr_spmv_choose's cache
  * (hits, forgetting, a new matrix at old addresses, eviction), its forced kernel and its errors. */
 #include "kernels/spmv_choice.h"
+#include "ops/ops.h"
 #include "testing.h"
 
 #include <stdlib.h>
@@ -312,6 +313,79 @@ static void test_choose(csrt_rng *rng) {
   csr_context_free(&ctx);
 }
 
+/* The registry: each kernel's name reads back through csr_spmv_kernel_from_name, a context takes
+ * exactly its kernels and AUTO, a forced kernel gets the registry's lanes, and the last rule takes
+ * every matrix (here: figures that keep every other rule away). */
+static void test_registry(void) {
+  csr_context *ctx = NULL;
+  CHECK_OK(ctx, csr_context_create(&ctx));
+  csr_spmv_kernel k;
+  CHECK(csr_spmv_kernel_from_name("auto", &k) == CSR_SUCCESS && k == CSR_KERNEL_AUTO);
+  CHECK(csr_spmv_kernel_from_name("warp", &k) == CSR_ERR_INVALID_VALUE);
+  CHECK(csr_spmv_kernel_from_name(NULL, &k) == CSR_ERR_NULL_POINTER);
+  CHECK(strcmp(csr_spmv_kernel_name((csr_spmv_kernel)99), "unknown") == 0);
+  CHECK(csr_context_set_kernel(ctx, (csr_spmv_kernel)99) == CSR_ERR_INVALID_VALUE);
+  CHECK(csr_context_set_kernel(ctx, (csr_spmv_kernel)-1) == CSR_ERR_INVALID_VALUE);
+  csr_row_stats s;
+  memset(&s, 0, sizeof s);
+  s.mean = 20.0;
+  for (int i = 0; i < CSRI_SPMV_KERNEL_COUNT; i++) {
+    const csri_spmv_kernel_info *info = &csri_spmv_kernels[i];
+    CHECKF(csr_spmv_kernel_from_name(info->name, &k) == CSR_SUCCESS && k == info->kernel,
+           "kernel %s", info->name);
+    CHECK(strcmp(csr_spmv_kernel_name(info->kernel), info->name) == 0);
+    CHECK(csri_spmv_kernel_of(info->kernel) == info);
+    CHECK_OK(ctx, csr_context_set_kernel(ctx, info->kernel));
+    csri_spmv_pick p = csri_spmv_forced(&s, info->kernel);
+    CHECK(p.kernel == info->kernel && p.why == CSRI_WHY_FORCED);
+    CHECK(p.lanes == (info->forced_lanes == CSRI_LANES_FROM_MEAN ? 32 : info->forced_lanes));
+    CHECK(info->row_kernel == (p.lanes > 0));
+  }
+  csri_spmv_pick p;
+  memset(&p, 0, sizeof p);
+  p.many_empty = p.uneven = p.long_row = 1;
+  p.stream_steps = 1e30;
+  s.longest = INT64_MAX;
+  for (int i = 0; i + 1 < CSRI_SPMV_KERNEL_COUNT; i++)
+    CHECKF(!csri_spmv_kernels[i].picks(&s, &p), "rule of %s", csri_spmv_kernels[i].name);
+  CHECK(csri_spmv_kernels[CSRI_SPMV_KERNEL_COUNT - 1].picks(&s, &p));
+  csr_context_free(&ctx);
+}
+
+/* The plan the front end hands a backend with plans (the CUDA backend's table says so; a table
+ * of the same kind stands in here): none for a backend without; AUTO's pick and the longest row
+ * from the statistics, which it keeps; a forced kernel without statistics (longest unknown, the
+ * vector's lanes from the mean) until csr_spmv_choose has kept them. */
+static void test_plan(csrt_rng *rng) {
+  csr_context *ctx = csrt_context(CSR_BACKEND_REF);
+  int64_t len[256];
+  for (int i = 0; i < 256; i++)
+    len[i] = i == 7 ? 40 : 20;
+  csr_matrix *A = csrt_from_row_lengths(ctx, 256, 256, len, CSR_F64, CSRT_RANDOM, rng);
+  csri_backend without, with;
+  memset(&without, 0, sizeof without);
+  with = without;
+  with.sparse.plans = 1;
+  csri_spmv_plan plan;
+  const csri_spmv_plan *handed = &plan;
+  CHECK_OK(ctx, csri_spmv_plan_for(ctx, &without, A, &plan, &handed));
+  CHECK(handed == NULL);
+  CHECK_OK(ctx, csr_context_set_kernel(ctx, CSR_KERNEL_VECTOR));
+  CHECK_OK(ctx, csri_spmv_plan_for(ctx, &with, A, &plan, &handed));
+  CHECK(handed == &plan && plan.kernel == CSR_KERNEL_VECTOR && plan.longest == -1);
+  CHECK(plan.lanes == csri_vector_lanes((double)A->nnz / 256.0));
+  CHECK_OK(ctx, csr_context_set_kernel(ctx, CSR_KERNEL_AUTO));
+  CHECK_OK(ctx, csri_spmv_plan_for(ctx, &with, A, &plan, &handed));
+  csr_spmv_choice c;
+  CHECK_OK(ctx, csr_spmv_choose(ctx, A, &c));
+  CHECK(c.cached && plan.kernel == c.kernel && plan.lanes == c.lanes && plan.longest == 40);
+  CHECK_OK(ctx, csr_context_set_kernel(ctx, CSR_KERNEL_SEGMENTED));
+  CHECK_OK(ctx, csri_spmv_plan_for(ctx, &with, A, &plan, &handed));
+  CHECK(plan.kernel == CSR_KERNEL_SEGMENTED && plan.lanes == 0 && plan.longest == 40);
+  csr_matrix_free(&A);
+  csr_context_free(&ctx);
+}
+
 int main(void) {
   csrt_rng rng = {csrt_seed("test_spmv_choice")};
   test_regular();
@@ -320,6 +394,8 @@ int main(void) {
   test_longest_row();
   test_stream();
   test_forced();
+  test_registry();
   test_choose(&rng);
+  test_plan(&rng);
   return csrt_finish("test_spmv_choice");
 }

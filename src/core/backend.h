@@ -41,22 +41,33 @@ typedef csr_status csri_reduce_fn(csr_context *ctx, csri_reduction which, const 
 
 /* --- sparse matrices (src/ops/spmv.c, src/ops/row_stats.c) ---------------------------------- */
 
+/* The plan of an SpMV with A, made by the front end (src/ops/spmv_choice.c) for a backend whose
+ * table asks for one (sparse.plans) and handed to it: the kernel (the context's override, else
+ * the pick of src/kernels/spmv_choice.h from A's row statistics, which the context keeps), the
+ * lanes it gives a row, and A's longest row (-1 when its statistics were not computed, as when
+ * the context forces a kernel). Backends without plans are handed NULL. */
+typedef struct csri_spmv_plan {
+  csr_spmv_kernel kernel; /* a registry kernel (src/kernels/spmv_registry.h), never AUTO */
+  int lanes;              /* per row: 1 (scalar), 2..32 (vector), 0 (tiled) */
+  int64_t longest;
+} csri_spmv_plan;
+
 /* y = alpha*A*x + beta*y with alpha != 0, rows > 0 and nnz > 0 (the front end scales y
- * otherwise); beta == 0 overwrites y. Each row is summed in double; the context's kernel
- * override applies where the backend has kernels to choose from. */
-typedef csr_status csri_spmv_fn(csr_context *ctx, double alpha, const csr_matrix *A,
-                                const csr_vector *x, double beta, csr_vector *y);
+ * otherwise); beta == 0 overwrites y. Each row is summed in double, by the plan's kernel. */
+typedef csr_status csri_spmv_fn(csr_context *ctx, const csri_spmv_plan *plan, double alpha,
+                                const csr_matrix *A, const csr_vector *x, double beta,
+                                csr_vector *y);
 /* The statistics of `rows` rows from row offsets (rows + 1 entries, where the backend works)
  * into *stats, which the front end has zeroed. CSR_ERR_INVALID_MATRIX (recorded) when the offsets
  * decrease. */
 typedef csr_status csri_row_stats_fn(csr_context *ctx, const int64_t *row_offsets, int64_t rows,
                                      csr_row_stats *stats);
-/* Readies csr_spmv of A with `kernel` (what the context will run; never AUTO): whatever a call
- * would otherwise allocate or search on its first run (a tiled kernel's tile starts, kept with A
- * in the context's cache, and the workspace), so that a call captured into a CUDA graph afterwards
- * neither allocates nor synchronises. */
+/* Readies csr_spmv of A with `plan` (what the context will run): whatever a call would otherwise
+ * allocate or search on its first run (a tiled kernel's tile starts, kept with A in the context's
+ * cache, and the workspace), so that a call captured into a CUDA graph afterwards neither
+ * allocates nor synchronises. */
 typedef csr_status csri_spmv_prepare_fn(csr_context *ctx, const csr_matrix *A,
-                                        csr_spmv_kernel kernel);
+                                        const csri_spmv_plan *plan);
 
 /* What a pass over a CSR matrix finds; src/core/validate.c and src/ops/convert_checks.c turn it
  * into their messages. */
@@ -133,7 +144,8 @@ typedef struct csri_cg_vectors {
   const csr_vector *d; /* Jacobi: 1 / diag(A), or NULL */
 } csri_cg_vectors;
 enum { CSRI_CG_SUMS = 5 };
-typedef csr_status csri_cg_step_fn(csr_context *ctx, const csr_matrix *A, double alpha, double beta,
+typedef csr_status csri_cg_step_fn(csr_context *ctx, const csri_spmv_plan *plan,
+                                   const csr_matrix *A, double alpha, double beta,
                                    const csri_cg_vectors *v, double *sums);
 
 /* The first row whose diagonal cannot precondition: row -1 when there is none, else why (0: no
@@ -199,9 +211,9 @@ typedef csr_status csri_pagerank_degrees_fn(csr_context *ctx, int64_t n, const d
  * one more call for the last iteration, from the x before it, with write_ranks 1, which writes r.
  * f32 ranks are written to r by every call. degree: NULL, or the pages' links
  * (csri_pagerank_degrees_fn), which the step may read in place of inv_w. */
-typedef csr_status csri_pagerank_step_fn(csr_context *ctx, const csr_matrix *AT,
-                                         const csr_vector *x, csr_vector *r, int write_ranks,
-                                         const double *p, double d, double base,
+typedef csr_status csri_pagerank_step_fn(csr_context *ctx, const csri_spmv_plan *plan,
+                                         const csr_matrix *AT, const csr_vector *x, csr_vector *r,
+                                         int write_ranks, const double *p, double d, double base,
                                          const double *inv_w, const int32_t *degree, int scale,
                                          csr_vector *x_next, double *dangling, double *l1_change);
 
@@ -300,6 +312,8 @@ typedef struct csri_backend {
     csri_row_stats_fn *row_stats;
     csri_check_csr_fn *check_csr;
     csri_spmv_prepare_fn *spmv_prepare; /* NULL: nothing to ready */
+    int plans; /* 1: spmv, spmv_prepare, cg_step and pagerank_step are handed the SpMV plan (the
+                  backend has kernels to choose from); 0: NULL */
   } sparse;
   struct {
     csri_from_coo_fn *from_coo;

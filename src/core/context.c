@@ -1,5 +1,6 @@
 /* The context: backend choice, threads, stream, kernel override, debug flag, last error. */
 #include "core/backend.h"
+#include "kernels/spmv_registry.h"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -20,7 +21,7 @@ csr_status csr_context_create(csr_context **ctx) {
 void csr_context_free(csr_context **ctx) {
   if (ctx == NULL || *ctx == NULL)
     return;
-  csr_context_forget_matrix(*ctx, NULL); /* and what it kept on the device */
+  csri_spmv_cache_forget(*ctx, NULL); /* and what it kept on the device */
   csri_free((*ctx)->host_workspace);
   csri_device_free((*ctx)->device_workspace);
   const csri_backend *cuda = csri_backend_of(CSR_BACKEND_CUDA);
@@ -91,7 +92,7 @@ void *csr_context_stream(const csr_context *ctx) {
 
 csr_status csr_context_set_kernel(csr_context *ctx, csr_spmv_kernel kernel) {
   CSRI_CHECK_NULL(ctx, ctx);
-  if (kernel < CSR_KERNEL_AUTO || kernel > CSR_KERNEL_STREAM)
+  if (kernel != CSR_KERNEL_AUTO && csri_spmv_kernel_of(kernel) == NULL)
     return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "unknown SpMV kernel %d", (int)kernel);
   ctx->kernel = kernel;
   return CSR_SUCCESS;
@@ -120,7 +121,7 @@ const char *csr_context_last_error(const csr_context *ctx) {
 }
 
 const char *csr_context_last_message(const csr_context *ctx) {
-  return ctx ? ctx->last_error + ctx->last_message_at : "";
+  return csri_last_message(ctx);
 }
 
 void csr_context_clear_error(csr_context *ctx) {

@@ -5,7 +5,7 @@
 #define CSR_INTERNAL_H
 
 #include "csr.h"
-#include "kernels/spmv_choice.h"
+#include "csr_primitives.h"
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,9 +16,10 @@ extern "C" {
 
 #define CSRI_ERROR_CAPACITY 512
 
-/* A matrix's row statistics, keyed by what tells matrices apart: the serial (unique for matrices
- * libcsr makes), the arrays' addresses and the shape. */
-typedef struct csri_choice_entry {
+/* What the context keeps for a matrix's SpMV plans (src/core/spmv_cache.c), keyed by what tells
+ * matrices apart: the serial (unique for matrices libcsr makes), the arrays' addresses and the
+ * shape. */
+typedef struct csri_spmv_cache_entry {
   uint64_t serial;
   const void *offsets, *columns;
   int64_t rows, cols, nnz;
@@ -31,13 +32,13 @@ typedef struct csri_choice_entry {
    * with the matrix, fix their size). */
   void *tiles;
   uint64_t tiles_key;
-} csri_choice_entry;
-enum { CSRI_CHOICE_ENTRIES = 8 };
-typedef struct csri_choice_cache {
-  csri_choice_entry entries[CSRI_CHOICE_ENTRIES];
+} csri_spmv_cache_entry;
+enum { CSRI_SPMV_CACHE_ENTRIES = 8 };
+typedef struct csri_spmv_cache {
+  csri_spmv_cache_entry entries[CSRI_SPMV_CACHE_ENTRIES];
   int filled;
   uint64_t clock;
-} csri_choice_cache;
+} csri_spmv_cache;
 
 struct csr_context {
   csr_backend backend;      /* what the caller asked for */
@@ -59,7 +60,7 @@ struct csr_context {
   void *reduce_ticket;
   void *reduce_results, *reduce_results_device; /* the same memory, as host and device see it */
   /* The row statistics of recent matrices, behind their SpMV choice (src/ops/spmv_choice.c). */
-  csri_choice_cache choices;
+  csri_spmv_cache spmv_cache;
 };
 
 /* --- errors --------------------------------------------------------------------------------- */
@@ -72,6 +73,9 @@ csr_status csri_error(csr_context *ctx, csr_status status, const char *file, int
 #endif
     ;
 #define CSRI_FAIL(ctx, status, ...) csri_error((ctx), (status), __FILE__, __LINE__, __VA_ARGS__)
+/* The last error's message without its source location ("" for none or a NULL context): what
+ * csr_context_last_message returns, for the layers below the public API (src/core/status.c). */
+const char *csri_last_message(const csr_context *ctx);
 /* Returns early with the status of `expr` when it is an error (< 0). */
 #define CSRI_TRY(expr)                                                                             \
   do {                                                                                             \
@@ -91,6 +95,8 @@ csr_status csri_error(csr_context *ctx, csr_status status, const char *file, int
 int csri_mul_overflows(size_t a, size_t b, size_t *out);
 /* Bytes of one value (0 for CSR_PATTERN). */
 size_t csri_value_size(csr_value_type type);
+/* Bytes of one element of a primitive's array (0 for an unknown type; src/core/types.c). */
+size_t csri_data_type_size(csr_data_type type);
 /* CSR_SUCCESS if type is one of the enum values (pattern allowed only when allow_pattern). */
 csr_status csri_check_value_type(csr_context *ctx, csr_value_type type, int allow_pattern);
 csr_status csri_check_location(csr_context *ctx, csr_location location);
@@ -123,6 +129,11 @@ void csri_array_free(void *p, csr_location location);
  * them: zeroing rows + 1 offsets first costs a pass over them and, on the device, a wait. Device
  * arrays are taken in the order of the context's stream (CSRI_ARRAY_ORDERED): the converter's
  * work on that stream is what fills them. */
+/* csr_matrix_create and csr_matrix_free, for the layers below the public API (src/core/matrix.c).
+ */
+csr_status csri_matrix_create(csr_context *ctx, csr_matrix **A, int64_t rows, int64_t cols,
+                              int64_t nnz, csr_value_type value_type, csr_location location);
+void csri_matrix_free(csr_matrix **A);
 csr_status csri_matrix_create_unset(csr_context *ctx, csr_matrix **A, int64_t rows, int64_t cols,
                                     int64_t nnz, csr_value_type value_type, csr_location location);
 /* Copies bytes between locations (host<->host is memcpy; device involved: CUDA backend). */
@@ -155,32 +166,26 @@ void csri_workspace_release(csr_context *ctx, void *p);
 csr_status csri_device_scratch(csr_context *ctx, size_t bytes, void **p);
 void csri_device_scratch_done(csr_context *ctx, void *p);
 
-/* --- the SpMV kernel choice (src/ops/spmv_choice.c) ------------------------------------------ */
+/* --- what the context keeps for SpMV plans (src/core/spmv_cache.c) ------------------------- */
 
-/* The longest row of A from the statistics the context keeps, or -1 when it keeps none (never
- * computes them). */
-int64_t csri_spmv_known_longest(csr_context *ctx, const csr_matrix *A);
-
-/* The kernel the CUDA backend runs for A: the context's override, else the pick from A's row
- * statistics (src/kernels/spmv_choice.h), computed on a matrix's first use and kept in the
- * context's cache. */
-csr_status csri_spmv_pick_for(csr_context *ctx, const csr_matrix *A, csri_spmv_pick *pick);
+/* A's row statistics and what computing them cost, when the context keeps them: 1, else 0. */
+int csri_spmv_cache_find(csr_context *ctx, const csr_matrix *A, csr_row_stats *stats,
+                         double *seconds);
+/* Keeps A's statistics (a NULL context keeps nothing); a full cache drops the entry used longest
+ * ago, with its tile starts. */
+void csri_spmv_cache_keep(csr_context *ctx, const csr_matrix *A, const csr_row_stats *stats,
+                          double seconds);
+/* Drops A's entry (A NULL: every entry) and frees its tile starts. */
+void csri_spmv_cache_forget(csr_context *ctx, const csr_matrix *A);
 /* A device buffer of `bytes` kept with A's statistics in the context, for the tile starts of a
  * tiled SpMV kernel (`key`: the kernel and its tile size): *fresh = 1 when it was just made and
  * the caller must fill it, 0 when it holds what an earlier call with the same key filled in.
  * *tiles = NULL (and CSR_SUCCESS) when there is nothing to keep it with (no context, A not among
  * the cached matrices, as when a kernel is forced), no memory for it, or none kept for `key` while
  * `may_allocate` is 0 (a stream being captured into a CUDA graph, which cannot allocate or
- * synchronise): the caller computes the starts in its scratch, as every call did before. Dropped
- * with A's statistics. */
+ * synchronise): the caller computes the starts in its scratch. Dropped with A's statistics. */
 csr_status csri_spmv_tiles_for(csr_context *ctx, const csr_matrix *A, uint64_t key, size_t bytes,
                                int may_allocate, void **tiles, int *fresh);
-
-/* --- COO to CSR for a COO the caller gives up (src/ops/convert_coo.c) ------------------------ */
-
-/* csr_from_coo, which may move T's column and value arrays into *A instead of copying them
- * (csr_read_csr: the reader's triples often come in order already). The caller still frees T. */
-csr_status csri_from_coo_take(csr_context *ctx, csr_coo *T, unsigned options, csr_matrix **A);
 
 /* --- backend choice (the rest is src/core/backend.h) ----------------------------------------- */
 

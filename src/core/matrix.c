@@ -32,16 +32,21 @@ static csr_status create(csr_context *ctx, csr_matrix **A, int64_t rows, int64_t
   if (s == CSR_SUCCESS && value_type != CSR_PATTERN)
     s = csri_array_alloc(ctx, &M->values, nnz, csri_value_size(value_type), location, flags);
   if (s != CSR_SUCCESS) {
-    csr_matrix_free(&M);
+    csri_matrix_free(&M);
     return s;
   }
   *A = M;
   return CSR_SUCCESS;
 }
 
+csr_status csri_matrix_create(csr_context *ctx, csr_matrix **A, int64_t rows, int64_t cols,
+                              int64_t nnz, csr_value_type value_type, csr_location location) {
+  return create(ctx, A, rows, cols, nnz, value_type, location, CSRI_ARRAY_ZERO);
+}
+
 csr_status csr_matrix_create(csr_context *ctx, csr_matrix **A, int64_t rows, int64_t cols,
                              int64_t nnz, csr_value_type value_type, csr_location location) {
-  return create(ctx, A, rows, cols, nnz, value_type, location, CSRI_ARRAY_ZERO);
+  return csri_matrix_create(ctx, A, rows, cols, nnz, value_type, location);
 }
 
 csr_status csri_matrix_create_unset(csr_context *ctx, csr_matrix **A, int64_t rows, int64_t cols,
@@ -50,6 +55,10 @@ csr_status csri_matrix_create_unset(csr_context *ctx, csr_matrix **A, int64_t ro
 }
 
 void csr_matrix_free(csr_matrix **A) {
+  csri_matrix_free(A);
+}
+
+void csri_matrix_free(csr_matrix **A) {
   if (A == NULL || *A == NULL)
     return;
   csri_array_free((*A)->row_offsets, (*A)->location);
@@ -78,7 +87,7 @@ csr_status csr_matrix_copy(csr_context *ctx, const csr_matrix *src, csr_matrix *
   if (s == CSR_SUCCESS)
     s = csri_array_copy(ctx, M->values, location, src->values, src->location, value_bytes);
   if (s != CSR_SUCCESS) {
-    csr_matrix_free(&M);
+    csri_matrix_free(&M);
     return s;
   }
   M->flags = src->flags;

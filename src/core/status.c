@@ -58,3 +58,7 @@ csr_status csri_error(csr_context *ctx, csr_status status, const char *file, int
   va_end(args);
   return status;
 }
+
+const char *csri_last_message(const csr_context *ctx) {
+  return ctx ? ctx->last_error + ctx->last_message_at : "";
+}

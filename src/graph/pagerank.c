@@ -65,7 +65,7 @@ typedef struct work {
 
 static void work_free(csr_context *ctx, work *w) {
   if (w->AT != NULL) /* what the context keeps for the pull graph's SpMV goes with it */
-    csr_context_forget_matrix(ctx, w->AT);
+    csri_spmv_cache_forget(ctx, w->AT);
   csr_vector_free(&w->inv_w);
   csri_array_free(w->degree, w->location);
   csr_vector_free(&w->p);
@@ -192,8 +192,11 @@ static csr_status iterate(csr_context *ctx, const csri_backend *b, work *w, csr_
   *base = *dangling / (double)ranks->n; /* the update also spreads for the next one */
   const double *p = w->p ? w->p->data : NULL, *inv_w = w->inv_w->data;
   if (b->graph.pagerank_step) {
-    CSRI_TRY(b->graph.pagerank_step(ctx, w->AT, w->x, ranks, 0, p, d, *base, inv_w, w->degree,
-                                    scale, w->y, dangling, l1_change));
+    csri_spmv_plan plan;
+    const csri_spmv_plan *handed;
+    CSRI_TRY(csri_spmv_plan_for(ctx, b, w->AT, &plan, &handed));
+    CSRI_TRY(b->graph.pagerank_step(ctx, handed, w->AT, w->x, ranks, 0, p, d, *base, inv_w,
+                                    w->degree, scale, w->y, dangling, l1_change));
     csr_vector *next = w->y;
     w->y = w->x;
     w->x = next;
@@ -213,8 +216,11 @@ static csr_status finish(csr_context *ctx, const csri_backend *b, work *w, csr_v
     return CSR_SUCCESS;
   double dangling = 0.0, change = 0.0;
   const double *p = w->p ? w->p->data : NULL;
-  return b->graph.pagerank_step(ctx, w->AT, w->y, ranks, 1, p, d, base, w->inv_w->data, w->degree,
-                                scale, w->x, &dangling, &change);
+  csri_spmv_plan plan;
+  const csri_spmv_plan *handed;
+  CSRI_TRY(csri_spmv_plan_for(ctx, b, w->AT, &plan, &handed));
+  return b->graph.pagerank_step(ctx, handed, w->AT, w->y, ranks, 1, p, d, base, w->inv_w->data,
+                                w->degree, scale, w->x, &dangling, &change);
 }
 
 csr_status csr_pagerank(csr_context *ctx, const csr_matrix *A, const csr_pagerank_options *options,

@@ -1,6 +1,7 @@
 /* Read a Matrix Market file or an edge list into COO triples (or CSR): open, detect, parse,
  * expand symmetry, hand the arrays to a csr_coo. */
 #include "mm_blocks.h"
+#include "ops/ops.h"
 
 #include <string.h>
 #include <strings.h>

@@ -66,14 +66,14 @@ csr_status csri_expand_alloc(csr_context *ctx, const csr_matrix *A, int64_t diag
   if (st >= 0)
     st = csri_array_alloc(ctx, (void **)&w->src, m, sizeof *w->src, CSR_HOST, 0);
   if (st >= 0)
-    st = csr_matrix_create(ctx, &w->out, A->rows, A->cols, m, A->value_type, CSR_HOST);
+    st = csri_matrix_create(ctx, &w->out, A->rows, A->cols, m, A->value_type, CSR_HOST);
   if (st < 0)
     csri_expand_free(w);
   return st;
 }
 
 void csri_expand_free(csri_expand_work *w) {
-  csr_matrix_free(&w->out);
+  csri_matrix_free(&w->out);
   csri_array_free(w->rkey, CSR_HOST);
   csri_array_free(w->ckey, CSR_HOST);
   csri_array_free(w->src, CSR_HOST);

@@ -4,9 +4,10 @@
 #include "kernels/rows.h"
 #include "omp/omp.h"
 
-csr_status csri_omp_cg_step(csr_context *ctx, const csr_matrix *A, double alpha, double beta,
-                            const csri_cg_vectors *v, double *sums) {
-  (void)ctx; /* used only by OpenMP clauses */
+csr_status csri_omp_cg_step(csr_context *ctx, const csri_spmv_plan *plan, const csr_matrix *A,
+                            double alpha, double beta, const csri_cg_vectors *v, double *sums) {
+  (void)plan; /* one kernel: nothing to plan */
+  (void)ctx;  /* used only by OpenMP clauses */
   int64_t n = A->rows, chunks = csri_reduce_chunks(n);
   double part[CSRI_REDUCE_MAX_CHUNKS][CSRI_CG_SUMS];
 #pragma omp parallel num_threads(csri_omp_threads(ctx)) if (chunks > 1)

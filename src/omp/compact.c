@@ -73,7 +73,7 @@ csr_status csri_omp_compact(csr_context *ctx, csr_data_type type, const void *in
                             const csri_select *select, void *out, int64_t n, int64_t *kept,
                             void *workspace) {
   select_fn run = select_of(type);
-  size_t size = csr_data_type_size(type);
+  size_t size = csri_data_type_size(type);
   int64_t chunks = csri_thread_chunks(ctx, n, MIN_PARALLEL);
   if (chunks == 1) {
     *kept = run(in, select, 0, n, out);

@@ -187,7 +187,7 @@ static csr_status from_coo(csr_context *ctx, const csr_coo *T, csr_coo *take, un
       merged[r + 1] =
           csri_merge_row(cols, src, off[r], off[r + 1], vin, T->value_type, drop, NULL, NULL, 0);
   csri_omp_scan_i64(merged + 1, T->rows, th);
-  st = csr_matrix_create(ctx, &out, T->rows, T->cols, merged[T->rows], T->value_type, CSR_HOST);
+  st = csri_matrix_create(ctx, &out, T->rows, T->cols, merged[T->rows], T->value_type, CSR_HOST);
   if (st < 0)
     goto cleanup;
 #pragma omp parallel for num_threads(th) schedule(dynamic, 1)

@@ -52,7 +52,7 @@ csr_status csri_omp_from_dense(csr_context *ctx, const csr_dense *D, csr_matrix 
   csri_omp_scan_i64(off + 1, D->rows, th);
   csr_matrix *out = NULL;
   csr_status st =
-      csr_matrix_create(ctx, &out, D->rows, D->cols, off[D->rows], D->value_type, CSR_HOST);
+      csri_matrix_create(ctx, &out, D->rows, D->cols, off[D->rows], D->value_type, CSR_HOST);
   if (st >= 0) {
 #pragma omp parallel for num_threads(th) schedule(dynamic, 1)
     for (int b = 0; b < nblk; b++) { /* publish the block's offsets, then use them as cursors */

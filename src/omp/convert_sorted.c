@@ -156,7 +156,7 @@ static csr_status merge_copy(csr_context *ctx, const csr_coo *T, int drop, int64
     at[c + 1] = repeats || drop ? count_kept(T, kb[c], kb[c + 1], drop) : kb[c + 1] - kb[c];
   for (int c = 0; c < nc; c++)
     at[c + 1] += at[c];
-  CSRI_TRY(csr_matrix_create(ctx, A, T->rows, T->cols, at[nc], T->value_type, CSR_HOST));
+  CSRI_TRY(csri_matrix_create(ctx, A, T->rows, T->cols, at[nc], T->value_type, CSR_HOST));
   csr_matrix *out = *A;
 #pragma omp parallel for if (nc > 1) num_threads(nc) schedule(static, 1)
   for (int c = 0; c < nc; c++) {
@@ -175,7 +175,7 @@ static csr_status merge_in_place(csr_context *ctx, csr_coo *T, int drop, int nc,
   int64_t len[CSRI_MAX_BLOCKS], at[CSRI_MAX_BLOCKS + 1];
   int32_t *cols = T->col_indices;
   char *vals = T->values;
-  CSRI_TRY(csr_matrix_create(ctx, A, T->rows, T->cols, 0, T->value_type, CSR_HOST));
+  CSRI_TRY(csri_matrix_create(ctx, A, T->rows, T->cols, 0, T->value_type, CSR_HOST));
   csr_matrix *out = *A;
 #pragma omp parallel for if (nc > 1) num_threads(nc) schedule(static, 1)
   for (int c = 0; c < nc; c++)
@@ -186,7 +186,7 @@ static csr_status merge_in_place(csr_context *ctx, csr_coo *T, int drop, int nc,
     at[c + 1] = at[c] + len[c];
   csr_status st = csri_omp_slide_chunks(ctx, nc, kb, len, at, cols, vals, vs);
   if (st < 0) { /* T, given up, is left merged chunk by chunk: the caller only frees it */
-    csr_matrix_free(A);
+    csri_matrix_free(A);
     return st;
   }
 #pragma omp parallel for if (nc > 1) num_threads(nc) schedule(static, 1)

@@ -68,7 +68,7 @@ csr_status csri_omp_histogram(csr_context *ctx, csr_data_type sample_type, const
   int64_t chunks = chunk_count(ctx, bins, n), nb = bins->bins;
   int ct = count_type == CSR_DATA_U64 ? 0 : count_type == CSR_DATA_U32 ? 1 : 2;
   if (chunks == 1) {
-    memset(counts, 0, (size_t)nb * csr_data_type_size(count_type));
+    memset(counts, 0, (size_t)nb * csri_data_type_size(count_type));
     count_table[sample_type][ct](samples, 0, n, bins, counts);
     return CSR_SUCCESS;
   }

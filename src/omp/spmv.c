@@ -70,9 +70,10 @@ static int scattered(const csr_matrix *A) {
   return 2 * far > seen;
 }
 
-csr_status csri_omp_spmv(csr_context *ctx, double alpha, const csr_matrix *A, const csr_vector *x,
-                         double beta, csr_vector *y) {
-  (void)ctx; /* used only by OpenMP clauses */
+csr_status csri_omp_spmv(csr_context *ctx, const csri_spmv_plan *plan, double alpha,
+                         const csr_matrix *A, const csr_vector *x, double beta, csr_vector *y) {
+  (void)plan; /* one kernel: nothing to plan */
+  (void)ctx;  /* used only by OpenMP clauses */
   const int64_t *off = A->row_offsets;
   const int32_t *col = A->col_indices;
   int gather = scattered(A);

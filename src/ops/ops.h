@@ -17,6 +17,16 @@ csr_status csri_check_vector_pair(csr_context *ctx, const csr_vector *x, const c
 /* 1 when the arrays of x and y share any byte (both non-empty). */
 int csri_vectors_overlap(const csr_vector *x, const csr_vector *y);
 
+/* --- the SpMV plan (src/ops/spmv_choice.c) --------------------------------------------------- */
+
+/* The plan of an SpMV with A on backend b (src/core/backend.h, csri_spmv_plan), made in *plan
+ * with *handed = plan when b's table asks for plans, else *handed = NULL and nothing computed. A
+ * matrix's statistics are computed on its first plan and kept in the context. */
+csr_status csri_spmv_plan_for(csr_context *ctx, const csri_backend *b, const csr_matrix *A,
+                              csri_spmv_plan *plan, const csri_spmv_plan **handed);
+/* A's row statistics as the plan reads them: kept in the context, computed on first use. */
+csr_status csri_row_stats_kept(csr_context *ctx, const csr_matrix *A, csr_row_stats *stats);
+
 /* --- the primitives (src/ops/primitives_common.c) ----------------------------------------------
  */
 
@@ -42,5 +52,11 @@ csr_status csri_convert_check_csr(csr_context *ctx, const csri_backend *b, const
  * csri_convert_check_csr: CSR_SUCCESS or CSR_INFO_DECLINED with *b set, or an error. */
 csr_status csri_convert_dispatch(csr_context *ctx, const csr_matrix *A, size_t entry,
                                  const char *operation, const csri_backend **b);
+
+/* --- COO to CSR for a COO the caller gives up (src/ops/convert_coo.c) ------------------------ */
+
+/* csr_from_coo, which may move T's column and value arrays into *A instead of copying them
+ * (csr_read_csr: the reader's triples often come in order already). The caller still frees T. */
+csr_status csri_from_coo_take(csr_context *ctx, csr_coo *T, unsigned options, csr_matrix **A);
 
 #endif /* CSR_OPS_H */

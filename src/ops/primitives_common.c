@@ -1,20 +1,6 @@
-/* Shared front-end pieces of the primitives: element sizes, array checks, the two-phase
+/* Shared front-end pieces of the primitives: array checks, the two-phase
  * workspace protocol (include/csr_primitives.h). */
 #include "ops/ops.h"
-
-size_t csr_data_type_size(csr_data_type type) {
-  switch (type) {
-  case CSR_DATA_I32:
-  case CSR_DATA_U32:
-  case CSR_DATA_F32: return 4;
-  case CSR_DATA_I64:
-  case CSR_DATA_U64:
-  case CSR_DATA_F64: return 8;
-  case CSR_DATA_U16: return 2;
-  case CSR_DATA_U8: return 1;
-  default: return 0;
-  }
-}
 
 csr_status csri_check_array(csr_context *ctx, const void *p, int64_t n, const char *what) {
   if (n < 0)

@@ -44,5 +44,8 @@ csr_status csr_spmv(csr_context *ctx, double alpha, const csr_matrix *A, const c
    * backend with an SpMV has a scale too. */
   if (alpha == 0.0 || A->rows == 0 || A->nnz == 0)
     return csri_ran(ctx, b, status, b->vector.scale(ctx, beta, y));
-  return csri_ran(ctx, b, status, b->sparse.spmv(ctx, alpha, A, x, beta, y));
+  csri_spmv_plan plan;
+  const csri_spmv_plan *handed;
+  CSRI_TRY(csri_spmv_plan_for(ctx, b, A, &plan, &handed));
+  return csri_ran(ctx, b, status, b->sparse.spmv(ctx, handed, alpha, A, x, beta, y));
 }

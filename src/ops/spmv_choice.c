@@ -1,132 +1,75 @@
-/* The SpMV kernel for a matrix, and why: its row statistics (computed once per matrix and kept in
- * the context) through the rule of src/kernels/spmv_choice.h, and the rule's reason in words. */
+/* The SpMV plan for a matrix, and why: its row statistics (computed once per matrix and kept in
+ * the context, src/core/spmv_cache.c) through the rule of src/kernels/spmv_choice.h, and the
+ * rule's reason in words. The front ends make the plan and hand it to the backend. */
+#include "kernels/spmv_choice.h"
 #include "ops/ops.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
-
-typedef csri_choice_entry entry;
 
 const char *csr_spmv_kernel_name(csr_spmv_kernel kernel) {
-  switch (kernel) {
-  case CSR_KERNEL_AUTO: return "auto";
-  case CSR_KERNEL_SCALAR: return "scalar";
-  case CSR_KERNEL_VECTOR: return "vector";
-  case CSR_KERNEL_SEGMENTED: return "segmented";
-  case CSR_KERNEL_STREAM: return "stream";
-  default: return "unknown";
+  if (kernel == CSR_KERNEL_AUTO)
+    return "auto";
+  const csri_spmv_kernel_info *k = csri_spmv_kernel_of(kernel);
+  return k != NULL ? k->name : "unknown";
+}
+
+csr_status csr_spmv_kernel_from_name(const char *name, csr_spmv_kernel *kernel) {
+  if (name == NULL || kernel == NULL)
+    return CSR_ERR_NULL_POINTER;
+  if (strcmp(name, "auto") == 0) {
+    *kernel = CSR_KERNEL_AUTO;
+    return CSR_SUCCESS;
   }
-}
-
-static int same_matrix(const entry *e, const csr_matrix *A) {
-  return e->serial == A->serial && e->offsets == A->row_offsets && e->columns == A->col_indices &&
-         e->rows == A->rows && e->cols == A->cols && e->nnz == A->nnz && e->location == A->location;
-}
-
-/* Frees what an entry keeps on the device. */
-static void entry_release(entry *e) {
-  csri_device_free(e->tiles); /* waits for work that may still read them */
-  e->tiles = NULL;
-}
-
-void csr_context_forget_matrix(csr_context *ctx, const csr_matrix *A) {
-  if (ctx == NULL)
-    return;
-  csri_choice_cache *c = &ctx->choices;
-  for (int i = 0; i < c->filled;)
-    if (A == NULL || same_matrix(&c->entries[i], A)) {
-      entry_release(&c->entries[i]);
-      c->entries[i] = c->entries[--c->filled]; /* order does not matter: last_use decides */
-    } else {
-      i++;
+  for (int k = 0; k < CSRI_SPMV_KERNEL_COUNT; k++)
+    if (strcmp(name, csri_spmv_kernels[k].name) == 0) {
+      *kernel = csri_spmv_kernels[k].kernel;
+      return CSR_SUCCESS;
     }
+  return CSR_ERR_INVALID_VALUE;
 }
 
-/* A's entry in the context's cache, or NULL. */
-static entry *entry_of(csr_context *ctx, const csr_matrix *A) {
-  if (ctx == NULL)
-    return NULL;
-  for (int i = 0; i < ctx->choices.filled; i++)
-    if (same_matrix(&ctx->choices.entries[i], A))
-      return &ctx->choices.entries[i];
-  return NULL;
-}
-
-int64_t csri_spmv_known_longest(csr_context *ctx, const csr_matrix *A) {
-  const entry *e = entry_of(ctx, A);
-  return e != NULL ? e->stats.longest : -1;
-}
-
-csr_status csri_spmv_tiles_for(csr_context *ctx, const csr_matrix *A, uint64_t key, size_t bytes,
-                               int may_allocate, void **tiles, int *fresh) {
-  *tiles = NULL;
-  *fresh = 0;
-  entry *e = A->location == CSR_DEVICE ? entry_of(ctx, A) : NULL;
-  if (e == NULL)
-    return CSR_SUCCESS;
-  if (e->tiles != NULL && e->tiles_key == key) {
-    *tiles = e->tiles;
-    return CSR_SUCCESS;
-  }
-  if (!may_allocate) /* nor free: a free synchronises the device */
-    return CSR_SUCCESS;
-  entry_release(e); /* another kernel's or tile size's */
-  void *p = NULL;
-  if (csri_device_alloc(NULL, &p, bytes) < 0) /* no error for the caller: it has its scratch */
-    return CSR_SUCCESS;
-  e->tiles = *tiles = p;
-  e->tiles_key = key;
-  *fresh = 1;
-  return CSR_SUCCESS;
-}
-
-/* A's statistics: from the context's cache, or computed (in *seconds) and cached. */
+/* A's statistics: from the context's cache, or computed (in *seconds) and kept there. */
 static csr_status stats_of(csr_context *ctx, const csr_matrix *A, csr_row_stats *stats,
                            double *seconds, int *cached) {
-  csri_choice_cache *c = ctx ? &ctx->choices : NULL;
-  entry *known = entry_of(ctx, A);
-  *cached = known != NULL;
-  if (known != NULL) {
-    known->last_use = ++c->clock;
-    *stats = known->stats;
-    *seconds = known->seconds;
+  *cached = csri_spmv_cache_find(ctx, A, stats, seconds);
+  if (*cached)
     return CSR_SUCCESS;
-  }
   double start = csri_seconds_now();
   CSRI_TRY(csr_row_stats_compute(ctx, A, stats));
   *seconds = csri_seconds_now() - start;
-  if (c == NULL)
-    return CSR_SUCCESS;
-  int slot = 0;
-  if (c->filled < CSRI_CHOICE_ENTRIES) {
-    slot = c->filled++; /* a free slot (what it held was moved or released) */
-  } else {              /* full: the entry used longest ago goes */
-    for (int i = 1; i < CSRI_CHOICE_ENTRIES; i++)
-      if (c->entries[i].last_use < c->entries[slot].last_use)
-        slot = i;
-    entry_release(&c->entries[slot]);
-  }
-  c->entries[slot] = (entry){A->serial,   A->row_offsets, A->col_indices, A->rows, A->cols, A->nnz,
-                             A->location, ++c->clock,     *seconds,       *stats,  NULL,    0};
+  csri_spmv_cache_keep(ctx, A, stats, *seconds);
   return CSR_SUCCESS;
 }
 
-csr_status csri_spmv_pick_for(csr_context *ctx, const csr_matrix *A, csri_spmv_pick *pick) {
-  csr_spmv_kernel forced = csr_context_kernel(ctx);
-  if (forced != CSR_KERNEL_AUTO) { /* no statistics needed: the mean sizes a vector's groups */
-    csr_row_stats s;
-    memset(&s, 0, sizeof s);
-    s.mean = A->rows > 0 ? (double)A->nnz / (double)A->rows : 0.0;
-    *pick = csri_spmv_forced(&s, forced);
-    return CSR_SUCCESS;
-  }
-  csr_row_stats s;
+csr_status csri_row_stats_kept(csr_context *ctx, const csr_matrix *A, csr_row_stats *stats) {
   double seconds;
   int cached;
-  CSRI_TRY(stats_of(ctx, A, &s, &seconds, &cached));
-  *pick = csri_spmv_choose(&s, CSRI_SPMV_RESIDENT_LANES);
+  return stats_of(ctx, A, stats, &seconds, &cached);
+}
+
+csr_status csri_spmv_plan_for(csr_context *ctx, const csri_backend *b, const csr_matrix *A,
+                              csri_spmv_plan *plan, const csri_spmv_plan **handed) {
+  *handed = NULL;
+  if (!b->sparse.plans)
+    return CSR_SUCCESS;
+  const csr_spmv_kernel forced = csr_context_kernel(ctx);
+  csr_row_stats s;
+  double seconds;
+  if (forced == CSR_KERNEL_AUTO) {
+    CSRI_TRY(csri_row_stats_kept(ctx, A, &s));
+  } else if (!csri_spmv_cache_find(ctx, A, &s, &seconds)) {
+    /* forcing computes no statistics: the mean alone sizes a vector's groups */
+    memset(&s, 0, sizeof s);
+    s.mean = A->rows > 0 ? (double)A->nnz / (double)A->rows : 0.0;
+    s.longest = -1;
+  }
+  const csri_spmv_pick pick = forced == CSR_KERNEL_AUTO
+                                  ? csri_spmv_choose(&s, CSRI_SPMV_RESIDENT_LANES)
+                                  : csri_spmv_forced(&s, forced);
+  *plan = (csri_spmv_plan){pick.kernel, pick.lanes, s.longest};
+  *handed = plan;
   return CSR_SUCCESS;
 }
 
@@ -198,15 +141,19 @@ static void describe(const csri_spmv_pick *p, const csr_row_stats *s, char *out,
   }
 }
 
-/* What csr_spmv with `kernel` would allocate or search on its first call on a device matrix,
- * done now (the backend's spmv_prepare), so that a call captured into a CUDA graph next needs
- * neither; nothing can be readied inside a capture. */
-static csr_status ready(csr_context *ctx, const csr_matrix *A, csr_spmv_kernel kernel) {
-  const csri_backend *cuda = csri_backend_of(CSR_BACKEND_CUDA);
-  if (A->location != CSR_DEVICE || cuda == NULL || cuda->sparse.spmv_prepare == NULL ||
-      csri_device_capturing(ctx))
+/* What csr_spmv with the chosen kernel would allocate or search on its first call on a device
+ * matrix, done now (the backend's spmv_prepare), so that a call captured into a CUDA graph next
+ * needs neither; nothing can be readied inside a capture. */
+static csr_status ready(csr_context *ctx, const csr_matrix *A, const csr_spmv_choice *choice) {
+  const csri_backend *b;
+  if (A->location != CSR_DEVICE || csri_device_capturing(ctx))
     return CSR_SUCCESS;
-  return cuda->sparse.spmv_prepare(ctx, A, kernel);
+  csr_status status = CSRI_DISPATCH(ctx, A->location, sparse.spmv_prepare, "SpMV", &b);
+  if (status == CSR_ERR_UNSUPPORTED) /* a backend with nothing to ready */
+    return CSR_SUCCESS;
+  CSRI_TRY(status);
+  const csri_spmv_plan plan = {choice->kernel, choice->lanes, choice->stats.longest};
+  return b->sparse.spmv_prepare(ctx, A, &plan);
 }
 
 csr_status csr_spmv_choose(csr_context *ctx, const csr_matrix *A, csr_spmv_choice *choice) {
@@ -230,5 +177,5 @@ csr_status csr_spmv_choose(csr_context *ctx, const csr_matrix *A, csr_spmv_choic
              "forced by the context (csr_context_set_kernel); from the statistics alone: %s",
              csr_spmv_kernel_name(chosen.kernel));
   }
-  return ready(ctx, A, choice->kernel);
+  return ready(ctx, A, choice);
 }

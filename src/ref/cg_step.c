@@ -4,8 +4,9 @@
 #include "kernels/rows.h"
 #include "ref/ref.h"
 
-csr_status csri_ref_cg_step(csr_context *ctx, const csr_matrix *A, double alpha, double beta,
-                            const csri_cg_vectors *v, double *sums) {
+csr_status csri_ref_cg_step(csr_context *ctx, const csri_spmv_plan *plan, const csr_matrix *A,
+                            double alpha, double beta, const csri_cg_vectors *v, double *sums) {
+  (void)plan; /* one kernel: nothing to plan */
   (void)ctx;
   for (int k = 0; k < CSRI_CG_SUMS; k++)
     sums[k] = 0.0;

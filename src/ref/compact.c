@@ -37,7 +37,7 @@ csr_status csri_ref_compact(csr_context *ctx, csr_data_type type, const void *in
                             const csri_select *select, void *out, int64_t n, int64_t *kept,
                             void *workspace) {
   (void)ctx, (void)workspace;
-  size_t size = csr_data_type_size(type);
+  size_t size = csri_data_type_size(type);
   int64_t k = 0;
   for (int64_t i = 0; i < n; i++)
     if (keep(type, in, i, select))

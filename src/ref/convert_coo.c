@@ -66,7 +66,7 @@ csr_status csri_ref_from_coo(csr_context *ctx, const csr_coo *T, unsigned option
   for (int64_t r = 0; r < T->rows; r++)
     merged[r + 1] = merged[r] + csri_merge_row(cols, src, off[r], off[r + 1], T->values,
                                                T->value_type, drop, NULL, NULL, 0);
-  st = csr_matrix_create(ctx, &out, T->rows, T->cols, merged[T->rows], T->value_type, CSR_HOST);
+  st = csri_matrix_create(ctx, &out, T->rows, T->cols, merged[T->rows], T->value_type, CSR_HOST);
   if (st < 0)
     goto cleanup;
   memcpy(out->row_offsets, merged, (size_t)(T->rows + 1) * sizeof *merged);

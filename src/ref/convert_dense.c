@@ -8,7 +8,7 @@ csr_status csri_ref_from_dense(csr_context *ctx, const csr_dense *D, csr_matrix 
     for (int64_t j = 0; j < D->cols; j++)
       nnz += csri_dense_get(D, i, j) != 0.0; /* NaN != 0: kept, as it is not an exact zero */
   csr_matrix *out = NULL;
-  CSRI_TRY(csr_matrix_create(ctx, &out, D->rows, D->cols, nnz, D->value_type, CSR_HOST));
+  CSRI_TRY(csri_matrix_create(ctx, &out, D->rows, D->cols, nnz, D->value_type, CSR_HOST));
   int64_t k = 0;
   for (int64_t i = 0; i < D->rows; i++) {
     for (int64_t j = 0; j < D->cols; j++) {

@@ -29,7 +29,7 @@ csr_status csri_ref_histogram(csr_context *ctx, csr_data_type sample_type, const
                               int64_t n, const csri_bins *bins, csr_data_type count_type,
                               void *counts, void *workspace) {
   (void)ctx, (void)workspace;
-  memset(counts, 0, (size_t)bins->bins * csr_data_type_size(count_type));
+  memset(counts, 0, (size_t)bins->bins * csri_data_type_size(count_type));
   for (int64_t i = 0; i < n; i++) {
     int b = bin_at(bins, sample_type, samples, i);
     if (b < 0)

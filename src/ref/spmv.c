@@ -6,8 +6,9 @@ static double combine(double alpha, double sum, double beta, double old) {
   return beta == 0.0 ? alpha * sum : alpha * sum + beta * old;
 }
 
-csr_status csri_ref_spmv(csr_context *ctx, double alpha, const csr_matrix *A, const csr_vector *x,
-                         double beta, csr_vector *y) {
+csr_status csri_ref_spmv(csr_context *ctx, const csri_spmv_plan *plan, double alpha,
+                         const csr_matrix *A, const csr_vector *x, double beta, csr_vector *y) {
+  (void)plan; /* one kernel: nothing to plan */
   (void)ctx;
   const int64_t *off = A->row_offsets;
   const int32_t *col = A->col_indices;

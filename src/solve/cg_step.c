@@ -7,7 +7,10 @@ csr_status csri_cg_step(csr_context *ctx, const csr_matrix *A, double alpha, dou
   const csri_backend *b;
   csr_status status = CSRI_DISPATCH(ctx, A->location, solve.cg_step, "CG", &b);
   CSRI_TRY(status);
-  return csri_ran(ctx, b, status, b->solve.cg_step(ctx, A, alpha, beta, v, sums));
+  csri_spmv_plan plan;
+  const csri_spmv_plan *handed;
+  CSRI_TRY(csri_spmv_plan_for(ctx, b, A, &plan, &handed));
+  return csri_ran(ctx, b, status, b->solve.cg_step(ctx, handed, A, alpha, beta, v, sums));
 }
 
 csr_status csri_jacobi(csr_context *ctx, const csr_matrix *A, csr_vector *d) {

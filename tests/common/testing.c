@@ -1,6 +1,8 @@
 /* Test support implementation: see testing.h. */
 #include "testing.h"
 
+#include "kernels/spmv_registry.h"
+
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -432,4 +434,17 @@ csr_matrix *csrt_poisson_2d(csr_context *ctx, int64_t m, double shift) {
   A->nnz = k;
   A->flags = CSR_FLAG_SORTED | CSR_FLAG_NO_DUPLICATES;
   return A;
+}
+
+int csrt_spmv_kernel_count(void) {
+  return 1 + CSRI_SPMV_KERNEL_COUNT;
+}
+
+csr_spmv_kernel csrt_spmv_kernel(int k) {
+  return k == 0 ? CSR_KERNEL_AUTO : csri_spmv_kernels[k - 1].kernel;
+}
+
+int csrt_spmv_kernel_tiled(csr_spmv_kernel kernel) {
+  const csri_spmv_kernel_info *info = csri_spmv_kernel_of(kernel);
+  return info != NULL && !info->row_kernel;
 }

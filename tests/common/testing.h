@@ -58,6 +58,14 @@ void csrt_checkf(int ok, const char *file, int line, const char *format, ...)
  * defect, not a pass). */
 int csrt_finish(const char *name);
 
+/* The SpMV kernels a context can be set to: AUTO (k = 0), then each kernel of the registry
+ * (src/kernels/spmv_registry.h), so that a test looping over them meets every kernel, a new one
+ * included. k < csrt_spmv_kernel_count(). */
+int csrt_spmv_kernel_count(void);
+csr_spmv_kernel csrt_spmv_kernel(int k);
+/* 1 when `kernel` sums tiles of nonzeros (segmented, stream) rather than whole rows. */
+int csrt_spmv_kernel_tiled(csr_spmv_kernel kernel);
+
 /* --- the machine ------------------------------------------------------------------------------ */
 /* 1 in an AddressSanitizer build (the large tests skip there: shadow memory doubles their need). */
 int csrt_under_asan(void);
