@@ -36,8 +36,9 @@
 #define CSRI_SPMV_VECTOR_SPREAD 0.05
 /* The stream kernel stages a tile of whole rows in shared memory: THREADS threads x ITEMS
  * nonzeros each (f64; _F32 for f32), the tiles placed so that rows of up to STREAM_LONGEST
- * entries always fit. Measured on an H100 (docs/algorithms.md): smaller tiles in more blocks per
- * SM beat larger ones in f64, 5 items against 7; in f32, 6 to 10 items were within noise. */
+ * entries always fit. Smaller tiles in more blocks per SM hide the staging's latency better, down
+ * to the size where a tile's fixed work (its start, its rows' carries) starts to count: 5 items a
+ * thread in f64, 6 in f32 (whose items are half the bytes). */
 #ifndef CSRI_SPMV_STREAM_THREADS
 #define CSRI_SPMV_STREAM_THREADS 256
 #endif
