@@ -259,7 +259,7 @@ def plot_floor(plt, benchmark, rows, out):
 
 
 # Benchmarks whose plot shows only these variants of its latest run (one bar per case and
-# precision; every forced kernel stays in the CSV and the tables of docs/benchmarks.md).
+# precision; every forced kernel stays in the CSV).
 PLOTTED_VARIANTS = {"gpu_spmv": ("auto", "auto_f32")}
 
 
