@@ -25,7 +25,7 @@
  *     keys and three passes or more, the pass before the last takes out the repeats it sees (the
  *     tile it stages is sorted by every bit below the last digit, so its equal keys lie side by
  *     side): it marks them and adds their values to their run's first, in input order, and the
- *     last pass leaves them out (cuda/radix_sort.cuh, pass_mode). When that pass saw every
+ *     last pass leaves them out (cuda/radix_sort_agent.cuh, pass_mode). When that pass saw every
  *     repeat (it says when it may have left some: runs that cross its tiles or are too long to
  *     examine) and no zero is to be dropped, A lacks only its row offsets, from the sorted rows
  *     (4 bytes a triple, cuda/coo_offsets.cuh). Otherwise the check of step 1 runs over the

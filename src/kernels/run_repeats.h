@@ -2,9 +2,9 @@
  * root(m) = min {q : key_q = key_m}; the keys with root(m) != m are repeats, and a group's values
  * summed in the run's order, root first, are summed in input order when the run is.
  *
- * The radix sort's pass before the last (cuda/radix_sort.cuh, when it takes out repeats) stages
- * its tile sorted by every bit below the last digit, so the tile's equal keys lie in one run of
- * keys that agree in those bits; such runs are short in a sparse matrix (a run is keys that
+ * The radix sort's pass before the last (cuda/radix_sort_agent.cuh, when it takes out repeats)
+ * stages its tile sorted by every bit below the last digit, so the tile's equal keys lie in one run
+ * of keys that agree in those bits; such runs are short in a sparse matrix (a run is keys that
  * differ in their top digit alone). The roots of a run of up to CSRI_RUN_MOST keys fit 4 bits a
  * key in one 64-bit word, which is what the pass records for the run. Shared by C and CUDA, so
  * that tests/test_run_repeats.c checks the rule on the CPU. Internal. */

@@ -1,7 +1,7 @@
 /* Matching a warp's lanes by label, one ballot per label bit: a lane keeps, for each bit, the
  * ballot of that bit (the lanes whose bit is set) if its own bit is set, else the ballot's
  * complement; what it keeps of every bit is the lanes whose label agrees with its own. The radix
- * sort's ranking (cuda/radix_sort.cuh) gives it the ballots of __ballot_sync;
+ * sort's ranking (cuda/radix_sort_agent.cuh) gives it the ballots of __ballot_sync;
  * tests/test_warp_match.c gives it ballots made on the CPU. Internal. */
 #ifndef CSR_KERNELS_WARP_MATCH_H
 #define CSR_KERNELS_WARP_MATCH_H
