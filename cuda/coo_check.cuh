@@ -84,6 +84,93 @@ __device__ __noinline__ void csri_check_offsets(int64_t first, int64_t last, int
   csri_runs_offsets(first, last, offset, rows, off, gaps, gap_capacity, found);
 }
 
+/* --- the check's steps: one tile of CSRI_CHECK_TILE triples --------------------------------
+ * Thread t takes groups of 4 consecutive triples t, t + THREADS, ... of the tile, each group's
+ * rows and columns in one 16-byte load each. */
+
+/* The first triple of thread's group g in the tile that starts at t0. */
+__device__ __forceinline__ int64_t csri_check_group_start(int64_t t0, int g) {
+  return t0 + ((int64_t)g * CSRI_RUNS_THREADS + threadIdx.x) * 4;
+}
+
+/* Lane g (< G) loads the triple before group g of lane 0 (the halo), which the group's check
+ * shuffles to lane 0; CSRI_ORDER_HALO where there is none. */
+template <int G>
+__device__ __forceinline__ void csri_check_load_halo(const int32_t *row, const int32_t *col,
+                                                     int64_t t0, int64_t n, int32_t *halo_r,
+                                                     int32_t *halo_c) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  *halo_r = CSRI_ORDER_HALO, *halo_c = CSRI_ORDER_HALO;
+  const int64_t k = t0 + ((int64_t)lane * CSRI_RUNS_THREADS + warp * 32) * 4 - 1;
+  if (lane < G && k >= 0 && k < n) {
+    *halo_r = row[k];
+    *halo_c = col[k];
+  }
+}
+
+/* Offsets as if nothing were repeated: the first triple of a row (a bit of `starts`) writes its
+ * place, and the rows before it back to the previous triple's row + 1 (those are empty); the
+ * group that holds the last triple writes the rows after it. A warp that saw disorder (`back`)
+ * writes none: they are thrown away, and with the rows out of order nearly every triple would
+ * start a long gap. Every lane of the warp calls it. */
+__device__ __forceinline__ void
+csri_check_row_starts(bool back, unsigned starts, const int32_t (&a)[4], const int32_t (&pr)[4],
+                      int64_t k, int64_t n, int in, int64_t rows, uint32_t row_end, int64_t *off,
+                      csri_row_gap *gaps, int64_t gap_capacity, csri_runs_found *found) {
+  if (!__any_sync(0xffffffffu, back))
+    for (unsigned m = starts; m != 0; m &= m - 1) { /* the group's row starts, in order */
+      const int e = __ffs(m) - 1;
+      const int32_t at = csri_pick<4>(a, e);
+      const int64_t from = (int64_t)csri_pick<4>(pr, e) + 1; /* 0 for triple 0 */
+      if (from == at && (uint32_t)at < row_end)
+        off[at] = k + e;
+      else
+        csri_check_offsets(from, at, k + e, rows, off, gaps, gap_capacity, found);
+    }
+  if (!back && k <= n - 1 && n - 1 < k + 4) { /* the group holds the last triple */
+    csri_check_offsets((int64_t)csri_pick<4>(a, in - 1) + 1, rows, n, rows, off, gaps, gap_capacity,
+                       found);
+  }
+}
+
+/* The thread's findings into the grid's (the first triple outside the matrix, disorder) and the
+ * tile's (disorder: *tile_back; the explicit zeros: *tile_zeros). */
+template <bool ZEROS>
+__device__ __forceinline__ void csri_check_report(unsigned long long first_bad, bool back,
+                                                  int zeros, csri_runs_found *found, int *tile_back,
+                                                  unsigned *tile_zeros) {
+  const int lane = threadIdx.x & 31;
+  csri_grid_first(first_bad, &found->first_bad);
+  if (__any_sync(0xffffffffu, back) && lane == 0) {
+    atomicOr(&found->out_of_order, 1u);
+    *tile_back = 1;
+  }
+  if constexpr (ZEROS) {
+    const unsigned warp_zeros = csri_warp_inclusive<csri_sum_op<unsigned>>((unsigned)zeros);
+    if (lane == 31 && warp_zeros != 0)
+      atomicAdd(tile_zeros, warp_zeros);
+  }
+}
+
+/* The thread's repeats (bits[g]: a bit per triple of group g) listed by position from
+ * list_base + slot[g]; those past repeat_capacity only counted. */
+template <int G>
+__device__ __forceinline__ void
+csri_check_list_repeats(int64_t t0, unsigned long long list_base, const unsigned (&bits)[G],
+                        const unsigned (&slot)[G], int64_t *repeats, int64_t repeat_capacity) {
+#pragma unroll
+  for (int g = 0; g < G; g++) {
+    const int64_t k = csri_check_group_start(t0, g);
+    unsigned long long at = list_base + slot[g];
+    for (int e = 0; e < 4; e++)
+      if ((bits[g] >> e) & 1u) {
+        if (at < (unsigned long long)repeat_capacity)
+          repeats[at] = k + e;
+        at++;
+      }
+  }
+}
+
 /* The check: tiles of CSRI_CHECK_TILE triples in a grid-stride loop (no tile waits for another),
  * thread t taking groups of 4 consecutive triples t, t + THREADS, ... of a tile, each group's rows
  * and columns in one 16-byte load each (the arrays, and the values when zeros are counted, are
@@ -111,7 +198,7 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS, CSRI_CHECK_MIN_BLOCKS)
   __shared__ int stop_shared, tile_back, copy_shared;
   __shared__ unsigned tile_repeats, tile_zeros;
   __shared__ unsigned long long list_base;
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const int lane = threadIdx.x & 31;
   if (threadIdx.x == 0) {
     stop_shared = tile_back = 0;
     copy_shared = copy;
@@ -127,14 +214,8 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS, CSRI_CHECK_MIN_BLOCKS)
     const int64_t t0 = tile * CSRI_CHECK_TILE;
     /* Every load first, all in flight at once: the thread's groups; lane g the triple before
      * group g of lane 0 (shuffled to it below); thread 0 the grid's findings, for the next tile. */
-    int32_t halo_r = CSRI_ORDER_HALO, halo_c = CSRI_ORDER_HALO;
-    {
-      const int64_t k = t0 + ((int64_t)lane * CSRI_RUNS_THREADS + warp * 32) * 4 - 1;
-      if (lane < G && k >= 0 && k < n) {
-        halo_r = row[k];
-        halo_c = col[k];
-      }
-    }
+    int32_t halo_r, halo_c;
+    csri_check_load_halo<G>(row, col, t0, n, &halo_r, &halo_c);
     unsigned stop_next = 0, quiet_next = 1;
     if (threadIdx.x == 0) {
       stop_next = *(volatile unsigned *)&found->out_of_order;
@@ -208,20 +289,8 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS, CSRI_CHECK_MIN_BLOCKS)
        * the rows before it back to the previous triple's row + 1 (those are empty). A warp that
        * saw disorder writes none: they are thrown away, and with the rows out of order nearly
        * every triple would start a long gap. */
-      if (!__any_sync(FULL, back))
-        for (unsigned m = starts; m != 0; m &= m - 1) { /* the group's row starts, in order */
-          const int e = __ffs(m) - 1;
-          const int32_t at = csri_pick<4>(a, e);
-          const int64_t from = (int64_t)csri_pick<4>(pr, e) + 1; /* 0 for triple 0 */
-          if (from == at && (uint32_t)at < row_end)
-            off[at] = k + e;
-          else
-            csri_check_offsets(from, at, k + e, rows, off, gaps, gap_capacity, found);
-        }
-      if (!back && k <= n - 1 && n - 1 < k + 4) { /* the group holds the last triple */
-        csri_check_offsets((int64_t)csri_pick<4>(a, in - 1) + 1, rows, n, rows, off, gaps,
-                           gap_capacity, found);
-      }
+      csri_check_row_starts(back, starts, a, pr, k, n, in, rows, row_end, off, gaps, gap_capacity,
+                            found);
       slot[g] = 0;
       if (__any_sync(FULL, bits[g] != 0)) { /* the warp's repeats get one place in the list */
         const unsigned count = __popc(bits[g]);
@@ -232,16 +301,7 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS, CSRI_CHECK_MIN_BLOCKS)
         slot[g] = __shfl_sync(FULL, warp_base, 31) + upto - count;
       }
     }
-    csri_grid_first(first_bad, &found->first_bad);
-    if (__any_sync(FULL, back) && lane == 0) {
-      atomicOr(&found->out_of_order, 1u);
-      tile_back = 1;
-    }
-    if constexpr (ZEROS) {
-      const unsigned warp_zeros = csri_warp_inclusive<csri_sum_op<unsigned>>((unsigned)zeros);
-      if (lane == 31 && warp_zeros != 0)
-        atomicAdd(&tile_zeros, warp_zeros);
-    }
+    csri_check_report<ZEROS>(first_bad, back, zeros, found, &tile_back, &tile_zeros);
     __syncthreads(); /* the tile's counts are in */
     if (threadIdx.x == 0) {
       list_base = tile_repeats ? atomicAdd(&found->repeats, (unsigned long long)tile_repeats) : 0;
@@ -253,17 +313,7 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS, CSRI_CHECK_MIN_BLOCKS)
       tile_back = 0;
     }
     __syncthreads();
-#pragma unroll
-    for (int g = 0; g < G; g++) {
-      const int64_t k = t0 + ((int64_t)g * CSRI_RUNS_THREADS + threadIdx.x) * 4;
-      unsigned long long at = list_base + slot[g];
-      for (int e = 0; e < 4; e++)
-        if ((bits[g] >> e) & 1u) {
-          if (at < (unsigned long long)repeat_capacity)
-            repeats[at] = k + e;
-          at++;
-        }
-    }
+    csri_check_list_repeats<G>(t0, list_base, bits, slot, repeats, repeat_capacity);
   }
 }
 

@@ -1,8 +1,8 @@
 /* offsets_r = min {k : row_k >= r} (offsets_rows = n), for rows sorted ascending.
  *
  * A's row offsets from its sorted rows alone: when the radix sort has taken out every repeat
- * (cuda/radix_sort.cuh, pass_mode), its last pass wrote A's columns and values, and what is left
- * is the offsets, from 4 bytes a triple where the check (cuda/coo_check.cuh) reads 8. Each
+ * (cuda/radix_sort_agent.cuh, pass_mode), its last pass wrote A's columns and values, and what is
+ * left is the offsets, from 4 bytes a triple where the check (cuda/coo_check.cuh) reads 8. Each
  * triple whose row differs from the one before writes its place to the rows from the row before
  * + 1 up to its own (those between are empty): one store when it is the next row; the runs of
  * empty rows are filled by the warp together, and a very long one is listed as a gap and filled
@@ -44,6 +44,38 @@ __device__ __forceinline__ void csri_warp_fill_gaps(bool gap, int32_t first, int
   }
 }
 
+/* The offsets that the group of 4 rows v from triple k writes, after the row `prev`: most rows
+ * follow the row before (a store); a row further on leaves a gap of empty rows (the warp fills
+ * it); a row below the one before is disorder. The triples one at a time, not unrolled: with the
+ * groups, 16 copies of the body (its gap loop, its ballots) outgrew the instruction cache, and
+ * warps waited on instruction fetch more than on memory. Every lane of the warp calls it. */
+template <int G>
+__device__ __forceinline__ void
+csri_offsets_of_group(const int4 (&a)[G], const int32_t (&before)[G], int g, int64_t k, int64_t n,
+                      int64_t rows, int64_t *off, csri_row_gap *gaps, int64_t gap_capacity,
+                      csri_runs_found *found) {
+  const int4 v = csri_pick<G>(a, g);
+  const int32_t r[4] = {v.x, v.y, v.z, v.w};
+  int32_t prev = csri_pick<G>(before, g);
+#pragma unroll 1
+  for (int e = 0; e < 4; e++) {
+    const int32_t at = csri_pick<4>(r, e);
+    bool gap = false;
+    if (k + e < n && at != prev) {
+      if (at == prev + 1 && at < rows)
+        off[at] = k + e;
+      else if (at < prev)
+        atomicOr(&found->out_of_order, 1u);
+      else
+        gap = true;
+    }
+    csri_warp_fill_gaps(gap, prev + 1, at, k + e, rows, off, gaps, gap_capacity, found);
+    prev = at;
+  }
+}
+
+/* Steps of CSRI_OFFSETS_STEP triples in a grid-stride loop; block 0 writes the rows after the
+ * last triple's. */
 __global__ void __launch_bounds__(CSRI_RUNS_THREADS)
     csri_sorted_offsets_kernel(const int32_t *row, int64_t n, int64_t rows, int64_t *off,
                                csri_row_gap *gaps, int64_t gap_capacity, csri_runs_found *found) {
@@ -56,7 +88,7 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS)
     int4 a[G];
     int32_t before[G];
 #pragma unroll
-    for (int g = 0; g < G; g++) {
+    for (int g = 0; g < G; g++) { /* every load issued before any is used */
       const int64_t k = base + ((int64_t)g * CSRI_RUNS_THREADS + threadIdx.x) * 4;
       if (k + 4 <= n) {
         a[g] = *(const int4 *)(row + k);
@@ -68,32 +100,10 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS)
       }
       before[g] = k > 0 && k < n ? row[k - 1] : -1; /* row -1 before the first: rows 0.. get 0 */
     }
-    /* The triples one at a time, not unrolled: 16 copies of the body below (its gap loop, its
-     * ballots) outgrew the instruction cache, and warps waited on instruction fetch more than on
-     * memory. */
-#pragma unroll 1
+#pragma unroll 1 /* as the triples of a group (csri_offsets_of_group) */
     for (int g = 0; g < G; g++) {
       const int64_t k = base + ((int64_t)g * CSRI_RUNS_THREADS + threadIdx.x) * 4;
-      const int4 v = csri_pick<G>(a, g);
-      const int32_t r[4] = {v.x, v.y, v.z, v.w};
-      int32_t prev = csri_pick<G>(before, g);
-#pragma unroll 1
-      for (int e = 0; e < 4; e++) {
-        const int32_t at = csri_pick<4>(r, e);
-        bool gap = false;
-        /* Most rows follow the row before: a store. A row further on leaves a gap of empty rows
-         * (the warp fills it); a row below the one before is disorder. */
-        if (k + e < n && at != prev) {
-          if (at == prev + 1 && at < rows)
-            off[at] = k + e;
-          else if (at < prev)
-            atomicOr(&found->out_of_order, 1u);
-          else
-            gap = true;
-        }
-        csri_warp_fill_gaps(gap, prev + 1, at, k + e, rows, off, gaps, gap_capacity, found);
-        prev = at;
-      }
+      csri_offsets_of_group<G>(a, before, g, k, n, rows, off, gaps, gap_capacity, found);
     }
   }
 }
