@@ -48,9 +48,7 @@ static inline int csri_index_bits(int64_t count) {
 
 /* --- every entry with its row ------------------------------------------------------------ */
 
-/* Entries a thread visits per tile, and the most rows a tile stages in shared memory. */
-#define CSRI_ENTRY_ITEMS 8
-#define CSRI_ENTRY_WINDOW 2048
+/* Entries a tile visits (CSRI_ENTRY_ITEMS a thread; cuda/tuning.cuh). */
 #define CSRI_ENTRY_TILE ((int64_t)CSRI_VECTOR_THREADS * CSRI_ENTRY_ITEMS)
 
 /* Blocks (of CSRI_VECTOR_THREADS) for csri_for_each_entry over nnz entries. */

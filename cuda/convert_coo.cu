@@ -99,7 +99,9 @@ csr_status fill_gaps(csr_context *ctx, const runs_space &w, const csri_runs_foun
                      csr_matrix *out) {
   if (found.gaps == 0)
     return CSR_SUCCESS;
-  const int64_t fill_blocks = (int64_t)found.gaps < 4096 ? (int64_t)found.gaps : 4096;
+  const int64_t fill_blocks = (int64_t)found.gaps < CSRI_RUNS_GAP_MAX_BLOCKS
+                                  ? (int64_t)found.gaps
+                                  : CSRI_RUNS_GAP_MAX_BLOCKS;
   csri_runs_fill_gaps<<<(unsigned)fill_blocks, CSRI_VECTOR_THREADS, 0, csri_stream(ctx)>>>(
       w.gaps, w.found, w.gap_capacity, out->row_offsets);
   return CSRI_CUDA_CHECK(ctx, "row gaps kernel");

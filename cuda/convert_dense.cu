@@ -14,7 +14,7 @@
 
 namespace {
 
-const int STEPS = 8, SEGMENT = 32 * STEPS; /* elements of a segment */
+const int STEPS = CSRI_DENSE_STEPS, SEGMENT = 32 * STEPS; /* elements of a segment */
 
 /* --- row-major: a warp per segment of the storage ------------------------------------------- */
 

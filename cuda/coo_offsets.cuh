@@ -13,12 +13,9 @@
 
 #include "coo_check.cuh"
 
-/* Per thread and step: GROUPS 16-byte loads of 4 rows (`row` 16-byte aligned), a block's width
- * apart, all issued before any is used. */
-#define CSRI_OFFSETS_GROUPS 4
+/* Triples a block reads per step: CSRI_OFFSETS_GROUPS 16-byte loads of 4 rows a thread (`row`
+ * 16-byte aligned; cuda/tuning.cuh). */
 #define CSRI_OFFSETS_STEP ((int64_t)CSRI_RUNS_THREADS * CSRI_OFFSETS_GROUPS * 4)
-/* Gaps of up to this many rows the warp fills together; longer ones are listed. */
-#define CSRI_OFFSETS_WARP_GAP 2048
 
 /* The gaps of the warp's lanes (those with `gap`: offsets_r = offset for r in [first, last]),
  * one at a time, each filled by the whole warp, 32 consecutive offsets a store. A lane filling its

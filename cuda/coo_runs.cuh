@@ -27,7 +27,6 @@
 
 /* Threads, triples a thread and blocks an SM: cuda/tuning.cuh. */
 #define CSRI_RUNS_TILE ((int64_t)CSRI_RUNS_THREADS * CSRI_RUNS_ITEMS)
-#define CSRI_RUNS_GAP 256 /* the most offsets one thread writes */
 
 /* What a pass finds, and its tile counter (zeroed before the pass; first_bad set to ~0). */
 struct csri_runs_found {

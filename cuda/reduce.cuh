@@ -114,7 +114,6 @@ __device__ __forceinline__ void csri_grid_combine(csri_sums<K> s, csri_reduce_sp
  * reductions; *host, pinned and mapped, CSRI_REDUCE_MAX_RESULTS doubles that the device writes at
  * *device (a reduction's results, compact's count: each operation reads them after its stream's
  * end and before it returns). Allocated on first use. */
-#define CSRI_REDUCE_MAX_RESULTS 8
 extern "C" csr_status csri_cuda_reduce_slots(csr_context *ctx, unsigned **ticket, double **host,
                                              double **device);
 

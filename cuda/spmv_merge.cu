@@ -11,7 +11,7 @@
 namespace {
 
 constexpr int THREADS = CSRI_SPMV_MERGE_THREADS;
-constexpr int FIX_UP_THREADS = 256;
+constexpr int FIX_UP_THREADS = CSRI_SPMV_FIX_UP_THREADS;
 
 /* The tile shape of each value type (cuda/tuning.cuh): path items per thread, and the blocks per
  * SM that the register budget must fit. */
@@ -181,7 +181,7 @@ __global__ void __launch_bounds__(THREADS, shape<T>::min_blocks)
 
 /* Tiles per group: a group's carries are summed once, so that the fix-up of a row spanning
  * many groups reads one sum per group instead of every tile's carry (src/kernels/merge_path.h). */
-constexpr int64_t GROUP = 256;
+constexpr int64_t GROUP = CSRI_SPMV_MERGE_GROUP;
 
 /* Adds a[lo..hi) into the lane's running sums: lane l takes a[lo + l], a[lo + l + 32], ..., 8 of
  * them in flight at once, into part[0..7] in turn. A fixed order, whatever the hardware. */
@@ -225,7 +225,7 @@ __global__ void __launch_bounds__(FIX_UP_THREADS)
  * the heads a warp holds are finished side by side rather than one after another by the whole
  * warp (web graphs' rows of a few thousand links end a run of 2 to 16 tiles, and a fix-up warp
  * may hold a dozen such heads: summed in turn they made the fix-up about three times as long). */
-constexpr int LANE_RUN = 16;
+constexpr int LANE_RUN = CSRI_SPMV_MERGE_LANE_RUN;
 
 /* The carries of tiles [t0, t), t - t0 <= LANE_RUN, added in tile order. */
 __device__ __forceinline__ double lane_run_sum(const double *carry_sum, int64_t t0, int64_t t) {
@@ -267,7 +267,7 @@ fix_up_head(int64_t r, int64_t t0, int64_t t, const double *carry_sum, const dou
 }
 
 /* Loads of the tiles' partials that a fix-up thread keeps in flight together. */
-constexpr int PARTIALS_IN_FLIGHT = 8;
+constexpr int PARTIALS_IN_FLIGHT = CSRI_SPMV_PARTIALS_IN_FLIGHT;
 
 /* Adds partials j, j + the grid's threads, ... (< count; j the thread's index in the grid) into
  * terms, in that order, PARTIALS_IN_FLIGHT loads at a time. */
@@ -411,8 +411,9 @@ csr_status run(csr_context *ctx, const csr_matrix *A, const T *x, const Out &out
 template <typename T>
 csr_status find_starts(csr_context *ctx, const csr_matrix *A, int64_t tiles,
                        csri_merge_coord *starts) {
-  tile_starts<<<(unsigned)((tiles + 1 + 255) / 256), 256, 0, csri_stream(ctx)>>>(
-      A->row_offsets, A->rows, A->nnz, tiles, shape<T>::tile, starts);
+  tile_starts<<<(unsigned)((tiles + CSRI_SPMV_STARTS_THREADS) / CSRI_SPMV_STARTS_THREADS),
+                CSRI_SPMV_STARTS_THREADS, 0, csri_stream(ctx)>>>(A->row_offsets, A->rows, A->nnz,
+                                                                 tiles, shape<T>::tile, starts);
   return CSRI_CUDA_CHECK(ctx, "SpMV tile starts");
 }
 

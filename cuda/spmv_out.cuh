@@ -122,9 +122,9 @@ __device__ __forceinline__ void csri_out_block(const typename Out::terms &acc, d
   }
 }
 
-/* Partials combined per fold: a block of CSRI_REDUCE_THREADS threads, 8 each, their loads in
- * flight together. */
-#define CSRI_OUT_FOLD (CSRI_REDUCE_THREADS * 8)
+/* Partials combined per fold: a block of CSRI_REDUCE_THREADS threads, CSRI_OUT_FOLD_ITEMS each,
+ * their loads in flight together. */
+#define CSRI_OUT_FOLD (CSRI_REDUCE_THREADS * CSRI_OUT_FOLD_ITEMS)
 
 /* folded[b] = the sum of partials [b FOLD, (b + 1) FOLD) (< blocks), K sums each: thread t adds
  * partials t, t + 256, ... of its fold, then the block's fixed tree. Block b of the grid takes

@@ -218,8 +218,9 @@ csr_status run(csr_context *ctx, const csr_matrix *A, const T *x, const Out &out
 /* Finds where A's tiles start, into `starts` (tiles + 1 of them). */
 template <typename T>
 csr_status find_starts(csr_context *ctx, const csr_matrix *A, int64_t tiles, tile_start *starts) {
-  tile_starts<<<(unsigned)((tiles + 1 + 255) / 256), 256, 0, csri_stream(ctx)>>>(
-      A->row_offsets, A->rows, tiles, shape<T>::window, starts);
+  tile_starts<<<(unsigned)((tiles + CSRI_SPMV_STARTS_THREADS) / CSRI_SPMV_STARTS_THREADS),
+                CSRI_SPMV_STARTS_THREADS, 0, csri_stream(ctx)>>>(A->row_offsets, A->rows, tiles,
+                                                                 shape<T>::window, starts);
   return CSRI_CUDA_CHECK(ctx, "SpMV row tile starts");
 }
 

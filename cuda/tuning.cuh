@@ -1,14 +1,18 @@
-/* Every tuning constant of the CUDA backend in one place (block sizes, items per thread, grid
- * sizes, thresholds). Chosen for sm_90 (H100 / H200); docs/algorithms.md says why each is what it
- * is. */
+/* Every tuning constant of the CUDA backend in one place: block sizes, items per thread, grid
+ * bounds and thresholds, chosen for sm_90 (H100 / H200). Each says what it sets and the rule
+ * behind its value; docs/algorithms.md explains the kernels, docs/benchmarks.md holds the
+ * measurements. A constant under #ifndef may be set at build time (-D) to try another value.
+ * Plain #defines of integer expressions: C tests and tests/algorithms/check_examples.py read
+ * them too. */
 #ifndef CSR_CUDA_TUNING_CUH
 #define CSR_CUDA_TUNING_CUH
 
-/* Scan and compact: one tile = SCAN_THREADS threads x BYTES_PER_THREAD bytes of input each, as
- * 16-byte loads all in flight before the first use (8 loads, 32 int32 per thread; compact at 64
- * bytes ran at 0.71x CUB's throughput, at 128 at 0.85x, at 32 at 0.66x; scan at 128 bytes 0.93x,
- * at 192 0.94x, at 256 0.89x; compact's tile at 192 bytes outgrows 48 KB of static shared
- * memory: H100, 2026-11-24). */
+/* --- scan, compact and the look-back ------------------------------------------------------- */
+
+/* Scan and compact: a tile is SCAN_THREADS threads x BYTES_PER_THREAD bytes of input each.
+ * 256 threads: 8 warps, a power of two for the tile arithmetic. 128 bytes: 8 16-byte loads a
+ * thread (32 int32), all in flight before the first use, the fastest of the sizes measured for
+ * both; compact's tile stays within 48 KB of static shared memory (at 192 bytes it would not). */
 #define CSRI_SCAN_THREADS 256
 #ifndef CSRI_SCAN_BYTES_PER_THREAD
 #define CSRI_SCAN_BYTES_PER_THREAD 128
@@ -18,11 +22,13 @@
 #endif
 
 /* Look-back: 1 packs a tile's flag and value into one 64-bit word where they fit (counts and 4-byte
- * values, cuda/common.cuh), 0 keeps them in separate words ordered by fences. */
+ * values, cuda/common.cuh): one load reads both, no fence between them; 0 keeps them in separate
+ * words ordered by fences. */
 #ifndef CSRI_TILE_STATUS_PACKED
 #define CSRI_TILE_STATUS_PACKED 1
 #endif
-/* Look-back: a waiting reader sleeps PAUSE ns, doubling up to PAUSE_MAX, between polls. */
+/* Look-back: a waiting reader sleeps PAUSE ns, doubling up to PAUSE_MAX, between polls: a first
+ * poll soon after the wait starts, and a long wait that costs the memory system few polls. */
 #ifndef CSRI_LOOK_BACK_PAUSE_NS
 #define CSRI_LOOK_BACK_PAUSE_NS 32
 #endif
@@ -30,50 +36,35 @@
 #define CSRI_LOOK_BACK_PAUSE_MAX_NS 512
 #endif
 /* Scan, compact and the COO converter's runs: warp 0 sleeps FIRST_PAUSE ns after publishing its
- * tile's total, before its first poll, so that the tile before has had the time to publish its
- * inclusive prefix (rather than a window of aggregates re-read while they change; the polls were
- * not counted, the times below were).
- * 2^28 int32, H100, 2026-11-28, three rounds of builds side by side, medians: no pause, scan
- * 0.941-0.948 ms and compact 0.758-0.761; 500 ns 0.898 and 0.725; 800 ns 0.873 and 0.711; 1200 ns
- * 0.835-0.838 and 0.676-0.679; 2000 ns 0.838 and 0.680 (CUB's sm90 scan waits ~1.2 us too). */
+ * tile's total, before its first poll, so that the tile before has had time to publish its
+ * inclusive prefix (rather than a window of aggregates re-read while they change). 1200 ns: the
+ * shortest pause past which a longer one gained nothing; CUB's sm90 scan waits about as long. */
 #ifndef CSRI_LOOK_BACK_FIRST_PAUSE_NS
 #define CSRI_LOOK_BACK_FIRST_PAUSE_NS 1200
 #endif
 
-/* Radix sort (onesweep): 8-bit digits, or up to WIDE_BITS where wider digits take fewer passes
- * (src/kernels/radix_plan.h); a tile of RADIX_THREADS threads (one or more digits each in the
- * per-digit steps) x RADIX_ITEMS keys, staged with their values in shared memory before the
- * scatter. */
+/* --- radix sort (onesweep) ------------------------------------------------------------------ */
+
+/* Digits of 8 bits: 256 counters per warp in shared memory, one digit per thread of a 256-thread
+ * block in the per-digit steps. */
 #define CSRI_RADIX_BITS 8
-/* 9: H100, 2026-11-24, 2^26 triples over 2^22 x 2^22 (44-bit keys) to CSR 7.43-7.52 ms against
- * 7.83-7.86 with 8-bit digits only (5 passes against 6); 10 made it 8.58 ms, and 2^26 40-bit COO
- * pairs in 4 passes of 10 bits 0.75x CUB against 0.85x in 5 of 8. Instantiations of the 9-bit pass
+/* Digits of up to WIDE_BITS where wider digits take fewer passes (src/kernels/radix_plan.h): a
+ * pass saved outweighs the larger counts at 9 bits, not at 10. Instantiations of the 9-bit pass
  * that no measured case runs spill 8 to 16 bytes (32-bit keys over 9, 17-18 or 25-27 bits, and the
  * COO converter's first pass over 64-bit keys without values); those over 64-bit keys with 4- or
  * 8-byte values do not. */
 #ifndef CSRI_RADIX_WIDE_BITS
 #define CSRI_RADIX_WIDE_BITS 9
 #endif
+/* A pass's threads: 8 warps, so that a digit value of a narrow or wide pass is one or two per
+ * thread in the per-digit steps (digits a multiple of threads). */
 #define CSRI_RADIX_THREADS 256
 /* Keys a thread ranks in a tile, and the blocks per SM that the pass's register budget must fit,
  * by key and value size: 32-bit keys with 4-byte values or none, 32-bit keys with 8-byte values,
- * and 64-bit keys. History (H100, ours over CUB's throughput in the same run): 2026-11-24, u64
- * keys with f64 values at 12 keys a thread 0.77x, 16 0.81x, 20 0.84x (2 blocks); u32 keys and
- * values at 16 keys: 4 blocks 0.77x, 3 0.74x, 2 0.60x. A later pair of runs: u64 + f64 at 24 keys
- * 0.855 and 0.851x against 0.830 and 0.832x at 20, at 16 keys with 3 blocks 0.818 and 0.816x; u32
- * pairs at 12 keys with 5 blocks 0.687 and 0.690x against 0.760 and 0.761x. Prefetching into L2
- * the tile one round of resident blocks ahead (264 or 132 tiles) made 64-bit passes slower,
- * 1.37-1.42 ms against 1.29-1.34 (2026-11-25, Nsight Compute). 2026-11-28, 2^28 u32 pairs, three
- * rounds of builds side by side: 16 keys with 4 blocks (4096-key tiles) 11.71-12.13 ms, 0.76-0.78x;
- * 20 with 3 10.19-10.60 ms, 0.87-0.92x; 24 with 2 11.00-11.02 ms, 0.84-0.86x; 32 with 2 (8192-key
- * tiles, 127 registers) 10.01 ms, 0.92-0.95x. The profile that led there (Nsight Compute, one
- * pass): ours with 4096-key tiles moved its bytes at 1.59 TB/s to CUB's 1.92 (CUB: 6528-key tiles
- * of 384 threads, 2 blocks an SM), though CUB's warps are fewer (24 an SM to 32) and ours were not
- * short of instruction issue (a ranking in a third fewer instructions changed nothing): each tile's
- * fixed latencies (its two loads, the look-back, ten barriers) are spent once per 8192 keys instead
- * of 4096. 32-bit keys alone take the same shape: 2^28 keys 7.52-7.53 ms against 8.05-8.07 at 16
- * keys with 3 blocks (0.73-0.74x CUB against 0.69x). 32-bit keys with 8-byte values keep 16 keys
- * with 3 blocks: 32 would spill. */
+ * and 64-bit keys. Rule: the largest tile that fits its registers unspilled at that many blocks.
+ * Each tile pays fixed latencies (its two loads, the look-back, ten barriers), so a larger tile
+ * pays them over more keys. 32-bit keys with 8-byte
+ * values keep 16 keys with 3 blocks: 32 would spill. */
 #ifndef CSRI_RADIX_ITEMS_32
 #define CSRI_RADIX_ITEMS_32 32
 #endif
@@ -103,16 +94,10 @@
    : (value_size) == 8 ? CSRI_RADIX_MIN_BLOCKS_32_WIDE_VALUES                                      \
                        : CSRI_RADIX_MIN_BLOCKS_32)
 /* The all-digits histogram that precedes the passes: threads, the keys a thread loads at once
- * (all in flight before it counts any), and at most RADIX_HIST_BLOCKS_PER_SM blocks per
- * multiprocessor (a grid-stride loop covers the rest). H100, 2026-11-24, 2^26 COO keys of 5
- * passes, Nsight Compute, one launch each: one key at a time 0.45 ms (the passes' loop then not
- * unrolled), 4 keys 0.40, 8 keys 0.69, 16 keys 0.72, 8 keys with 8 blocks an SM 0.54; in a later
- * call 4 keys 0.395, 2 keys 0.392, 4 keys with 8 blocks an SM 0.360; in a whole sort, built
- * beside each other (2026-11-25), 8 blocks an SM changed nothing (2^26 triples to CSR 7.005 and
- * 7.011 ms against 7.005 and 6.979 with 4). With the next chunk's loads issued before the chunk in
- * hand is counted (2026-11-27, web-NotreDame x23 shuffled, 34.4M 46-bit keys): 0.156 ms with 8
- * blocks an SM against 0.185 for the loads and counting in turn with 4 (Nsight Compute); the
- * whole conversion 3.29 ms with 8 against 3.39 with 4 (builds side by side, two runs each). */
+ * (all in flight before it counts any, the next chunk's loads issued before it counts this one),
+ * and at most RADIX_HIST_BLOCKS_PER_SM blocks per multiprocessor (a grid-stride loop covers the
+ * rest). 4 keys a thread with 8 blocks an SM keep enough loads in flight to read the keys at
+ * memory speed; 8 or 16 keys a thread were slower. */
 #define CSRI_RADIX_HIST_THREADS 256
 #ifndef CSRI_RADIX_HIST_ITEMS
 #define CSRI_RADIX_HIST_ITEMS 4
@@ -121,17 +106,12 @@
 #define CSRI_RADIX_HIST_BLOCKS_PER_SM 8
 #endif
 
+/* --- COO to CSR ----------------------------------------------------------------------------- */
+
 /* The pass over ordered COO triples (cuda/coo_runs.cuh): a tile of RUNS_THREADS threads x
  * RUNS_ITEMS triples; RUNS_MIN_BLOCKS blocks an SM, a budget of 64 registers a thread that the
- * kernel fits unspilled. H100, 2026-11-24, sorted 2^26 f64 triples, same runs: 4 blocks 1.04 ms,
- * 3 blocks 1.16-1.20, 5 (spills) 1.16-1.25; 12 triples a thread (3 blocks) 1.06-1.11, 4 (8
- * blocks) 1.21-1.23; 128-thread blocks 1.11-1.14. Later, same runs: 512-thread blocks (2 an SM)
- * 1.016 and 1.037 ms against 1.054 and 1.026, shuffled 7.22-7.24 against 7.31: within the
- * spread, not changed. Each block prefetching into L2 the tile one round of resident blocks ahead
- * (2026-11-25, Nsight Compute) made the pass over sorted keys slower: 1.05-1.21 ms against 1.00;
- * so did resident blocks copying their next tile into shared memory (cp.async, two buffers, 3
- * blocks an SM) while writing the current one: sorted 1.35-1.49 ms against 1.03-1.06
- * (docs/benchmarks.md). */
+ * kernel fits unspilled: the most blocks (so the most loads in flight) without spilling; 8
+ * triples a thread, the fastest of the shapes measured. */
 #ifndef CSRI_RUNS_THREADS
 #define CSRI_RUNS_THREADS 256
 #endif
@@ -141,47 +121,76 @@
 #ifndef CSRI_RUNS_MIN_BLOCKS
 #define CSRI_RUNS_MIN_BLOCKS 4
 #endif
+/* The most row offsets one thread of the COO passes writes for a run of empty rows: a longer run
+ * is listed and filled after (csri_runs_fill_gaps), so that hypersparse matrices do not
+ * serialise on one thread; 256, one block's width of stores. */
+#define CSRI_RUNS_GAP 256
+/* Blocks of that fill, one per listed run, at most this many (a grid-stride loop covers the
+ * rest): every SM busy many times over. */
+#define CSRI_RUNS_GAP_MAX_BLOCKS 4096
 
 /* The check of given COO triples (cuda/coo_check.cuh): groups of 4 consecutive triples a
- * thread (a tile is RUNS_THREADS x CHECK_GROUPS x 4), and the most repeats it lists (more, and
- * the pass above assembles A). H100, 2026-11-25, 2^26 sorted triples, Nsight Compute: 2 groups
- * 0.30 ms, and held to 48 registers (5 blocks an SM instead of 4) 0.295 ms, no gain; in an
- * earlier version of the check, 4 groups made the whole conversion slower (1.115-1.122 ms
- * against 1.086-1.117). */
+ * thread (a tile is RUNS_THREADS x CHECK_GROUPS x 4), each group's rows and columns one 16-byte
+ * load each. 2 groups: four loads in flight a thread; 4 made the conversion no faster. */
 #ifndef CSRI_CHECK_GROUPS
 #define CSRI_CHECK_GROUPS 2
 #endif
 /* The check's blocks an SM that its register count must allow: 1 leaves the count free (74 with
- * the copy of the values it reads, 3 blocks an SM). H100, 2026-11-25: held to 64 registers (4
- * blocks), the check of sorted triples with repeats 0.328 ms against 0.341, but real matrices'
- * ordered triples converted 0.416-0.490 ms against 0.396-0.471 (same run). */
+ * the copy of the values it reads, 3 blocks an SM). Held to 64 registers (4 blocks), triples with
+ * many repeats were checked faster and real matrices' ordered triples converted slower. */
 #ifndef CSRI_CHECK_MIN_BLOCKS
 #define CSRI_CHECK_MIN_BLOCKS 1
 #endif
+/* The most repeats the check lists (8 bytes each in the workspace, 512 KB); with more, the pass
+ * over ordered triples assembles A. */
 #ifndef CSRI_REPEATS_LISTED
 #define CSRI_REPEATS_LISTED 65536
 #endif
 /* Lists of at most this many repeats are put in order by a rank sort (one launch, D^2
- * comparisons); longer ones by the radix sort. H100, 2026-11-25: the radix sort of the 123
- * repeats of 2^26 generated triples took 52 us (five launches, three passes of 15 us). */
+ * comparisons); longer ones by the radix sort (five launches, linear work). */
 #ifndef CSRI_REPEATS_RANKED
 #define CSRI_REPEATS_RANKED 4096
 #endif
 /* At most this many repeats are taken out by one kernel launched behind the check, each of its
- * blocks ranking them in shared memory (D^2 / RUNS_THREADS comparisons a thread). */
+ * blocks ranking them in shared memory (8 KB): few enough that each block's ranking stays short,
+ * D^2 / RUNS_THREADS = 1024 comparisons a thread at most. */
 #ifndef CSRI_REPEATS_FEW
 #define CSRI_REPEATS_FEW 512
 #endif
 
-/* Histogram: privatised copies in shared memory, one per HIST_WARPS_PER_COPY warps (fewer
- * threads contending per copy), while the copies fit in HIST_SHARED_BYTES; beyond that a single
- * shared copy, and past what one copy fits, privatised copies in global memory. */
+/* A's row offsets from its sorted rows (cuda/coo_offsets.cuh): per thread and step, OFFSETS_GROUPS
+ * 16-byte loads of 4 rows, a block's width apart, all issued before any is used (64 bytes in
+ * flight a thread). */
+#define CSRI_OFFSETS_GROUPS 4
+/* Runs of empty rows of up to this many rows the warp fills together (at most 64 stores of 32
+ * offsets); longer ones are listed and filled a block per run. */
+#define CSRI_OFFSETS_WARP_GAP 2048
+
+/* Every entry with its row (csri_for_each_entry, cuda/convert_common.cuh): a tile of
+ * VECTOR_THREADS x ENTRY_ITEMS entries, and the most row offsets it stages in shared memory
+ * (16 KB). The window is the tile's entries (2048): a tile spans at most that many non-empty rows,
+ * so only runs of empty rows exceed it. */
+#define CSRI_ENTRY_ITEMS 8
+#define CSRI_ENTRY_WINDOW 2048
+
+/* Dense from CSR and back (cuda/convert_dense.cu): a warp takes a segment of 32 x DENSE_STEPS
+ * elements, one per lane a step. */
+#define CSRI_DENSE_STEPS 8
+
+/* --- histogram ------------------------------------------------------------------------------ */
+
+/* Privatised copies in shared memory, one per HIST_WARPS_PER_COPY warps (fewer threads contending
+ * per copy), while the copies fit in HIST_SHARED_BYTES (within the 227 KB an SM offers, with room
+ * for a second block); beyond that a single shared copy, and past what one copy fits, privatised
+ * copies in global memory. 512 threads and 4 blocks an SM: a full SM of warps to hide the
+ * atomics' latency. */
 #define CSRI_HIST_THREADS 512
 #define CSRI_HIST_WARPS_PER_COPY 2
 #define CSRI_HIST_SHARED_BYTES (96 * 1024)
 #define CSRI_HIST_BLOCKS_PER_SM 4
 /* Global-memory fallback: blocks of the grid share at most GLOBAL_COPIES private copies of 64-bit
- * counters, as many as fit in GLOBAL_BYTES of workspace. */
+ * counters, as many as fit in GLOBAL_BYTES of workspace (a bound on the workspace, whatever the
+ * bins). */
 #define CSRI_HIST_GLOBAL_COPIES 64
 #define CSRI_HIST_GLOBAL_BYTES (64 << 20)
 /* A block counts at most this many samples into its 32-bit shared counters, so they never wrap
@@ -190,12 +199,15 @@
 /* The kernel that adds the copies up: threads per block, one bin each. */
 #define CSRI_HIST_FINISH_THREADS 256
 
-/* SpMV and CG's step: threads per block. The thresholds of the kernel choice are C, for the CPU
- * tests: */
+/* --- SpMV and what runs on it ----------------------------------------------------------------- */
+
+/* SpMV and CG's step: threads per block (8 warps; the vector kernels' warps or sub-warps per row
+ * divide it). The thresholds of the kernel choice are C, for the CPU tests: */
 #define CSRI_SPMV_THREADS 256
 #include "kernels/spmv_tuning.h"
 /* The segmented (merge-path) SpMV: threads per block and path items (nonzeros and row ends) per
- * thread, f64 values and (_F32) f32; a tile is their product. */
+ * thread, f64 values and (_F32) f32; a tile is their product. 7 and 9: the fastest of the
+ * counts measured, each within the register budget of MIN_BLOCKS below. */
 #ifndef CSRI_SPMV_MERGE_THREADS
 #define CSRI_SPMV_MERGE_THREADS 256
 #endif
@@ -217,6 +229,18 @@
 #ifndef CSRI_SPMV_MERGE_MIN_BLOCKS_F32
 #define CSRI_SPMV_MERGE_MIN_BLOCKS_F32 6
 #endif
+/* The segmented SpMV's fix-up: threads per block (8 warps, a warp per long row); tiles per group
+ * (a group's carries summed once, so that a row spanning many groups reads one sum per group:
+ * 256, a power of two, makes a group one round of a warp's 8 x 32 loads); the tiles of a run that
+ * one thread sums alone (16 loads in flight: web graphs' rows of a few thousand links span 2 to
+ * 16 tiles);
+ * and the loads of the tiles' partials a thread keeps in flight together. */
+#define CSRI_SPMV_FIX_UP_THREADS 256
+#define CSRI_SPMV_MERGE_GROUP 256
+#define CSRI_SPMV_MERGE_LANE_RUN 16
+#define CSRI_SPMV_PARTIALS_IN_FLIGHT 8
+/* The search of the tiled kernels' tile starts: threads per block, one tile start each. */
+#define CSRI_SPMV_STARTS_THREADS 256
 /* The stream (row-tile) SpMV's shape is in src/kernels/spmv_tuning.h (the choice reads it); here
  * the blocks per SM that the compiler must fit, f64 and (_F32) f32. */
 #ifndef CSRI_SPMV_STREAM_MIN_BLOCKS
@@ -225,19 +249,30 @@
 #ifndef CSRI_SPMV_STREAM_MIN_BLOCKS_F32
 #define CSRI_SPMV_STREAM_MIN_BLOCKS_F32 6
 #endif
+/* The partials of the SpMV's fused reductions combined per fold: REDUCE_THREADS threads, 8 each,
+ * their loads in flight together. */
+#define CSRI_OUT_FOLD_ITEMS 8
 /* CG's fused step: blocks per SM the compiler must fit (register budget); 1 leaves it free
- * (48 registers, 5 blocks of 256 threads per SM on sm_90). Forcing 6 (40 registers) or 8 (32)
- * spills and made a CG iteration 1.2x and 2.5x slower on an H100 (docs/benchmarks.md). */
+ * (48 registers, 5 blocks of 256 threads per SM on sm_90): forcing more blocks spills, and
+ * spilling costs more than the occupancy gains (docs/benchmarks.md). */
 #ifndef CSRI_CG_STEP_MIN_BLOCKS
 #define CSRI_CG_STEP_MIN_BLOCKS 1
 #endif
-/* Element-wise vector kernels: threads per block; blocks cover n with a grid-stride loop. */
+
+/* --- vectors and reductions ----------------------------------------------------------------- */
+
+/* Element-wise vector kernels: threads per block; blocks cover n with a grid-stride loop, at most
+ * MAX_BLOCKS (every SM busy many times over). */
 #define CSRI_VECTOR_THREADS 256
 #define CSRI_VECTOR_MAX_BLOCKS 4096
 /* Reductions (cuda/reduce.cuh) and CG's fused step: threads per block; the grid is one wave,
- * sized from the kernel's occupancy. */
+ * sized from the kernel's occupancy (a second, partial wave would leave SMs idle). */
 #define CSRI_REDUCE_THREADS 256
-/* The Jacobi diagonal: threads per block, and at most this many blocks (grid-stride loop). */
+/* Not a tuning choice but a capacity: the most results one reduction returns (doubles in the
+ * context's pinned slots, cuda/reduce.cu). */
+#define CSRI_REDUCE_MAX_RESULTS 8
+/* The Jacobi diagonal: threads per block, and at most this many blocks, a grid size valid on any
+ * device (a grid-stride loop covers the rest). */
 #define CSRI_JACOBI_THREADS 256
 #define CSRI_JACOBI_MAX_BLOCKS 65535
 
