@@ -149,6 +149,17 @@ csr_status csr_spmv_kernel_from_name(const char *name, csr_spmv_kernel *kernel);
 csr_status csr_context_set_debug_sync(csr_context *ctx, int on);
 /** The debug-synchronise flag (0 on a NULL context). */
 int csr_context_debug_sync(const csr_context *ctx);
+/** Sets the most host memory one allocation may take on this context, in bytes; 0 (the default)
+ *  sets no limit of its own. Whatever the context's limit, a host allocation larger than the
+ *  process's physical memory or its cgroup's memory limit is refused as well: the call fails with
+ *  CSR_ERR_OUT_OF_MEMORY, its message naming the size and the limit ("allocating 16.0 GiB ...:
+ *  more than the context's limit of 1.0 GiB"), before the memory is taken, instead of the kernel
+ *  ending the process once the pages are touched. The limit applies to each allocation, not to
+ *  their sum; device allocations are bounded by the device. Returns CSR_ERR_NULL_POINTER. */
+csr_status csr_context_set_memory_limit(csr_context *ctx, size_t bytes);
+/** The limit set on the context with csr_context_set_memory_limit (0: none of its own; 0 on a
+ *  NULL context). */
+size_t csr_context_memory_limit(const csr_context *ctx);
 /** Status of the last call that failed on this context (CSR_SUCCESS if none since clear). */
 csr_status csr_context_last_status(const csr_context *ctx);
 /** Detail of the last error: "<source file>:<line>: <message>". Empty string if none; never NULL.

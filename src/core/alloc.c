@@ -1,6 +1,7 @@
 /* Counted, failure-injectable allocation of host and device arrays; overflow-checked sizes. */
 #include "core/backend.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -126,6 +127,11 @@ csr_status csri_array_alloc(csr_context *ctx, void **p, int64_t count, size_t el
       *p = NULL;
     }
     return s;
+  }
+  if (!csri_host_bytes_fit(ctx, bytes)) {
+    char what[64];
+    snprintf(what, sizeof what, "(%lld elements of %zu bytes)", (long long)count, elem_size);
+    return csri_check_host_bytes(ctx, bytes, what);
   }
   *p = (flags & CSRI_ARRAY_ZERO) ? csri_calloc(bytes, 1) : csri_malloc(bytes);
   if (*p == NULL)

@@ -47,6 +47,7 @@ struct csr_context {
   void *stream;             /* cudaStream_t */
   csr_spmv_kernel kernel;   /* SpMV kernel override */
   int debug_sync;
+  size_t memory_limit; /* the most bytes one host allocation may take; 0: no limit of its own */
   csr_status last_status;
   char last_error[CSRI_ERROR_CAPACITY]; /* "<source file>:<line>: <message>" */
   int last_message_at;                  /* where <message> starts in last_error */
@@ -102,6 +103,14 @@ csr_status csri_check_value_type(csr_context *ctx, csr_value_type type, int allo
 csr_status csri_check_location(csr_context *ctx, csr_location location);
 /* Checks 0 <= rows, cols <= CSR_MAX_DIM and nnz >= 0 (OVERFLOW / INVALID_VALUE). */
 csr_status csri_check_shape(csr_context *ctx, int64_t rows, int64_t cols, int64_t nnz);
+
+/* CSR_ERR_OUT_OF_MEMORY, naming the size and the limit, when a host allocation of `bytes` is
+ * more than the process can have: its physical memory, its cgroup's memory limit or the
+ * context's limit (csr_context_set_memory_limit), whichever is least (src/core/memory_limit.c).
+ * `what` (or NULL) follows the size in the message: "of row offsets". */
+csr_status csri_check_host_bytes(csr_context *ctx, size_t bytes, const char *what);
+/* 1 when csri_check_host_bytes would let `bytes` through (records nothing). */
+int csri_host_bytes_fit(const csr_context *ctx, size_t bytes);
 
 /* Host allocation through the counted, failure-injectable allocator. Size 0 gives a valid
  * pointer. NULL on failure (the caller reports CSR_ERR_OUT_OF_MEMORY). */

@@ -118,7 +118,7 @@ csr_status csri_edge_list_read(csr_context *ctx, csri_source *src, csri_entries 
    * is too loose to reserve with no count to cap it, so it grows as it goes. */
   int64_t bound = csri_source_is_gzip(src) ? -1 : csri_source_text_bound(src);
   if (bound >= 0)
-    csri_entries_reserve_hint(out, (bound + 1) / f.min_line_bytes);
+    csri_entries_reserve_hint(ctx, out, (bound + 1) / f.min_line_bytes);
   CSRI_TRY(csri_parse_lines(ctx, &f, src, text, size, &line));
   int64_t top = -1;
   const int32_t *r = out->rows, *c = out->cols;

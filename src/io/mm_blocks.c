@@ -28,6 +28,12 @@ void csri_entries_free(csri_entries *out) {
   out->capacity = out->count = 0;
 }
 
+/* Bytes of the three arrays for `capacity` entries (capacity <= SIZE_MAX / 16). */
+static size_t entries_bytes(const csri_entries *out, int64_t capacity) {
+  size_t value_size = out->value_type == CSR_PATTERN ? 0 : csri_value_size(out->value_type);
+  return (size_t)capacity * (2 * sizeof(int32_t) + value_size);
+}
+
 /* Resizes the three arrays to `capacity` entries; 0 when an allocation fails (those resized so
  * far keep their new size, which is harmless: capacity is only raised once all three succeed). */
 static int resize(csri_entries *out, int64_t capacity) {
@@ -58,16 +64,24 @@ csr_status csri_entries_reserve(csr_context *ctx, csri_entries *out, int64_t nee
     capacity = need;
   if (capacity > limit)
     capacity = limit;
-  if ((uint64_t)capacity > SIZE_MAX / 8)
+  if ((uint64_t)capacity > SIZE_MAX / 16)
     return CSRI_FAIL(ctx, CSR_ERR_OVERFLOW, "%lld entries overflow size_t", (long long)capacity);
+  if (!csri_host_bytes_fit(ctx, entries_bytes(out, capacity)) && capacity > need)
+    capacity = need; /* growing by half again would pass the limit: just what is needed */
+  if (!csri_host_bytes_fit(ctx, entries_bytes(out, capacity))) {
+    char what[64];
+    snprintf(what, sizeof what, "for %lld entries", (long long)capacity);
+    return csri_check_host_bytes(ctx, entries_bytes(out, capacity), what);
+  }
   if (!resize(out, capacity))
     return CSRI_FAIL(ctx, CSR_ERR_OUT_OF_MEMORY, "room for %lld entries failed",
                      (long long)capacity);
   return CSR_SUCCESS;
 }
 
-void csri_entries_reserve_hint(csri_entries *out, int64_t hint) {
-  if (hint > out->capacity)
+void csri_entries_reserve_hint(const csr_context *ctx, csri_entries *out, int64_t hint) {
+  if (hint > out->capacity && (uint64_t)hint <= SIZE_MAX / 16 &&
+      csri_host_bytes_fit(ctx, entries_bytes(out, hint)))
     (void)resize(out, hint);
 }
 

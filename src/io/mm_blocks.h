@@ -51,13 +51,15 @@ csr_status csri_parse_lines(csr_context *ctx, const csri_line_format *f, csri_so
                             const char *text, size_t size, int64_t *line);
 
 /* Makes room for `need` entries (capped at limit), growing by half again each time so large
- * inputs are not copied often. */
+ * inputs are not copied often (just `need` where half again would pass the memory limit of
+ * csri_check_host_bytes; CSR_ERR_OUT_OF_MEMORY where `need` does). */
 csr_status csri_entries_reserve(csr_context *ctx, csri_entries *out, int64_t need, int64_t limit);
 /* Appends the mirror of every off-diagonal entry (negated for skew); deterministic order. */
 csr_status csri_entries_expand(csr_context *ctx, csri_entries *e, csr_mm_symmetry symmetry);
 /* Tries to make room for `hint` entries at once (an upper bound on what the input can hold, so
- * that no later growth copies the arrays); a failure is not an error: growth goes on as needed. */
-void csri_entries_reserve_hint(csri_entries *out, int64_t hint);
+ * that no later growth copies the arrays); a failure, or a hint past the memory limit, is not
+ * an error: growth goes on as needed. */
+void csri_entries_reserve_hint(const csr_context *ctx, csri_entries *out, int64_t hint);
 /* Releases the arrays. */
 void csri_entries_free(csri_entries *out);
 

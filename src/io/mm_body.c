@@ -189,7 +189,7 @@ csr_status csri_mm_read_body(csr_context *ctx, csri_cursor *cur, const csri_mm_h
   int64_t text = csri_source_text_bound(cur->src);
   int64_t most = (text + 1) / f.min_line_bytes;
   if (text >= 0)
-    csri_entries_reserve_hint(out, most < h->entries ? most : h->entries);
+    csri_entries_reserve_hint(ctx, out, most < h->entries ? most : h->entries);
   CSRI_TRY(csri_parse_lines(ctx, &f, cur->src, cur->p, (size_t)(cur->end - cur->p), &line));
   cur->p = cur->end;
   if (out->count != h->entries)
