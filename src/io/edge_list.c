@@ -101,7 +101,7 @@ csr_status csri_edge_list_read(csr_context *ctx, csri_source *src, csri_entries 
   int64_t line = 1;
   out->count = 0;
   for (;;) { /* find the first data line: it fixes 2 or 3 columns */
-    CSRI_TRY(csri_source_next(ctx, src, &text, &size));
+    CSRI_TRY(csri_source_next(ctx, src, line, &text, &size));
     int64_t before = 0;
     e.columns = size > 0 ? first_data_columns(text, text + size, &before) : 2;
     if (size == 0 || e.columns > 0) {

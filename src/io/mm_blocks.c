@@ -211,7 +211,7 @@ csr_status csri_parse_lines(csr_context *ctx, const csri_line_format *f, csri_so
       status = parse_block(ctx, f, text, size, line, pieces, max_pieces, threads);
     if (status != CSR_SUCCESS)
       break;
-    status = csri_source_next(ctx, src, &text, &size);
+    status = csri_source_next(ctx, src, *line, &text, &size);
     if (status != CSR_SUCCESS || size == 0)
       break;
   }

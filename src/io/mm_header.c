@@ -28,7 +28,7 @@ csr_status csri_cursor_line(csr_context *ctx, csri_cursor *cur, const char **beg
                             const char **end) {
   while (cur->p == cur->end) {
     size_t size = 0;
-    CSRI_TRY(csri_source_next(ctx, cur->src, &cur->p, &size));
+    CSRI_TRY(csri_source_next(ctx, cur->src, cur->line + 1, &cur->p, &size));
     cur->end = cur->p + size;
     if (size == 0) {
       *begin = *end = NULL;

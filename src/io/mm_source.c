@@ -6,6 +6,7 @@
 #include "mm_source.h"
 #include "mm_format.h"
 #include "mm_inflate.h"
+#include "mm_lines.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -30,6 +31,7 @@ struct csri_source {
   int eof;
   int64_t bytes;
   int64_t text_bound; /* most text bytes the input can hold; -1 when unknown */
+  int threads;        /* for the search for NUL bytes */
   /* A block csri_source_peek has looked at, which the next csri_source_next hands out. */
   const char *peeked;
   size_t peeked_size;
@@ -180,6 +182,7 @@ static csr_status open_common(csr_context *ctx, const char *name, size_t block, 
   s->text_bound = -1;
   s->cap = block ? block : CSRI_DEFAULT_BLOCK_BYTES;
   s->default_block = block == 0;
+  s->threads = csri_host_threads(ctx);
   if (s->cap < 16)
     s->cap = 16;
   *out = s; /* the buffer comes with the first read that needs one: slices never do */
@@ -252,6 +255,93 @@ static size_t last_line_end(const char *buf, size_t len) {
   return 0;
 }
 
+/* --- lines that are not text: a NUL byte, or longer than CSRI_MAX_LINE_BYTES --------------- */
+
+/* Start of the line holding text[at]: just past the last line break before it. */
+static size_t line_start(const char *text, size_t at) {
+  while (at > 0 && !csri_is_eol(text[at - 1]))
+    at--;
+  return at;
+}
+
+/* Start of the first line of text[0, size) longer than CSRI_MAX_LINE_BYTES, or size. Looks back
+ * from the end of each window of CSRI_MAX_LINE_BYTES + 1 bytes for a line break: a few bytes read
+ * a window, not every byte. */
+static size_t first_long_line(const char *text, size_t size) {
+  size_t pos = 0;
+  while (size - pos > CSRI_MAX_LINE_BYTES) {
+    size_t q = pos + CSRI_MAX_LINE_BYTES + 1;
+    while (q > pos && !csri_is_eol(text[q - 1]))
+      q--;
+    if (q == pos)
+      return pos;
+    if (text[q - 1] == '\r' && q < size && text[q] == '\n')
+      q++; /* past a CRLF's '\n' too */
+    pos = q;
+  }
+  return size;
+}
+
+/* Index of the first NUL byte of text[0, size), or size: memchr over pieces, in parallel on a
+ * large block (a pass at memory speed beside the parse). */
+static size_t first_nul(const char *text, size_t size, int threads) {
+  const size_t piece = (size_t)1 << 20;
+  if (threads <= 1 || size < 4 * piece) {
+    const char *z = memchr(text, '\0', size);
+    return z ? (size_t)(z - text) : size;
+  }
+  int64_t pieces = (int64_t)((size + piece - 1) / piece), first = (int64_t)size;
+  (void)threads; /* used by the OpenMP pragma only */
+#pragma omp parallel for schedule(static) reduction(min : first) num_threads(threads)
+  for (int64_t i = 0; i < pieces; i++) {
+    size_t begin = (size_t)i * piece, n = size - begin < piece ? size - begin : piece;
+    const char *z = memchr(text + begin, '\0', n);
+    if (z && z - text < first)
+      first = z - text;
+  }
+  return (size_t)first;
+}
+
+static csr_status not_text(csr_context *ctx, const csri_source *s, int64_t line, int nul) {
+  if (nul)
+    return CSRI_FAIL(ctx, CSR_ERR_PARSE, "%s:%lld: NUL byte in the input; not a text file?",
+                     s->name, (long long)line);
+  return CSRI_FAIL(ctx, CSR_ERR_PARSE,
+                   "%s:%lld: line longer than 1 MiB (%zu bytes), the most a line may have; not a "
+                   "text file?",
+                   s->name, (long long)line, CSRI_MAX_LINE_BYTES);
+}
+
+/* Ends the lines text[0, *size) before the first that holds a NUL byte or is too long; fails
+ * (CSR_ERR_PARSE) when that is the first line, numbered `line`. */
+static csr_status cut_before_bad_line(csr_context *ctx, const csri_source *s, int64_t line,
+                                      const char *text, size_t *size) {
+  size_t n = *size, nul = first_nul(text, n, s->threads);
+  size_t nul_line = nul < n ? line_start(text, nul) : n;
+  size_t long_line = first_long_line(text, nul_line); /* only lines before the NUL's matter */
+  size_t bad = long_line < nul_line ? long_line : nul_line;
+  if (bad == 0 && n > 0)
+    return not_text(ctx, s, line, long_line >= nul_line);
+  *size = bad;
+  return CSR_SUCCESS;
+}
+
+/* A buffer of more than CSRI_MAX_LINE_BYTES + 1 bytes from `from` on without a line break: the
+ * line starting there, numbered `line`, is refused (for its NUL byte if it has one). */
+static csr_status refuse_unended_line(csr_context *ctx, const csri_source *s, size_t from,
+                                      int64_t line) {
+  size_t n = s->len - from;
+  return not_text(ctx, s, line, memchr(s->buf + from, '\0', n) != NULL);
+}
+
+/* Lines in the blank text[0, size) that csri_source_peek looked at, which ends after a line break:
+ * the number of the first line after it is this plus 1. */
+static int64_t lines_in(const char *text, size_t size) {
+  int64_t lines = 0, data = 0;
+  csri_count_lines(text, text + size, '%', '%', &lines, &data);
+  return lines;
+}
+
 /* Slice mode: the next block is [mem_pos, cut) of the text itself, cut after a line break. */
 static void next_slice(csri_source *s, const char **text, size_t *size) {
   if (s->mem_pos == s->mem_size) { /* the end (also of an empty, possibly NULL, buffer) */
@@ -262,9 +352,12 @@ static void next_slice(csri_source *s, const char **text, size_t *size) {
   size_t pos = s->mem_pos, rest = s->mem_size - pos, cut = rest;
   if (rest > s->cap) {
     cut = last_line_end(s->mem + pos, s->cap);
-    if (cut == 0) { /* a line longer than a block: the block runs to its end */
+    if (cut == 0) { /* a line longer than a block: the block runs to its end, or far enough
+                       to show the line is longer than any line may be */
+      size_t most = s->cap > CSRI_MAX_LINE_BYTES + 2 ? s->cap : CSRI_MAX_LINE_BYTES + 2;
+      most = most < rest ? most : rest;
       cut = s->cap;
-      while (cut < rest && s->mem[pos + cut - 1] != '\n' &&
+      while (cut < most && s->mem[pos + cut - 1] != '\n' &&
              !(s->mem[pos + cut - 1] == '\r' && s->mem[pos + cut] != '\n'))
         cut++;
     }
@@ -275,6 +368,17 @@ static void next_slice(csri_source *s, const char **text, size_t *size) {
   *size = cut;
   s->mem_pos += cut;
   s->bytes += (int64_t)cut;
+}
+
+/* next_slice, ended before a line that is not text (and failing when it is the first). */
+static csr_status take_slice(csr_context *ctx, csri_source *s, int64_t line, const char **text,
+                             size_t *size) {
+  next_slice(s, text, size);
+  size_t whole = *size;
+  CSRI_TRY(cut_before_bad_line(ctx, s, line, *text, size));
+  s->mem_pos -= whole - *size; /* the rest is the next block's */
+  s->bytes -= (int64_t)(whole - *size);
+  return CSR_SUCCESS;
 }
 
 /* 1 when text holds a character other than white space and line breaks (the parsers' rule). */
@@ -304,10 +408,11 @@ static csr_status grow_buffer(csr_context *ctx, csri_source *s) {
  * *grew = 0 at the end of the input. */
 static csr_status grow_peek(csr_context *ctx, csri_source *s, int *grew) {
   *grew = 0;
+  int64_t line = 1 + lines_in(s->peeked, s->peeked_size); /* of the first line after them */
   if (s->slices) { /* slices are contiguous: the next one continues the peeked one */
     const char *text;
     size_t size;
-    next_slice(s, &text, &size);
+    CSRI_TRY(take_slice(ctx, s, line, &text, &size));
     s->peeked_size += size;
     *grew = size > 0;
     return CSR_SUCCESS;
@@ -321,19 +426,24 @@ static csr_status grow_peek(csr_context *ctx, csri_source *s, int *grew) {
   s->eof = got == 0;
   s->len += got;
   size_t cut = s->eof ? s->len : last_line_end(s->buf, s->len);
-  s->bytes += (int64_t)(cut - s->start);
-  *grew = cut > s->start || got > 0;
-  s->start = cut;
+  size_t fresh = cut > s->start ? cut - s->start : 0;
+  if (fresh == 0 && !s->eof && s->len - s->start > CSRI_MAX_LINE_BYTES + 1)
+    return refuse_unended_line(ctx, s, s->start, line);
+  CSRI_TRY(cut_before_bad_line(ctx, s, line, s->buf + s->start, &fresh));
+  s->bytes += (int64_t)fresh;
+  *grew = fresh > 0 || got > 0;
+  s->start += fresh;
   s->peeked = s->buf;
-  s->peeked_size = cut;
+  s->peeked_size = s->start;
   return CSR_SUCCESS;
 }
 
 csr_status csri_source_peek(csr_context *ctx, csri_source *s, const char **text, size_t *size) {
   if (!s->has_peeked) {
-    CSRI_TRY(csri_source_next(ctx, s, &s->peeked, &s->peeked_size));
+    CSRI_TRY(csri_source_next(ctx, s, 1, &s->peeked, &s->peeked_size));
     s->has_peeked = 1;
-    for (int grew = 1; grew && !has_content(s->peeked, s->peeked_size);)
+    for (int grew = 1;
+         grew && !has_content(s->peeked, s->peeked_size) && s->peeked_size < CSRI_MAX_LINE_BYTES;)
       CSRI_TRY(grow_peek(ctx, s, &grew));
   }
   *text = s->peeked;
@@ -341,17 +451,16 @@ csr_status csri_source_peek(csr_context *ctx, csri_source *s, const char **text,
   return CSR_SUCCESS;
 }
 
-csr_status csri_source_next(csr_context *ctx, csri_source *s, const char **text, size_t *size) {
+csr_status csri_source_next(csr_context *ctx, csri_source *s, int64_t line, const char **text,
+                            size_t *size) {
   if (s->has_peeked) { /* the block is where peek left it: nothing has moved since */
     s->has_peeked = 0;
     *text = s->peeked;
     *size = s->peeked_size;
     return CSR_SUCCESS;
   }
-  if (s->slices) {
-    next_slice(s, text, size);
-    return CSR_SUCCESS;
-  }
+  if (s->slices)
+    return take_slice(ctx, s, line, text, size);
   CSRI_TRY(ensure_buffer(ctx, s));
   memmove(s->buf, s->buf + s->start, s->len - s->start);
   s->len -= s->start;
@@ -365,12 +474,15 @@ csr_status csri_source_next(csr_context *ctx, csri_source *s, const char **text,
     }
     size_t cut = s->eof ? s->len : last_line_end(s->buf, s->len);
     if (cut > 0 || s->eof) {
+      CSRI_TRY(cut_before_bad_line(ctx, s, line, s->buf, &cut));
       *text = s->buf;
       *size = cut;
       s->start = cut;
       s->bytes += (int64_t)cut;
       return CSR_SUCCESS;
     }
+    if (s->len > CSRI_MAX_LINE_BYTES + 1) /* no line break: the first line is too long */
+      return refuse_unended_line(ctx, s, 0, line);
     CSRI_TRY(grow_buffer(ctx, s)); /* one line longer than the buffer: read on */
   }
 }

@@ -23,12 +23,25 @@ csr_status csri_source_open_path(csr_context *ctx, const char *path, size_t bloc
 /* Reads from memory (gzip recognised too). The buffer must outlive the source. */
 csr_status csri_source_open_buffer(csr_context *ctx, const char *data, size_t size,
                                    const char *name, size_t block_bytes, csri_source **src);
+/* The longest line the readers take, its terminator excluded. The longest valid Matrix Market
+ * data line is two indices of at most 10 digits and a value, and a double's exact decimal
+ * expansion has at most 767 significant digits: about 800 bytes, or a few KiB with generous
+ * blanks; comments and the banner have no bound in the format but are short in practice. A line
+ * longer than this is refused at its line: it is not text (a stream of NUL bytes, a binary file)
+ * and would otherwise grow the read buffer without bound. */
+#define CSRI_MAX_LINE_BYTES ((size_t)1 << 20)
+
 /* Next block of whole lines (the last may lack its newline); *size = 0 at the end of input.
- * The block stays valid until the next call. */
-csr_status csri_source_next(csr_context *ctx, csri_source *src, const char **text, size_t *size);
+ * The block stays valid until the next call. `line` is the number of the block's first line,
+ * for messages: a line holding a NUL byte or longer than CSRI_MAX_LINE_BYTES ends the block
+ * before it, and the call that would return it fails with CSR_ERR_PARSE ("<name>:<line>: NUL
+ * byte in the input; not a text file?"), so that an error in the lines before it comes first. */
+csr_status csri_source_next(csr_context *ctx, csri_source *src, int64_t line, const char **text,
+                            size_t *size);
 /* The block the next csri_source_next will return, without taking it: the first lines, grown
- * until one is not blank (or the input ends), for telling the format by content. Only before
- * the first csri_source_next; valid until the call after that next one. */
+ * until one is not blank (or the input ends, or CSRI_MAX_LINE_BYTES of blank lines are seen),
+ * for telling the format by content. Only before the first csri_source_next; valid until the
+ * call after that next one. Its lines are checked as csri_source_next's are. */
 csr_status csri_source_peek(csr_context *ctx, csri_source *src, const char **text, size_t *size);
 /* Name for messages, whether the input was gzip, and the bytes handed out so far. */
 const char *csri_source_name(const csri_source *src);
