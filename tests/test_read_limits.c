@@ -5,7 +5,8 @@
  * after any earlier error, in Matrix Market and edge lists, from a buffer, a file, a gzip file and
  * standard input. A header declaring 2^31 - 1 rows is refused by a context memory limit when its
  * row offsets are allocated, and a declared count far beyond the file is not allocated; allocations
- * past physical memory are refused. */
+ * past physical memory are refused. A SNAP header that disagrees with the edges that follow is
+ * refused at its line. */
 #define _DEFAULT_SOURCE 1 /* symlink */
 #include "testing.h"
 
@@ -420,6 +421,32 @@ static void test_memory_limit(void) {
   }
 }
 
+/* --- a SNAP header against the edges that follow ---------------------------------------------- */
+
+static void test_snap_header(void) {
+  static const char fits[] = "# Directed graph\n# Nodes: 4 Edges: 3\n0 1\n1 2\n3 0\n";
+  expect_read("header that fits", fits, sizeof fits - 1, "g.txt");
+  static const char labels[] = "# Nodes: 3 Edges: 2\n0 10\n10 20\n";
+  expect_read("ids as labels past the node count", labels, sizeof labels - 1, "g.txt");
+  static const char both_ways[] =
+      "# Undirected graph: g\n# Nodes: 3 Edges: 2\n0 1\n1 0\n1 2\n2 1\n";
+  expect_read("undirected, both ways", both_ways, sizeof both_ways - 1, "g.txt");
+  static const char once[] = "# Undirected graph: g\n# Nodes: 3 Edges: 2\n0 1\n1 2\n";
+  expect_read("undirected, once", once, sizeof once - 1, "g.txt");
+  static const char fewer[] = "# Directed graph\n# c\n# Nodes: 4 Edges: 5\n0 1\n1 2\n3 0\n";
+  expect_refusal("fewer edges than declared", fewer, sizeof fewer - 1, "g.txt", CSR_ERR_PARSE, 3,
+                 "declares 5 edges, found 3");
+  static const char more[] = "# Nodes: 4\tEdges: 2\n0 1\n1 2\n3 0\n";
+  expect_refusal("more edges than declared", more, sizeof more - 1, "g.txt", CSR_ERR_PARSE, 1,
+                 "declares 2 edges, found 3");
+  static const char three_ways[] = "# Undirected graph\n# Nodes: 3 Edges: 1\n0 1\n1 0\n0 1\n";
+  expect_refusal("undirected, 3 lines for 1 edge", three_ways, sizeof three_ways - 1, "g.txt",
+                 CSR_ERR_PARSE, 2, "declares 1 edges, found 3");
+  static const char nodes[] = "# Nodes: 3 Edges: 3\n0 1\n1 2\n2 3\n";
+  expect_refusal("more nodes than declared", nodes, sizeof nodes - 1, "g.txt", CSR_ERR_PARSE, 1,
+                 "declares 3 nodes, found 4 distinct node ids");
+}
+
 int main(void) {
   snprintf(tmpdir, sizeof tmpdir, "/tmp/csr_read_limits_XXXXXX");
   if (mkdtemp(tmpdir) == NULL) {
@@ -430,6 +457,7 @@ int main(void) {
   test_nul_streams();
   test_bad_lines();
   test_memory_limit();
+  test_snap_header();
   csr_context_free(&ctx);
   CHECKF(rmdir(tmpdir) == 0, "cannot remove %s (a file left in it?)", tmpdir);
   return csrt_finish("test_read_limits");
