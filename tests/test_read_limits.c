@@ -6,7 +6,8 @@
  * standard input. A header declaring 2^31 - 1 rows is refused by a context memory limit when its
  * row offsets are allocated, and a declared count far beyond the file is not allocated; allocations
  * past physical memory are refused. A SNAP header that disagrees with the edges that follow is
- * refused at its line. */
+ * refused at its line. Content whose format neither its name nor its first line tells is refused
+ * naming both formats. */
 #define _DEFAULT_SOURCE 1 /* symlink */
 #include "testing.h"
 
@@ -447,6 +448,34 @@ static void test_snap_header(void) {
                  "declares 3 nodes, found 4 distinct node ids");
 }
 
+/* --- content whose format nothing tells ------------------------------------------------------- */
+
+static void test_unnamed_format(void) {
+  static const char binary[] = "\x7f"
+                               "ELF\x02\x01\x01 junk\n";
+  expect_refusal("binary named data.bin", binary, sizeof binary - 1, "data.bin", CSR_ERR_PARSE, 1,
+                 "neither a Matrix Market banner (%%MatrixMarket|nor an edge list line");
+  static const char words[] = "\n  \nhello world\n0 1\n";
+  expect_refusal("words after blank lines, named data", words, sizeof words - 1, "data",
+                 CSR_ERR_PARSE, 3, "neither a Matrix Market banner|found 'hello'");
+  static const char one_id[] = "7\n";
+  expect_refusal("one number", one_id, sizeof one_id - 1, "data.bin", CSR_ERR_PARSE, 1,
+                 "nor an edge list line");
+  /* Named, the parser of the named format says what it found instead (standard input has no
+   * name to tell by). */
+  for (int ch = VIA_BUFFER; ch < VIA_PIPE; ch++) {
+    csr_status s = read_via((channel)ch, words, sizeof words - 1, "w.txt", NULL, 0);
+    const char *message = csr_context_last_message(ctx);
+    CHECKF(s == CSR_ERR_PARSE && strstr(message, ":3: expected a source node id"),
+           "words named w.txt, %s: %s (%s)", channel_names[ch], csr_status_string(s), message);
+  }
+  static const char edges[] = "0 1\n1 2\n";
+  expect_read("an edge list named data.bin", edges, sizeof edges - 1, "data.bin");
+  static const char commented[] = "% made by hand\n0 1\n";
+  expect_read("an edge list with a comment first, named data", commented, sizeof commented - 1,
+              "data");
+}
+
 int main(void) {
   snprintf(tmpdir, sizeof tmpdir, "/tmp/csr_read_limits_XXXXXX");
   if (mkdtemp(tmpdir) == NULL) {
@@ -458,6 +487,7 @@ int main(void) {
   test_bad_lines();
   test_memory_limit();
   test_snap_header();
+  test_unnamed_format();
   csr_context_free(&ctx);
   CHECKF(rmdir(tmpdir) == 0, "cannot remove %s (a file left in it?)", tmpdir);
   return csrt_finish("test_read_limits");

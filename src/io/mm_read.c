@@ -1,5 +1,6 @@
 /* Read a Matrix Market file or an edge list into COO triples (or CSR): open, detect, parse,
  * expand symmetry, hand the arrays to a csr_coo. */
+#include "io/decimal/mm_number.h"
 #include "mm_blocks.h"
 #include "ops/ops.h"
 
@@ -59,11 +60,28 @@ static int is_banner(const char *p, const char *end) {
   return end - p >= 12 && strncasecmp(p, "MatrixMarket", 12) == 0;
 }
 
+/* 1 when p, the start of a line's content, can start an edge list: a comment ('#' or '%'), or
+ * two integers (node ids; the edge list parser says what is wrong with them, if anything). */
+static int is_edge_list_start(const char *p, const char *end) {
+  if (*p == '#' || *p == '%')
+    return 1;
+  for (int word = 0; word < 2; word++) {
+    int64_t id = 0;
+    int status = 0;
+    const char *q = csri_parse_int64(p, end, &id, &status);
+    if (status == CSRI_NUM_SYNTAX || (q < end && !csri_is_blank(*q) && !csri_is_eol(*q)))
+      return 0;
+    p = csri_skip_blanks(q, end);
+  }
+  return 1;
+}
+
 /* The format to read, told by the content first: a file whose first line is the Matrix Market
  * banner is Matrix Market whatever its name; one asked to be read as an edge list is refused
  * (the banner would pass as a comment and the size line as an edge). Without the banner: the
- * format asked for, else the one the name says, else an edge list (standard input and names
- * that say nothing are told by their content alone; empty input is refused as an empty file).
+ * format asked for, else the one the name says, else an edge list when the first line can start
+ * one (standard input and names that say nothing are told by their content alone; other content
+ * is refused naming both formats, and empty input as an empty file).
  * A .mtx file without the banner is read as Matrix Market, so that the parser says what it found
  * instead. */
 static csr_status decide_format(csr_context *ctx, csri_source *src, csr_file_format asked,
@@ -87,6 +105,16 @@ static csr_status decide_format(csr_context *ctx, csri_source *src, csr_file_for
             : named != CSR_FORMAT_AUTO ? named
             : content == NULL          ? CSR_FORMAT_MATRIX_MARKET /* refused: "an empty file" */
                                        : CSR_FORMAT_EDGE_LIST;
+  if (asked == CSR_FORMAT_AUTO && named == CSR_FORMAT_AUTO && content != NULL &&
+      !is_edge_list_start(content, text + size)) {
+    char found[40];
+    csri_describe_token(content, text + size, found, sizeof found);
+    return CSRI_FAIL(ctx, CSR_ERR_PARSE,
+                     "%s:%lld: neither a Matrix Market banner (%%%%MatrixMarket ...) nor an edge "
+                     "list line (two node ids), found %s; name the file .mtx or .txt, or set "
+                     "csr_read_options.format, to read it as one of them",
+                     csri_source_name(src), (long long)line, found);
+  }
   return CSR_SUCCESS;
 }
 
