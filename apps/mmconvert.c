@@ -1,7 +1,7 @@
-/* mmconvert: converts between Matrix Market (.mtx, .mtx.gz) and edge lists (.txt, .el, .edges,
- * optionally .gz): reads IN as CSR (symmetric files expanded, duplicates summed), writes OUT in
- * the format its extension names, gzip-compressed when OUT ends in .gz; optionally as a
- * symmetric file (one triangle) or without values. */
+/* mmconvert: converts between Matrix Market (.mtx, .mm) and edge lists (.txt, .el, .edges), each
+ * optionally .gz: reads IN as CSR (symmetric files expanded, duplicates summed), writes OUT in the
+ * format its extension names, gzip-compressed when OUT ends in .gz; optionally as a symmetric
+ * file (one triangle) or without values. Any other name for OUT is refused before IN is read. */
 #include "common.h"
 
 #include <stdlib.h>
@@ -13,9 +13,10 @@ static void usage(void) {
   printf(
       "Usage: mmconvert IN OUT [--symmetric] [--pattern] [--verbose]\n"
       "\n"
-      "Reads IN and writes it to OUT. OUT's extension names the format written: .txt, .el,\n"
-      ".edges (optionally .gz) an edge list, anything else Matrix Market; OUT is\n"
-      "gzip-compressed when it ends in .gz. \"-\" is standard input or standard output.\n"
+      "Reads IN and writes it to OUT. OUT's extension names the format written: .mtx or .mm\n"
+      "Matrix Market, .txt, .el or .edges an edge list, each optionally followed by .gz (gzip\n"
+      "compression, the only one written). Any other name is refused (exit 1). \"-\" is\n"
+      "standard input, or standard output (Matrix Market, not compressed).\n"
       "\n"
       "Options:\n"
       "  --symmetric  write a Matrix Market 'symmetric' file (the lower triangle); refused\n"
@@ -61,6 +62,53 @@ static int64_t edge_list_order(const csr_matrix *A) {
   return top + 1;
 }
 
+/* The extensions OUT may end in (then optionally .gz), for the messages. */
+#define OUT_EXTENSIONS                                                                             \
+  ".mtx or .mm (Matrix Market), .txt, .el or .edges (edge list), each optionally followed by .gz"
+
+/* Compressions mmconvert cannot write, by the extension that would ask for them. */
+static const struct {
+  const char *ext, *name;
+} unwritable_compression[] = {
+    {".bz2", "bzip2"}, {".xz", "xz"},     {".zst", "zstd"},  {".zstd", "zstd"},
+    {".lz4", "lz4"},   {".lzma", "lzma"}, {".lz", "lzip"},   {".Z", "Unix compress"},
+    {".zip", "zip"},   {".7z", "7-Zip"},  {".br", "brotli"},
+};
+
+/* OUT's format from its name: *edges 1 for an edge list, 0 for Matrix Market; *gzip 1 when it
+ * ends in .gz. APP_OK, or APP_USAGE after a message naming the extension and those written. */
+static int out_format(const char *out, int *edges, int *gzip) {
+  *edges = 0;
+  *gzip = 0;
+  if (strcmp(out, "-") == 0)
+    return APP_OK;
+  for (size_t i = 0; i < sizeof unwritable_compression / sizeof unwritable_compression[0]; i++)
+    if (app_ends_with(out, unwritable_compression[i].ext))
+      return app_usage_error(prog,
+                             "cannot compress with %s ('%s'): gzip is the only compression "
+                             "mmconvert writes; end OUT in .gz instead of %s (or compress the "
+                             "file it writes yourself). OUT must end in " OUT_EXTENSIONS,
+                             unwritable_compression[i].name, out, unwritable_compression[i].ext);
+  *gzip = app_ends_with(out, ".gz");
+  *edges = app_is_edge_list_path(out);
+  size_t n = strlen(out) - (*gzip ? 3 : 0); /* the name without .gz */
+  if (*edges || (n > 4 && strncmp(out + n - 4, ".mtx", 4) == 0) ||
+      (n > 3 && strncmp(out + n - 3, ".mm", 3) == 0))
+    return APP_OK;
+  /* The extension refused: from the last '.' of the file name (before .gz) to the end. */
+  const char *base = strrchr(out, '/') ? strrchr(out, '/') + 1 : out;
+  const char *dot = NULL;
+  for (const char *c = base; c < out + n; c++)
+    if (*c == '.' && c > base)
+      dot = c;
+  if (dot == NULL)
+    return app_usage_error(
+        prog, "'%s' has no extension to name the format to write: OUT must end in " OUT_EXTENSIONS,
+        out);
+  return app_usage_error(prog, "cannot write '%s' files ('%s'): OUT must end in " OUT_EXTENSIONS,
+                         dot, out);
+}
+
 static const char *describe_input(const csr_file_info *info, char *buf, size_t size) {
   if (info->format == CSR_FORMAT_EDGE_LIST)
     snprintf(buf, size, "edge list%s, %s", info->gzip ? " gzip" : "",
@@ -103,7 +151,10 @@ int main(int argc, char **argv) {
   }
   if (in == NULL || out == NULL)
     return app_usage_error(prog, "missing %s", in == NULL ? "IN and OUT" : "OUT");
-  int out_edges = app_is_edge_list_path(out);
+  int out_edges = 0, out_gzip = 0;
+  int rc = out_format(out, &out_edges, &out_gzip);
+  if (rc != APP_OK)
+    return rc;
   if (symmetric && out_edges)
     return app_usage_error(prog, "--symmetric needs Matrix Market output; '%s' is an edge list",
                            out);
@@ -112,7 +163,6 @@ int main(int argc, char **argv) {
   csr_status s = csr_context_create(&ctx);
   if (s != CSR_SUCCESS)
     return app_fail(APP_RUNTIME, "cannot create a context: %s", csr_status_string(s));
-  int rc = APP_OK;
   csr_matrix *A = NULL, *P = NULL;
   csr_file_info info;
   double t0 = app_now();
@@ -133,6 +183,7 @@ int main(int argc, char **argv) {
   wo.symmetric = symmetric;
   wo.pattern = pattern;
   wo.integer = info.field == CSR_MM_INTEGER && !pattern;
+  wo.gzip = out_gzip;
   int64_t order = 0;
   if (out_edges) {
     order = edge_list_order(M);
@@ -159,7 +210,7 @@ int main(int argc, char **argv) {
   fprintf(stderr, "%s: %s (%s, %lld x %lld, %lld stored) -> %s (%s%s, %s%s, %lld %s) in %.3f s\n",
           prog, in, describe_input(&info, what, sizeof what), (long long)info.rows,
           (long long)info.cols, (long long)info.stored_entries, out,
-          out_edges ? "edge list" : "matrix market", app_ends_with(out, ".gz") ? " gzip" : "",
+          out_edges ? "edge list" : "matrix market", out_gzip ? " gzip" : "",
           M->value_type == CSR_PATTERN || pattern ? "pattern"
           : wo.integer                            ? "integer"
                                                   : "real",

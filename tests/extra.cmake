@@ -21,8 +21,8 @@ endif()
 # apps_*: the command-line apps (mminfo, mmconvert, spmv) through tests/apps/run.sh, one ctest
 # test per case, label apps; 77 (python3 missing, it parses the JSON output) reports skipped.
 if(CSR_BUILD_APPS)
-  foreach(case help usage bad_input messages mminfo mmconvert spmv_validate spmv_x spmv_copy
-               spmv_cuda spmv_cuda_oom)
+  foreach(case help usage bad_input messages mminfo mmconvert mmconvert_out spmv_validate spmv_x
+               spmv_copy spmv_cuda spmv_cuda_oom)
     add_test(NAME apps_${case}
       COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/apps/run.sh ${case} $<TARGET_FILE_DIR:spmv>
               ${PROJECT_SOURCE_DIR})

@@ -3,8 +3,8 @@
 #
 #   bash tests/apps/run.sh CASE APPS_DIR SOURCE_DIR
 #
-# CASE: help, usage, bad_input, messages, mminfo, mmconvert, spmv_validate, spmv_x, spmv_copy,
-# spmv_cuda, spmv_cuda_oom.
+# CASE: help, usage, bad_input, messages, mminfo, mmconvert, mmconvert_out, spmv_validate, spmv_x,
+# spmv_copy, spmv_cuda, spmv_cuda_oom.
 # APPS_DIR holds the built apps, SOURCE_DIR is the repository (matrices/ and include/csr.h).
 # Exit 0 pass, 1 fail, 77 skipped (python3 missing: it parses the JSON output).
 set -euo pipefail
@@ -267,6 +267,70 @@ case_mmconvert() {
   contains "$tmp/err" "warning: an edge list records no size"
   contains "$tmp/err" "253 x 253, not 117 x 253"
   echo "mmconvert: ok"
+}
+
+# OUT's name: the extensions mmconvert writes are accepted, each in the format it names, and any
+# other name is refused as a usage error (exit 1) before IN is read, with a message naming the
+# extension and the ones it writes; compressions other than gzip get their own message.
+case_mmconvert_out() {
+  local m="$matrices/karate.mtx" out ext
+  local written=".mtx or .mm (Matrix Market), .txt, .el or .edges (edge list), each optionally"
+  cd "$tmp"
+  for ext in bz2 xz zst; do
+    for out in "k.mtx.$ext" "k.txt.$ext" "k.$ext"; do
+      run 1 "$apps/mmconvert" "$m" "$out"
+      contains "$tmp/err" "mmconvert: cannot compress with "
+      contains "$tmp/err" "('$out'): gzip is the only compression mmconvert writes"
+      contains "$tmp/err" "instead of .$ext"
+      contains "$tmp/err" "OUT must end in $written"
+      [[ ! -e "$out" ]] || fail "a refused name was written: $out"
+    done
+  done
+  run 1 "$apps/mmconvert" "$m" k.mtx.bz2
+  contains "$tmp/err" "cannot compress with bzip2"
+  local pair
+  for pair in k.xyz:.xyz k.xyz.gz:.xyz.gz k.mtx.tmp:.tmp k.csv:.csv; do
+    out=${pair%%:*}
+    run 1 "$apps/mmconvert" "$m" "$out"
+    contains "$tmp/err" "mmconvert: cannot write '${pair#*:}' files ('$out'): OUT must end in $written"
+    [[ ! -e "$out" ]] || fail "a refused name was written: $out"
+  done
+  for out in k k.gz dir.d/k; do
+    run 1 "$apps/mmconvert" "$m" "$out"
+    contains "$tmp/err" "'$out' has no extension to name the format to write"
+  done
+  # Refused before IN is read: a missing IN does not change the answer.
+  run 1 "$apps/mmconvert" "$tmp/missing.mtx" k.xyz
+  contains "$tmp/err" "cannot write '.xyz' files"
+  # Every extension it accepts, plain and gzip, in the format it names.
+  for ext in mtx mm txt el edges; do
+    for out in "k.$ext" "k.$ext.gz"; do
+      run 0 "$apps/mmconvert" "$m" "$out"
+      local first magic
+      magic=$(od -An -tx1 -N2 "$out" | tr -d ' ')
+      if [[ $out == *.gz ]]; then
+        [[ $magic == 1f8b ]] || fail "$out is not gzip"
+        # sed, not head, reads all of it: gzip killed by SIGPIPE would fail the pipeline.
+        first=$(gzip -dc "$out" | sed -n 1p)
+      else
+        [[ $magic != 1f8b ]] || fail "$out is gzip"
+        first=$(head -n 1 "$out")
+      fi
+      if [[ $ext == mtx || $ext == mm ]]; then
+        [[ $first == "%%MatrixMarket matrix coordinate pattern general" ]] ||
+          fail "$out: not Matrix Market: $first"
+      else
+        [[ $first =~ ^[0-9]+\ [0-9]+$ ]] || fail "$out: not an edge list: $first"
+      fi
+      run 0 "$apps/mminfo" "$out"
+      contains "$tmp/out" "156"
+    done
+  done
+  # "-": Matrix Market on standard output.
+  run 0 "$apps/mmconvert" "$m" -
+  [[ $(head -n 1 "$tmp/out") == "%%MatrixMarket matrix coordinate pattern general" ]] ||
+    fail "'-' did not write Matrix Market: $(head -n 1 "$tmp/out")"
+  echo "mmconvert_out: ok"
 }
 
 case_spmv_validate() {
