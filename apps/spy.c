@@ -8,18 +8,21 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *prog = "spy";
 
 static void usage(void) {
   printf(
-      "Usage: spy FILE [--out spy.png] [--size N] [--threads T] [--json] [--verbose]\n"
+      "Usage: spy FILE [--out PATH] [--size N] [--threads T] [--json] [--verbose]\n"
       "\n"
       "Reads FILE (a Matrix Market file or an edge list; \"-\" is standard input) and writes a\n"
-      "PNG picture of it with two panels.\n"
+      "PNG picture of it with two panels. Without --out the picture goes to spy.png in a new\n"
+      "directory under $TMPDIR (or /tmp), never into the working directory; the output's first\n"
+      "line (and the JSON key \"out\") names the file written.\n"
       "\n"
       "Options:\n"
-      "  --out PATH   the PNG file to write (default spy.png)\n"
+      "  --out PATH   the PNG file to write (default: spy.png in a new temporary directory)\n"
       "  --size N     the pattern panel's longest side in pixels, %d..%d (default %d)\n"
       "  --threads T  OpenMP threads for reading and drawing (default: OpenMP's)\n"
       "  --json       one JSON object instead of text (keys: file, out, rows, cols, nnz, width,\n"
@@ -56,7 +59,7 @@ static void usage(void) {
 }
 
 typedef struct options {
-  const char *path, *out;
+  const char *path, *out;  /* out NULL: a new temporary directory (default_out) */
   long long size, threads; /* threads 0: OpenMP's default */
   int json;
 } options;
@@ -108,7 +111,6 @@ static int parse_option(int argc, char **argv, int *i, options *o) {
 
 static int parse(int argc, char **argv, options *o) {
   memset(o, 0, sizeof *o);
-  o->out = "spy.png";
   o->size = SPY_SIZE_DEFAULT;
   int only_files = 0;
   app_report_init(prog, argc, argv);
@@ -203,6 +205,51 @@ static void print_text(const options *o, const spy_picture *p, const timings *t)
   printf("time       read %.3f s, draw %.3f s, write %.3f s\n", t->read, t->draw, t->write);
 }
 
+/* Without --out: makes a new directory spy-XXXXXX under $TMPDIR (or /tmp) and puts
+ * DIR/spy.png in path, so that a picture never lands in the working directory unasked and two
+ * runs never overwrite each other's. 0, or -1 with errno set. */
+static int default_out(const char *tmpdir, char *path, size_t size, char **dir_end) {
+  size_t n = strlen(tmpdir);
+  while (n > 1 && tmpdir[n - 1] == '/')
+    n--;
+  int w = snprintf(path, size, "%.*s/spy-XXXXXX", (int)n, tmpdir);
+  if (w < 0 || (size_t)w + sizeof "/spy.png" > size) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  if (mkdtemp(path) == NULL)
+    return -1;
+  *dir_end = path + w;
+  memcpy(path + w, "/spy.png", sizeof "/spy.png");
+  return 0;
+}
+
+/* Writes the picture to o->out, or without --out to a new temporary directory (o->out then
+ * points into path); APP_OK or APP_RUNTIME after a message. */
+static int write_picture(options *o, const png_image *img, char *path, size_t size) {
+  char *dir_end = NULL;
+  if (o->out == NULL) {
+    const char *tmpdir = getenv("TMPDIR");
+    if (tmpdir == NULL || tmpdir[0] == '\0')
+      tmpdir = "/tmp";
+    if (default_out(tmpdir, path, size, &dir_end) != 0)
+      return app_fail(APP_RUNTIME, "cannot make a directory for the picture under %s: %s", tmpdir,
+                      strerror(errno));
+    o->out = path;
+  }
+  errno = 0;
+  if (png_write(img, o->out) == 0)
+    return APP_OK;
+  int rc = app_fail(APP_RUNTIME, "%s: writing the picture failed%s%s", o->out, errno ? ": " : "",
+                    errno ? strerror(errno) : "");
+  if (dir_end != NULL) { /* leave no half-written file or empty directory of ours behind */
+    unlink(path);
+    *dir_end = '\0';
+    rmdir(path);
+  }
+  return rc;
+}
+
 /* Row statistics and the picture, timed; APP_OK or an exit code after a message. */
 static int draw(csr_context *ctx, const csr_matrix *A, const options *o, png_image *img,
                 spy_picture *p, timings *t) {
@@ -233,16 +280,14 @@ int main(int argc, char **argv) {
   png_image img = {0, 0, NULL};
   spy_picture p;
   timings t = {0.0, 0.0, 0.0};
+  char out_path[4096];
   if (o.threads > 0 && (s = csr_context_set_threads(ctx, (int)o.threads)) < 0) {
     rc = app_fail_status(APP_RUNTIME, "--threads", ctx, s);
   } else if ((s = app_read_csr(ctx, prog, o.path, NULL, &A, NULL, &t.read)) < 0) {
     rc = app_fail_status(app_exit_code(s), o.path, ctx, s);
   } else if ((rc = draw(ctx, A, &o, &img, &p, &t)) == APP_OK) {
     double t0 = app_now();
-    errno = 0;
-    if (png_write(&img, o.out) != 0)
-      rc = app_fail(APP_RUNTIME, "%s: writing the picture failed%s%s", o.out, errno ? ": " : "",
-                    errno ? strerror(errno) : "");
+    rc = write_picture(&o, &img, out_path, sizeof out_path);
     t.write = app_now() - t0;
   }
   if (rc == APP_OK) {

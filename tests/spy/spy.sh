@@ -30,7 +30,7 @@ case_help() {
   local version
   version=$(sed -n 's/^#define CSR_VERSION_STRING "\(.*\)"/\1/p' "$src/include/csr.h")
   run 0 "$app" --help
-  for text in "Usage: spy FILE [--out spy.png] [--size N]" "--threads T" "16..8192 (default 512)" \
+  for text in "Usage: spy FILE [--out PATH] [--size N]" "--threads T" "16..8192 (default 512)" \
     "log scale" "log10 scale" "log2 bin" "empty rows" "explicit zeros kept" "symmetric files" \
     "draw_seconds" "pixels_nonempty" "Exit status: 0 success, 1 usage error, 2 bad input"; do
     contains "$tmp/out" "$text"
@@ -64,10 +64,29 @@ case_usage() {
   run 1 "$app" "$bus" --out=
   contains "$tmp/err" "--out must be a file name"
   [[ ! -e "$tmp/spy.png" ]] || fail "a usage error wrote spy.png"
-  # Accepted spellings and bounds; the default output is spy.png in the working directory.
-  run 0 "$app" "$bus" --size=16 --threads=1
-  is_png "$tmp/spy.png" || fail "no spy.png by default"
-  contains "$tmp/out" "spy.png: "
+  # Accepted spellings and bounds. Without --out the picture goes to spy.png in a new directory
+  # under $TMPDIR, named on the first line (and in JSON), never into the working directory.
+  mkdir "$tmp/cwd" "$tmp/tmpdir"
+  cd "$tmp/cwd"
+  TMPDIR="$tmp/tmpdir/" run 0 "$app" "$bus" --size=16 --threads=1
+  local first made
+  first=$(head -n 1 "$tmp/out")
+  made=${first%%: *}
+  [[ "$made" == "$tmp/tmpdir/spy-"??????"/spy.png" ]] || fail "default output: '$first'"
+  is_png "$made" || fail "no PNG at $made"
+  [[ -z "$(ls -A "$tmp/cwd")" ]] || fail "spy wrote into the working directory: $(ls -A "$tmp/cwd")"
+  TMPDIR="$tmp/tmpdir" run 0 "$app" "$bus" --size=16 --json
+  local again
+  again=$(sed -n 's/^ *"out": "\(.*\)",$/\1/p' "$tmp/out")
+  [[ "$again" == "$tmp/tmpdir/spy-"??????"/spy.png" && "$again" != "$made" ]] ||
+    fail "a second run's JSON out: '$again' (first: '$made')"
+  is_png "$again" || fail "no PNG at $again"
+  [[ $(find "$tmp/tmpdir" -name spy.png | wc -l) == 2 ]] || fail "expected two pictures"
+  # A TMPDIR it cannot write into: a runtime failure naming it, nothing left behind.
+  TMPDIR="$tmp/no such dir" run 3 "$app" "$bus"
+  contains "$tmp/err" "cannot make a directory for the picture under $tmp/no such dir"
+  [[ -z "$(ls -A "$tmp/cwd")" ]] || fail "a failure wrote into the working directory"
+  cd "$tmp"
   run 0 "$app" --out "$tmp/big.png" --size 8192 -- "$bus"
   is_png "$tmp/big.png" || fail "--size 8192 wrote no PNG"
   contains "$tmp/out" "each entry 7 x 7 pixels"
