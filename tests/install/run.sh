@@ -4,8 +4,11 @@
 # docs/example_first.c) against it the ways a user would:
 #   (a) CMake:      find_package(csr) -> csr::csr (shared) and csr::csr_static
 #   (b) pkg-config: cc hello.c $(pkg-config --cflags --libs csr)           (shared)
-#   (c) pkg-config: cc hello.c ... $(pkg-config --static --libs csr) with libcsr.a
-# then runs each program and compares its output with what csr.h documents.
+#   (c) pkg-config: cc hello.c $(pkg-config --cflags csr-static) \
+#                   $(pkg-config --static --libs csr-static)          (libcsr.a; without --static too)
+# then runs each program and compares its output with what csr.h documents, checks that the static
+# programs load no libcsr and no shared library beyond those README names, and that the installed
+# apps (bin/) run from the prefix.
 #
 # usage: run.sh BUILD_DIR SOURCE_DIR C_COMPILER CMAKE_COMMAND [CUDA_TOOLKIT_ROOT]
 #   BUILD_DIR          the configured and built libcsr build tree
@@ -69,13 +72,15 @@ check_run() {
 echo "installing $build_dir into $prefix"
 quiet "$work/install.log" "$cmake" --install "$build_dir" --prefix "$prefix"
 pc_file="$(find "$prefix" -name csr.pc -path '*/pkgconfig/*' | head -n 1)"
+apps=(mminfo mmconvert spmv pagerank cg spy)
 if [[ -z "$pc_file" ]]; then
   echo "FAILED: no pkgconfig/csr.pc under $prefix" >&2
   exit 1
 fi
 libdir="$(dirname "$(dirname "$pc_file")")"
 for f in "$prefix/include/csr.h" "$libdir/libcsr.so" "$libdir/libcsr.a" \
-  "$libdir/cmake/csr/csrConfig.cmake" "$libdir/cmake/csr/csrConfigVersion.cmake"; do
+  "$libdir/cmake/csr/csrConfig.cmake" "$libdir/cmake/csr/csrConfigVersion.cmake" \
+  "$libdir/pkgconfig/csr-static.pc" "${apps[@]/#/$prefix/bin/}"; do
   if [[ ! -e "$f" ]]; then
     echo "FAILED: $f was not installed; installed files:" >&2
     cat "$build_dir/install_manifest.txt" >&2 || true
@@ -83,6 +88,30 @@ for f in "$prefix/include/csr.h" "$libdir/libcsr.so" "$libdir/libcsr.a" \
   fi
 done
 echo "ok: installed files (libdir $libdir)"
+
+# --- the apps, from the prefix --------------------------------------------------------------------
+# Run with a bare environment (no LD_LIBRARY_PATH): they carry libcsr inside them.
+version="$(sed -n 's/^#define CSR_VERSION_STRING "\(.*\)"/\1/p' "$prefix/include/csr.h")"
+for app in "${apps[@]}"; do
+  out="$(env -i PATH=/usr/bin:/bin "$prefix/bin/$app" --version 2>&1)" || {
+    echo "FAILED: $prefix/bin/$app --version: $out" >&2
+    exit 1
+  }
+  [[ "$out" == "$app (libcsr) $version"* ]] || {
+    echo "FAILED: $prefix/bin/$app --version printed: $out" >&2
+    exit 1
+  }
+done
+repo_matrices="$(cd "$source_dir/../../matrices" && pwd)"
+out="$(env -i PATH=/usr/bin:/bin "$prefix/bin/mminfo" "$repo_matrices/karate.mtx" --json 2>&1)" || {
+  echo "FAILED: $prefix/bin/mminfo on karate.mtx: $out" >&2
+  exit 1
+}
+[[ "$out" == *'"nnz": 156'* ]] || {
+  echo "FAILED: $prefix/bin/mminfo karate.mtx: $out" >&2
+  exit 1
+}
+echo "ok: the apps run from $prefix/bin (${apps[*]})"
 
 # --- (a) CMake package --------------------------------------------------------------------------
 cmake_args=(-S "$source_dir" -B "$work/cmake-build" "-DCMAKE_PREFIX_PATH=$prefix"
@@ -127,8 +156,7 @@ check_tour env "LD_LIBRARY_PATH=$libdir" "$work/cmake-build/example_tour"
 export PKG_CONFIG_PATH="$libdir/pkgconfig"
 cflags="$(pkg-config --cflags csr)"
 libs="$(pkg-config --libs csr)"
-static_libs="$(pkg-config --static --libs csr)"
-echo "pkg-config: cflags '$cflags' libs '$libs' static libs '$static_libs'"
+echo "pkg-config: cflags '$cflags' libs '$libs'"
 # shellcheck disable=SC2086 # pkg-config output is a list of words
 quiet "$work/pc-shared.log" "$cc" -o "$work/hello_pc" "$source_dir/hello.c" $cflags $libs
 check_run "pkg-config csr (shared)" env "LD_LIBRARY_PATH=$libdir" "$work/hello_pc"
@@ -156,17 +184,40 @@ if ! env "LD_LIBRARY_PATH=$libdir" ldd "$work/hello_pc" | grep "libcsr.so.* => $
   exit 1
 fi
 
-# --- (c) pkg-config, static ---------------------------------------------------------------------
-# Both libcsr.so and libcsr.a lie in libdir and -lcsr would take the shared one: ask for the
-# archive by file name, keep everything else pkg-config --static says.
-static_libs="$(printf '%s\n' "$static_libs" | sed -E 's/(^| )-lcsr( |$)/\1-l:libcsr.a\2/')"
+# --- (c) pkg-config, static: csr-static.pc -------------------------------------------------------
+# csr.pc's -lcsr would take libcsr.so (both lie in libdir); csr-static names libcsr.a itself and
+# the libraries it needs, with or without --static. The static programs may load only the shared
+# libraries README's "Using the installed library" names: libc and the loader, libm, libpthread,
+# zlib, the compiler's OpenMP runtime (and libgcc_s under it), the CUDA runtime (and libdl, librt).
+allowed='^(libc|libm|libpthread|libz|libgomp|libomp|libgcc_s|libcudart|libdl|librt|ld-linux-x86-64|ld-linux-aarch64)\.so'
+check_static() {
+  local prog="$1" lib
+  if readelf -d "$prog" | grep 'NEEDED.*libcsr' >/dev/null; then
+    echo "FAILED: $prog still needs a shared libcsr" >&2
+    exit 1
+  fi
+  for lib in $(readelf -d "$prog" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+    if ! [[ "$lib" =~ $allowed ]]; then
+      echo "FAILED: $prog needs $lib, which README does not list as staying dynamic" >&2
+      exit 1
+    fi
+  done
+}
+static_cflags="$(pkg-config --cflags csr-static)"
+static_libs="$(pkg-config --static --libs csr-static)"
+plain_libs="$(pkg-config --libs csr-static)"
+echo "pkg-config csr-static: cflags '$static_cflags' static libs '$static_libs' libs '$plain_libs'"
+# shellcheck disable=SC2086 # pkg-config output is a list of words
+quiet "$work/pc-static.log" "$cc" -o "$work/hello_pc_static" "$source_dir/hello.c" \
+  $static_cflags $static_libs
+check_static "$work/hello_pc_static"
+check_run "pkg-config --static csr-static" "$work/hello_pc_static"
 # shellcheck disable=SC2086
-quiet "$work/pc-static.log" "$cc" -o "$work/hello_pc_static" "$source_dir/hello.c" $cflags \
-  $static_libs
-if readelf -d "$work/hello_pc_static" | grep 'NEEDED.*libcsr' >/dev/null; then
-  echo "FAILED: hello_pc_static still needs a shared libcsr" >&2
-  exit 1
-fi
-check_run "pkg-config --static csr" "$work/hello_pc_static"
+quiet "$work/pc-static-plain.log" "$cc" -o "$work/hello_pc_static_plain" "$source_dir/hello.c" \
+  $static_cflags $plain_libs
+check_static "$work/hello_pc_static_plain"
+check_run "pkg-config csr-static (without --static)" "$work/hello_pc_static_plain"
+echo "shared libraries of the static program (ldd):"
+ldd "$work/hello_pc_static" | sed 's/^/  /'
 
 echo "install_package: all ways of using the installed libcsr work"
