@@ -18,6 +18,17 @@ else()
   set_tests_properties(install_package PROPERTIES LABELS install TIMEOUT 600)
 endif()
 
+# ctest_gpu_skips: the GPU tests (gpu_*, the cuda runs of backend_*) are registered in every build
+# with SKIP_RETURN_CODE 77 and, without a GPU, exit 77, so that ctest lists them as skipped
+# (tests/meta/gpu_skips.py). Label unit; registered where python3 is found.
+find_program(csr_python3 python3)
+if(csr_python3)
+  add_test(NAME ctest_gpu_skips
+    COMMAND ${csr_python3} ${CMAKE_CURRENT_SOURCE_DIR}/meta/gpu_skips.py ${CMAKE_CTEST_COMMAND}
+            ${PROJECT_BINARY_DIR} ${PROJECT_SOURCE_DIR})
+  set_tests_properties(ctest_gpu_skips PROPERTIES LABELS unit TIMEOUT 300)
+endif()
+
 # apps_*: the command-line apps (mminfo, mmconvert, spmv) through tests/apps/run.sh, one ctest
 # test per case, label apps; 77 (python3 missing, it parses the JSON output) reports skipped.
 if(CSR_BUILD_APPS)
