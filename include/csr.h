@@ -634,7 +634,8 @@ typedef enum csr_solver_stop {
   CSR_SOLVER_CONVERGED = 0, /**< ||b - A x|| met the tolerance (status CSR_SUCCESS) */
   CSR_SOLVER_MAX_ITER = 1,  /**< the iteration limit came first (CSR_INFO_NOT_CONVERGED) */
   CSR_SOLVER_BREAKDOWN = 2, /**< the method cannot go on (CSR_ERR_INVALID_MATRIX) */
-  CSR_SOLVER_FAILED = 3     /**< another error (a bad Jacobi diagonal, out of memory, NaN) */
+  CSR_SOLVER_FAILED = 3     /**< another error (A, b or x refused before any iteration, a bad
+                                 Jacobi diagonal, out of memory, overflow) */
 } csr_solver_stop;
 
 /** What a csr_solve run did. */
@@ -656,22 +657,40 @@ typedef struct csr_solver_info {
  *  comes from the recurrence r'z' = rz - 2 alpha zq + alpha^2 qDq (docs/algorithms.md).
  *  BiCGSTAB is made of the public operations (csr_spmv, csr_dot, csr_axpby, ...). When the
  *  recurrence residual meets the tolerance the true residual b - A x is recomputed; if it does not
- *  meet it, the method restarts from it. b = 0 gives x = 0 at once. Returns:
+ *  meet it, the method restarts from it.
+ *  Before any iteration A's values are checked, then b, then (when b != 0) x: a NaN or infinity is
+ *  refused, the first one named ("A holds a non-finite value: A(i,j) = nan", in row order; "b
+ *  holds ...: b(i) = inf"), and so is a provably singular A, one with a row or a column without a
+ *  nonzero value ("A is singular: row i ... has no nonzero entry"; a row or column of stored zeros
+ *  counts). A is checked first, so b = A * ones holding A's NaN blames A, and a singular A is
+ *  refused whatever b (b = 0 too). On the host this is one pass over A (about one SpMV's reads);
+ *  on the device, public reductions find non-finite values and rows that store nothing (the
+ *  operand is then copied to the host to name the entry), while a row or column whose stored
+ *  values are all zero is found (on a copy of A) only once the method has failed: a consistent
+ *  b can then converge there, with the entries of x that A does not determine left as they were.
+ *  Other singular matrices are not looked for: a consistent system (b in A's range) may converge.
+ *  b = 0 gives x = 0 at once (the guess is not read). Returns:
  *   - CSR_SUCCESS: converged;
  *   - CSR_INFO_NOT_CONVERGED: max_iter iterations ran; x holds the last iterate;
- *   - CSR_ERR_INVALID_MATRIX: breakdown. CG/PCG: p'Ap <= 0 (A is not symmetric positive
- *     definite); PCG: a diagonal entry missing, zero or negative (the message names the row);
- *     BiCGSTAB: rho = rhat'r = 0, rhat'v = 0 or omega = 0 (the message says which). x holds the
- *     last finite iterate;
+ *   - CSR_ERR_INVALID_MATRIX: A singular as above, x untouched (on the device, when found after
+ *     the method failed, x holds its last iterate); or a breakdown (info->stop is then
+ *     CSR_SOLVER_BREAKDOWN). CG/PCG: p'Ap <= 0 (A is not symmetric positive definite; when
+ *     A p = 0 for the direction p != 0 the message says "A is singular"); PCG: a diagonal entry
+ *     missing, zero or negative (the message names the row); BiCGSTAB: rho = rhat'r = 0,
+ *     rhat'v = 0 or omega = 0 (the message says which), or A u = 0 for a u != 0 ("A is
+ *     singular"). x holds the last finite iterate;
+ *   - CSR_ERR_INVALID_VALUE: A, b or x non-finite as above (x untouched); bad method, negative or
+ *     NaN tolerances, both 0, negative max_iter or history_capacity, history NULL with a capacity,
+ *     b and x overlapping; ||b|| or a residual overflowing during the iteration (x may then hold
+ *     non-finite values);
  *   - CSR_ERR_NULL_POINTER (A, b, x), CSR_ERR_DIMENSION_MISMATCH (A not square, b or x not of
- *     A's size), CSR_ERR_TYPE_MISMATCH, CSR_ERR_INVALID_VALUE (bad method, negative or NaN
- *     tolerances, both 0, negative max_iter or history_capacity, history NULL with a capacity,
- *     b and x overlapping, non-finite b or initial residual, a non-finite residual during the
- *     iteration: x may then hold non-finite values), CSR_ERR_LOCATION_MISMATCH (A, b, x in two
- *     places, or device operands with a context set to ref or omp), CSR_ERR_UNSUPPORTED (the
- *     segmented kernel forced on the device for CG or PCG), CSR_ERR_OUT_OF_MEMORY, CSR_ERR_DEVICE.
+ *     A's size), CSR_ERR_TYPE_MISMATCH, CSR_ERR_INDEX_OUT_OF_BOUNDS (a host A with a column index
+ *     outside [0, n)), CSR_ERR_LOCATION_MISMATCH (A, b, x in two places, or device operands with
+ *     a context set to ref or omp), CSR_ERR_UNSUPPORTED (the segmented kernel forced on the
+ *     device for CG or PCG), CSR_ERR_OUT_OF_MEMORY, CSR_ERR_DEVICE.
  *  info (may be NULL) is filled on every return after the arguments were accepted, including
- *  breakdowns; it is left untouched on argument errors. */
+ *  breakdowns and the refusals above (0 iterations, stop CSR_SOLVER_FAILED); it is left untouched
+ *  on argument errors. */
 csr_status csr_solve(csr_context *ctx, const csr_matrix *A, const csr_vector *b, csr_vector *x,
                      const csr_solver_options *options, csr_solver_info *info);
 

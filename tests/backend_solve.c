@@ -1,9 +1,11 @@
 /* csr_solve on one backend (argv: ref, omp, cuda; A, b and x placed where it runs): CG,
  * Jacobi-PCG and BiCGSTAB on generated 2D Poisson and convection-diffusion matrices and on SPD /
  * unsymmetric Matrix Market files, with b = A * ones (so x = ones is the exact solution), against
- * a dense LAPACK solve where the matrix is small enough; then breakdowns, the iteration limit,
- * the residual history, b = 0 and argument errors. Matrices and vectors are built on the host
- * with the reference backend (ref), and solved by the backend under test (ctx). */
+ * a dense LAPACK solve where the matrix is small enough; then breakdowns, NaN and infinity in A, b
+ * or x (refused, the first one named), singular matrices (a zero row or column named; A p = 0;
+ * a consistent singular system still solved), the iteration limit, the residual history, b = 0
+ * and argument errors. Matrices and vectors are built on the host with the reference backend
+ * (ref), and solved by the backend under test (ctx). */
 #include "testing.h"
 
 #include <math.h>
@@ -356,9 +358,10 @@ static void test_breakdowns(csr_context *ctx) {
   o.method = CSR_SOLVER_PCG_JACOBI;
   CHECK_STATUS(ctx, solve_placed(ctx, A, b, x, &o, &info), CSR_ERR_INVALID_MATRIX);
   CHECK(strstr(csr_context_last_error(ctx), "A(3,3)") != NULL && all_finite(x));
-  /* PCG: a missing diagonal entry is named (row 1 stores (1, 0) instead). */
-  A->col_indices[1] = 0;
-  A->flags = 0;
+  /* PCG: a missing diagonal entry is named (rows 1 and 2 store (1, 2) and (2, 1) instead: A
+   * stays nonsingular, every row and column holding a nonzero). */
+  A->col_indices[1] = 2;
+  A->col_indices[2] = 1;
   CHECK_STATUS(ctx, solve_placed(ctx, A, b, x, &o, &info), CSR_ERR_INVALID_MATRIX);
   CHECK(strstr(csr_context_last_error(ctx),
                "row 1 (0-based; 2 in a Matrix Market file) has no diagonal") != NULL);
@@ -383,6 +386,302 @@ static void test_breakdowns(csr_context *ctx) {
   csr_vector_free(&x2);
   csr_vector_free(&b);
   csr_vector_free(&x);
+}
+
+/* --- bad values and singular matrices ---------------------------------------------------- */
+
+/* The stored index of A(i, j), or -1. */
+static int64_t entry_of(const csr_matrix *A, int64_t i, int64_t j) {
+  for (int64_t k = A->row_offsets[i]; k < A->row_offsets[i + 1]; k++)
+    if (A->col_indices[k] == j)
+      return k;
+  return -1;
+}
+
+static double *values_of(const csr_matrix *A) {
+  return A->values;
+}
+
+/* csr_solve refuses (A, b, x) with `status` before any iteration: the message holds `text` (and
+ * not `not_text` unless NULL), info says so, x is left as it was (bit for bit). */
+static void expect_refused(csr_context *ctx, const char *name, const csr_matrix *A,
+                           const csr_vector *b, csr_vector *x, csr_solver_method method,
+                           csr_status status, const char *text, const char *not_text) {
+  csr_solver_options o;
+  csr_solver_options_init(&o);
+  o.method = method;
+  o.max_iter = 100;
+  csr_solver_info info;
+  csr_vector *before = NULL;
+  CHECK_OK(ref, csr_vector_clone(ref, x, &before, CSR_HOST));
+  CHECK_STATUS(ctx, solve_placed(ctx, A, b, x, &o, &info), status);
+  const char *message = csr_context_last_error(ctx);
+  CHECKF(strstr(message, text) != NULL && (not_text == NULL || strstr(message, not_text) == NULL),
+         "%s %s: message '%s', expected '%s'", name, method_name(method), message, text);
+  CHECKF(info.iterations == 0 && info.stop == CSR_SOLVER_FAILED, "%s %s: %lld iterations, stop %d",
+         name, method_name(method), (long long)info.iterations, (int)info.stop);
+  CHECK(memcmp(before->data, x->data, (size_t)x->n * sizeof(double)) == 0);
+  csr_vector_free(&before);
+}
+
+/* A NaN or an infinity in A, b or the initial guess is refused up front, the first one named, A's
+ * before b's (b = A * ones then holds A's NaN too). */
+static void test_bad_values(csr_context *ctx) {
+  csr_matrix *P = stencil(ref, 4, 0.0, 0.0);
+  csr_vector *b = NULL, *x = NULL;
+  ones_system(P, &b, &x);
+  double *a = values_of(P), *bv = b->data, *xv = x->data;
+  int64_t k56 = entry_of(P, 5, 6), k21 = entry_of(P, 2, 1);
+  CHECK(k56 >= 0 && k21 >= 0);
+  for (int m = 0; m < 3; m++) {
+    csr_solver_method method = (csr_solver_method)m;
+    a[k56] = NAN;
+    expect_refused(ctx, "A(5,6) = NaN", P, b, x, method, CSR_ERR_INVALID_VALUE,
+                   "A holds a non-finite value: A(5,6) = nan (0-based; row 6, column 7 in a "
+                   "Matrix Market file)",
+                   "b holds");
+    /* b = A * ones with that A: b(5) is NaN too, and A is still the one blamed. */
+    csr_vector *ones = NULL, *bnan = NULL;
+    CHECK_OK(ref, csr_vector_create(ref, &ones, P->rows, CSR_F64, CSR_HOST));
+    CHECK_OK(ref, csr_vector_create(ref, &bnan, P->rows, CSR_F64, CSR_HOST));
+    CHECK_OK(ref, csr_fill(ref, 1.0, ones));
+    CHECK_OK(ref, csr_spmv(ref, 1.0, P, ones, 0.0, bnan));
+    CHECK(isnan(((double *)bnan->data)[5]));
+    expect_refused(ctx, "A(5,6) = NaN, b = A ones", P, bnan, x, method, CSR_ERR_INVALID_VALUE,
+                   "A holds a non-finite value: A(5,6) = nan", "b holds");
+    csr_vector_free(&ones);
+    csr_vector_free(&bnan);
+    a[k21] = -INFINITY; /* before (5, 6) in row order */
+    expect_refused(ctx, "A(2,1) = -inf", P, b, x, method, CSR_ERR_INVALID_VALUE,
+                   "A holds a non-finite value: A(2,1) = -inf", NULL);
+    a[k56] = a[k21] = -1.0;
+    /* b: the first non-finite entry, and A is not blamed. */
+    bv[7] = NAN;
+    bv[3] = INFINITY;
+    expect_refused(ctx, "b(3) = inf", P, b, x, method, CSR_ERR_INVALID_VALUE,
+                   "b holds a non-finite value: b(3) = inf (0-based; 4 in a Matrix Market file)",
+                   "A holds");
+    bv[3] = bv[7] = 2.0;
+    /* The initial guess. */
+    xv[9] = -INFINITY;
+    expect_refused(ctx, "x(9) = -inf", P, b, x, method, CSR_ERR_INVALID_VALUE,
+                   "the initial guess x holds a non-finite value: x(9) = -inf", NULL);
+    xv[9] = 0.0;
+  }
+  /* A column index outside [0, n) in a host A: named, not followed (the device's SpMV trusts
+   * A's structure, as csr_spmv does: csr_matrix_validate checks it). */
+  if (csrt_location(backend) == CSR_HOST) {
+    int32_t saved = P->col_indices[k56];
+    P->col_indices[k56] = (int32_t)P->rows;
+    expect_refused(ctx, "column 16", P, b, x, CSR_SOLVER_CG, CSR_ERR_INDEX_OUT_OF_BOUNDS,
+                   "(row 5) has column 16, outside [0, 16)", NULL);
+    P->col_indices[k56] = saved;
+  }
+  /* b = 0 does not read the guess: x = 0, success. */
+  CHECK_OK(ref, csr_fill(ref, 0.0, b));
+  xv[9] = NAN;
+  csr_solver_info info;
+  CHECK_OK(ctx, solve_placed(ctx, P, b, x, NULL, &info));
+  CHECK(norm_inf(x) == 0.0 && info.stop == CSR_SOLVER_CONVERGED);
+  csr_vector_free(&b);
+  csr_vector_free(&x);
+  /* F32: the value named as stored. */
+  csr_matrix *P32 = NULL;
+  CHECK_OK(ref, csr_matrix_create(ref, &P32, P->rows, P->cols, P->nnz, CSR_F32, CSR_HOST));
+  memcpy(P32->row_offsets, P->row_offsets, (size_t)(P->rows + 1) * sizeof(int64_t));
+  memcpy(P32->col_indices, P->col_indices, (size_t)P->nnz * sizeof(int32_t));
+  for (int64_t k = 0; k < P->nnz; k++)
+    ((float *)P32->values)[k] = (float)a[k];
+  ((float *)P32->values)[entry_of(P32, 11, 15)] = INFINITY;
+  csr_vector *b32 = NULL, *x32 = NULL;
+  CHECK_OK(ref, csr_vector_create(ref, &b32, P->rows, CSR_F32, CSR_HOST));
+  CHECK_OK(ref, csr_vector_create(ref, &x32, P->rows, CSR_F32, CSR_HOST));
+  CHECK_OK(ref, csr_fill(ref, 1.0, b32));
+  csr_solver_options o;
+  csr_solver_options_init(&o);
+  CHECK_STATUS(ctx, solve_placed(ctx, P32, b32, x32, &o, &info), CSR_ERR_INVALID_VALUE);
+  CHECK(strstr(csr_context_last_error(ctx), "A(11,15) = inf") != NULL);
+  csr_matrix_free(&P32);
+  csr_vector_free(&b32);
+  csr_vector_free(&x32);
+  csr_matrix_free(&P);
+}
+
+/* The Poisson matrix of a 4 x 4 grid without row 6's entries (none stored). */
+static csr_matrix *without_row(const csr_matrix *P, int64_t row) {
+  csr_matrix *A = NULL;
+  CHECK_OK(ref, csr_matrix_create(ref, &A, P->rows, P->cols, P->nnz, CSR_F64, CSR_HOST));
+  int64_t n = 0;
+  for (int64_t i = 0; i < P->rows; i++) {
+    for (int64_t k = P->row_offsets[i]; i != row && k < P->row_offsets[i + 1]; k++) {
+      A->col_indices[n] = P->col_indices[k];
+      ((double *)A->values)[n++] = ((const double *)P->values)[k];
+    }
+    A->row_offsets[i + 1] = n;
+  }
+  A->nnz = n;
+  A->flags = P->flags;
+  return A;
+}
+
+/* A solve that must fail because A is singular: CSR_ERR_INVALID_MATRIX naming `text`. On the host
+ * it is found before any iteration; on the device, a row or column whose stored values are all
+ * zero is found once the method has failed (an inconsistent b makes sure it does). */
+static void expect_singular(csr_context *ctx, const char *name, const csr_matrix *A,
+                            const csr_vector *b, csr_solver_method method, const char *text) {
+  csr_vector *x = NULL;
+  CHECK_OK(ref, csr_vector_create(ref, &x, A->rows, CSR_F64, CSR_HOST));
+  csr_solver_options o;
+  csr_solver_options_init(&o);
+  o.method = method;
+  o.max_iter = 200;
+  csr_solver_info info;
+  CHECK_STATUS(ctx, solve_placed(ctx, A, b, x, &o, &info), CSR_ERR_INVALID_MATRIX);
+  const char *message = csr_context_last_error(ctx);
+  CHECKF(strstr(message, text) != NULL, "%s %s: message '%s', expected '%s'", name,
+         method_name(method), message, text);
+  CHECKF(csrt_location(backend) != CSR_HOST || info.iterations == 0,
+         "%s %s: %lld iterations on the host", name, method_name(method),
+         (long long)info.iterations);
+  csr_vector_free(&x);
+}
+
+static void test_singular(csr_context *ctx) {
+  csr_matrix *P = stencil(ref, 4, 0.0, 0.0), *E = without_row(P, 6);
+  int64_t n = P->rows;
+  csr_vector *b = NULL, *x = NULL, *ones = NULL;
+  ones_system(E, &b, &x);
+  CHECK_OK(ref, csr_vector_create(ref, &ones, n, CSR_F64, CSR_HOST));
+  CHECK_OK(ref, csr_fill(ref, 1.0, ones));
+  const char *row6 = "A is singular: row 6 (0-based; 7 in a Matrix Market file) has no nonzero "
+                     "entry";
+  /* Row 6 stores nothing: refused everywhere before any iteration, b consistent or not, and
+   * b = 0 too (A is checked first). */
+  for (int m = 0; m < 3; m++) {
+    expect_refused(ctx, "empty row 6", E, b, x, (csr_solver_method)m, CSR_ERR_INVALID_MATRIX, row6,
+                   NULL);
+    expect_refused(ctx, "empty row 6, b = ones", E, ones, x, (csr_solver_method)m,
+                   CSR_ERR_INVALID_MATRIX, row6, NULL);
+  }
+  CHECK_OK(ref, csr_fill(ref, 0.0, b));
+  expect_refused(ctx, "empty row 6, b = 0", E, b, x, CSR_SOLVER_CG, CSR_ERR_INVALID_MATRIX, row6,
+                 NULL);
+  /* Row and column 6 stored but all zero (A symmetric, semidefinite), b = ones (inconsistent:
+   * r_6 = 1 whatever x). */
+  csr_matrix *Z = stencil(ref, 4, 0.0, 0.0);
+  for (int64_t i = 0; i < n; i++)
+    for (int64_t k = Z->row_offsets[i]; k < Z->row_offsets[i + 1]; k++)
+      if (i == 6 || Z->col_indices[k] == 6)
+        values_of(Z)[k] = 0.0;
+  expect_singular(ctx, "zero row 6", Z, ones, CSR_SOLVER_CG, row6);
+  expect_singular(ctx, "zero row 6", Z, ones, CSR_SOLVER_PCG_JACOBI, row6);
+  expect_singular(ctx, "zero row 6", Z, ones, CSR_SOLVER_BICGSTAB, row6);
+  /* The same with b = A * ones (consistent): x = ones is one of many solutions and the methods
+   * would report success with x_6 arbitrary. The host's check refuses it up front; the device's
+   * sees only rows that store nothing (include/csr.h). */
+  if (csrt_location(backend) == CSR_HOST) {
+    csr_vector *bz = NULL, *xz = NULL;
+    ones_system(Z, &bz, &xz);
+    for (int m = 0; m < 3; m++)
+      expect_refused(ctx, "zero row 6, b = A ones", Z, bz, xz, (csr_solver_method)m,
+                     CSR_ERR_INVALID_MATRIX, row6, NULL);
+    csr_vector_free(&bz);
+    csr_vector_free(&xz);
+  }
+  /* Column 6 all zero, every row holding a nonzero (A unsymmetric); ones is not in A's range
+   * (the left null vector, column 6 of the Poisson matrix's positive inverse, is not orthogonal
+   * to it). */
+  for (int64_t k = 0; k < Z->nnz; k++)
+    values_of(Z)[k] = values_of(P)[k] * (Z->col_indices[k] != 6);
+  expect_singular(ctx, "zero column 6", Z, ones, CSR_SOLVER_BICGSTAB,
+                  "A is singular: column 6 (0-based; 7 in a Matrix Market file) has no nonzero "
+                  "entry");
+  expect_singular(ctx, "zero column 6", Z, ones, CSR_SOLVER_CG, "A is singular: column 6");
+  csr_matrix_free(&Z);
+  /* No zero row or column, but A p = 0 for the first direction p = b: [1 -1; -1 1], b = (1, 1).
+   * Every method breaks down at once, saying A is singular. */
+  csr_matrix *S = NULL;
+  CHECK_OK(ref, csr_matrix_create(ref, &S, 2, 2, 4, CSR_F64, CSR_HOST));
+  const double s_values[4] = {1.0, -1.0, -1.0, 1.0};
+  for (int k = 0; k < 4; k++) {
+    S->col_indices[k] = k % 2;
+    values_of(S)[k] = s_values[k];
+  }
+  S->row_offsets[1] = 2;
+  S->row_offsets[2] = 4;
+  S->flags = CSR_FLAG_SORTED | CSR_FLAG_NO_DUPLICATES;
+  csr_vector *b2 = NULL, *x2 = NULL;
+  CHECK_OK(ref, csr_vector_create(ref, &b2, 2, CSR_F64, CSR_HOST));
+  CHECK_OK(ref, csr_vector_create(ref, &x2, 2, CSR_F64, CSR_HOST));
+  CHECK_OK(ref, csr_fill(ref, 1.0, b2));
+  for (int m = 0; m < 3; m++) {
+    csr_solver_options o;
+    csr_solver_options_init(&o);
+    o.method = (csr_solver_method)m;
+    csr_solver_info info;
+    CHECK_OK(ref, csr_fill(ref, 0.0, x2));
+    CHECK_STATUS(ctx, solve_placed(ctx, S, b2, x2, &o, &info), CSR_ERR_INVALID_MATRIX);
+    const char *message = csr_context_last_error(ctx);
+    CHECKF(info.stop == CSR_SOLVER_BREAKDOWN && info.iterations == 0 &&
+               strstr(message, "A p = 0 for a direction p != 0: A is singular") != NULL &&
+               info.relative_residual == 1.0 && all_finite(x2),
+           "[1 -1; -1 1] %s: stop %d, %lld iterations, relative residual %g, '%s'",
+           method_name(o.method), (int)info.stop, (long long)info.iterations,
+           info.relative_residual, message);
+  }
+  csr_matrix_free(&S);
+  csr_vector_free(&b2);
+  csr_vector_free(&x2);
+  /* A consistent singular system with no zero row or column is still solved: the 1D Neumann
+   * Laplacian (null space: constants) and b = A v, v_i = i, from x = 0. */
+  int64_t m1 = 10;
+  csr_matrix *N = NULL;
+  CHECK_OK(ref, csr_matrix_create(ref, &N, m1, m1, 3 * m1, CSR_F64, CSR_HOST));
+  int64_t k = 0;
+  for (int64_t i = 0; i < m1; i++) {
+    if (i > 0) {
+      N->col_indices[k] = (int32_t)(i - 1);
+      values_of(N)[k++] = -1.0;
+    }
+    N->col_indices[k] = (int32_t)i;
+    values_of(N)[k++] = (i > 0) + (i < m1 - 1);
+    if (i < m1 - 1) {
+      N->col_indices[k] = (int32_t)(i + 1);
+      values_of(N)[k++] = -1.0;
+    }
+    N->row_offsets[i + 1] = k;
+  }
+  N->nnz = k;
+  N->flags = CSR_FLAG_SORTED | CSR_FLAG_NO_DUPLICATES;
+  csr_vector *v = NULL, *bn = NULL, *xn = NULL;
+  CHECK_OK(ref, csr_vector_create(ref, &v, m1, CSR_F64, CSR_HOST));
+  CHECK_OK(ref, csr_vector_create(ref, &bn, m1, CSR_F64, CSR_HOST));
+  CHECK_OK(ref, csr_vector_create(ref, &xn, m1, CSR_F64, CSR_HOST));
+  for (int64_t i = 0; i < m1; i++)
+    ((double *)v->data)[i] = (double)i;
+  CHECK_OK(ref, csr_spmv(ref, 1.0, N, v, 0.0, bn));
+  for (int m = 0; m < 2; m++) {
+    csr_solver_options o;
+    csr_solver_options_init(&o);
+    o.method = (csr_solver_method)m;
+    o.rtol = 1e-10;
+    csr_solver_info info;
+    CHECK_OK(ref, csr_fill(ref, 0.0, xn));
+    CHECK_OK(ctx, solve_placed(ctx, N, bn, xn, &o, &info));
+    CHECKF(info.stop == CSR_SOLVER_CONVERGED && info.relative_residual <= 1e-10 &&
+               scaled_residual(N, xn, bn) <= 1e-10,
+           "Neumann Laplacian %s: relative residual %g", method_name(o.method),
+           info.relative_residual);
+  }
+  csr_matrix_free(&N);
+  csr_vector_free(&v);
+  csr_vector_free(&bn);
+  csr_vector_free(&xn);
+  csr_vector_free(&ones);
+  csr_vector_free(&b);
+  csr_vector_free(&x);
+  csr_matrix_free(&E);
+  csr_matrix_free(&P);
 }
 
 /* The iteration limit, the history, b = 0, an exact guess, F32, NULL options. */
@@ -504,11 +803,12 @@ static void test_errors(csr_context *ctx) {
   CHECK_STATUS(ctx, csr_solve(ctx, P, b, x, &o, &info), CSR_ERR_INVALID_VALUE);
   xh = csrt_host_vector(x);
   CHECK(info.iterations == -7 && norm_inf(xh) == 0.0);
-  /* Non-finite b is refused before any iteration. */
+  /* Non-finite b is refused before any iteration (test_bad_values has more). */
   bh = csrt_host_vector(b);
   ((double *)bh->data)[4] = NAN;
   csrt_set_vector(b, bh);
   CHECK_STATUS(ctx, csr_solve(ctx, P, b, x, NULL, &info), CSR_ERR_INVALID_VALUE);
+  CHECK(strstr(csr_context_last_error(ctx), "b holds a non-finite value: b(4) = nan") != NULL);
   csrt_set_vector(xh, x);
   CHECK(info.stop == CSR_SOLVER_FAILED && norm_inf(xh) == 0.0);
   if (at == CSR_DEVICE) /* operands in two places */
@@ -532,6 +832,8 @@ int main(int argc, char **argv) {
   test_generated(ctx);
   test_files(ctx);
   test_breakdowns(ctx);
+  test_bad_values(ctx);
+  test_singular(ctx);
   test_limits(ctx);
   test_errors(ctx);
   CHECK(csr_context_last_backend(ctx) == backend);

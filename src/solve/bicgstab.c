@@ -35,10 +35,29 @@ static csr_status breakdown(csri_solve_run *run, const char *what, double value)
                    (long long)run->iterations + 1, what, value);
 }
 
+/* A u = 0 for a u != 0 (v = A p or t = A s): A is singular. */
+static csr_status singular(csri_solve_run *run, const char *what) {
+  run->stop = CSR_SOLVER_BREAKDOWN;
+  return CSRI_FAIL(run->ctx, CSR_ERR_INVALID_MATRIX,
+                   "BiCGSTAB breakdown at iteration %lld: %s: A is singular",
+                   (long long)run->iterations + 1, what);
+}
+
+/* A, b and the initial guess were checked finite: what is not finite has overflowed. */
 static csr_status not_finite(csri_solve_run *run, const char *what, double value) {
   return CSRI_FAIL(run->ctx, CSR_ERR_INVALID_VALUE,
-                   "BiCGSTAB: %s is %g at iteration %lld (non-finite x or A, or overflow)", what,
-                   value, (long long)run->iterations + 1);
+                   "BiCGSTAB: %s is %g at iteration %lld (overflow: scale the system)", what, value,
+                   (long long)run->iterations + 1);
+}
+
+/* *zero = 1 when u = 0 and w != 0 (both finite), as their largest entries say. */
+static csr_status zero_image(csr_context *ctx, const csr_vector *u, const csr_vector *w,
+                             int *zero) {
+  double un = 1.0, wn = 0.0;
+  CSRI_TRY(csr_nrminf(ctx, u, &un));
+  CSRI_TRY(csr_nrminf(ctx, w, &wn));
+  *zero = un == 0.0 && wn > 0.0;
+  return CSR_SUCCESS;
 }
 
 /* The iteration; r (a pointer into w, swapped with s) holds the current residual, norm rn. */
@@ -88,8 +107,11 @@ static csr_status iterate(csri_solve_run *run, work *w) {
     CSRI_TRY(csr_dot(ctx, rhat, v, &rv));
     if (!isfinite(rv))
       return not_finite(run, "rhat'Ap", rv);
-    if (rv == 0.0)
-      return breakdown(run, "rhat'Ap", rv);
+    if (rv == 0.0) {
+      int zero = 0;
+      CSRI_TRY(zero_image(ctx, v, p, &zero));
+      return zero ? singular(run, "A p = 0 for a direction p != 0") : breakdown(run, "rhat'Ap", rv);
+    }
     alpha = rho / rv;
     CSRI_TRY(csr_copy(ctx, r, s));
     CSRI_TRY(csr_axpy(ctx, -alpha, v, s)); /* s = r - alpha v */
@@ -111,8 +133,8 @@ static csr_status iterate(csri_solve_run *run, work *w) {
     CSRI_TRY(csr_dot(ctx, t, s, &ts));
     if (!isfinite(tt) || !isfinite(ts))
       return not_finite(run, "t't", tt);
-    if (tt == 0.0)
-      return breakdown(run, "t't with t = A s", tt);
+    if (tt == 0.0) /* t = A s = 0, and s != 0 (||s|| > tol) */
+      return singular(run, "A s = 0 for s = r - alpha A p != 0");
     omega = ts / tt;
     CSRI_TRY(csr_axpy(ctx, alpha, p, x));
     CSRI_TRY(csr_axpy(ctx, omega, s, x));

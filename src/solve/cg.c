@@ -69,9 +69,30 @@ static csr_status residual_norm(csri_solve_run *run, work *w, double *rn) {
     return CSRI_FAIL(run->ctx, CSR_ERR_INVALID_VALUE,
                      "CG: r.r overflows at iteration %lld (||r|| = %g): scale the system",
                      (long long)run->iterations, scaled);
+  /* A, b and the initial guess were finite: the iteration overflowed. */
   return CSRI_FAIL(run->ctx, CSR_ERR_INVALID_VALUE,
-                   "CG: the residual norm is %g at iteration %lld (non-finite x or A?)", scaled,
-                   (long long)run->iterations);
+                   "CG: the residual norm is %g at iteration %lld (the iterates overflowed: "
+                   "scale the system)",
+                   scaled, (long long)run->iterations);
+}
+
+/* p'Ap <= 0: A is not SPD. When A p = 0 for a p != 0, A is singular, and the message says so. */
+static csr_status breakdown(csri_solve_run *run, work *w, double pq) {
+  double pn = 0.0, qn = 1.0;
+  run->stop = CSR_SOLVER_BREAKDOWN;
+  if (pq == 0.0) {
+    CSRI_TRY(csr_nrminf(run->ctx, w->p[w->now], &pn));
+    CSRI_TRY(csr_nrminf(run->ctx, w->q[w->now], &qn));
+  }
+  if (pn > 0.0 && qn == 0.0)
+    return CSRI_FAIL(run->ctx, CSR_ERR_INVALID_MATRIX,
+                     "CG breakdown at iteration %lld: A p = 0 for a direction p != 0: A is "
+                     "singular",
+                     (long long)run->iterations + 1);
+  return CSRI_FAIL(run->ctx, CSR_ERR_INVALID_MATRIX,
+                   "CG breakdown at iteration %lld: p'Ap = %g <= 0: A is not symmetric positive "
+                   "definite",
+                   (long long)run->iterations + 1, pq);
 }
 
 static csr_status iterate(csri_solve_run *run, work *w) {
@@ -96,13 +117,8 @@ static csr_status iterate(csri_solve_run *run, work *w) {
     if (isnan(pq) || isinf(pq))
       return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "CG: p'Ap = %g at iteration %lld", pq,
                        (long long)run->iterations + 1);
-    if (!(pq > 0.0)) {
-      run->stop = CSR_SOLVER_BREAKDOWN;
-      return CSRI_FAIL(ctx, CSR_ERR_INVALID_MATRIX,
-                       "CG breakdown at iteration %lld: p'Ap = %g <= 0: A is not symmetric "
-                       "positive definite",
-                       (long long)run->iterations + 1, pq);
-    }
+    if (!(pq > 0.0))
+      return breakdown(run, w, pq);
     double alpha = rz / pq;
     double rz_next = rz - 2.0 * alpha * zq + alpha * alpha * qdq;
     /* Cancellation can leave the recurrence <= 0 near convergence: restart the direction. */

@@ -121,16 +121,32 @@ csr_status csr_solve(csr_context *ctx, const csr_matrix *A, const csr_vector *b,
   if (run.max_iter == 0)
     run.max_iter = 10 * n > 1000 ? 10 * n : 1000;
   double bnorm = 0.0, rnorm = 0.0;
-  csr_status status = csr_nrm2(ctx, b, &bnorm);
+  /* A before b: b is often made from A (b = A * ones), and then holds A's NaN too. */
+  csr_status status = csri_solve_check_matrix(ctx, A);
+  if (status >= 0)
+    status = csr_nrm2(ctx, b, &bnorm); /* NaN or infinity when b holds one: then named */
   if (status >= 0 && !isfinite(bnorm))
-    status = CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "csr_solve: b has non-finite entries");
+    status = csri_solve_name_non_finite(ctx, b, "b", "b");
+  if (status >= 0 && !isfinite(bnorm))
+    status = CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE,
+                       "csr_solve: ||b|| overflows (%g): scale the system", bnorm);
   if (status >= 0 && bnorm == 0.0) { /* the solution is 0, whatever the guess */
     status = csr_fill(ctx, 0.0, x);
     run.stop = CSR_SOLVER_CONVERGED;
     csri_solve_record(&run, 0.0);
   } else if (status >= 0) {
+    status = csri_solve_check_vector(ctx, x, "the initial guess x", "x");
     run.tol = o->rtol * bnorm > o->atol ? o->rtol * bnorm : o->atol;
-    status = run_method(&run, &rnorm);
+    if (status >= 0) {
+      status = run_method(&run, &rnorm);
+      /* Stalled, broken down (a bad Jacobi diagonal included) or overflowed: a device A may have
+       * an all-zero row or column its check could not see; when it has, that is the reason. */
+      if (status == CSR_INFO_NOT_CONVERGED || status == CSR_ERR_INVALID_MATRIX ||
+          status == CSR_ERR_INVALID_VALUE) {
+        csr_status why = csri_solve_explain_failure(ctx, A);
+        status = why < 0 ? why : status;
+      }
+    }
   }
   if (status < 0 && run.stop != CSR_SOLVER_BREAKDOWN)
     run.stop = CSR_SOLVER_FAILED;

@@ -37,6 +37,26 @@ csr_status csri_cg_step(csr_context *ctx, const csr_matrix *A, double alpha, dou
  * CSR_ERR_INVALID_VALUE (non-finite a_ii) naming the first bad row. */
 csr_status csri_jacobi(csr_context *ctx, const csr_matrix *A, csr_vector *d);
 
+/* The checks of src/solve/check.c, each CSR_SUCCESS or an error naming what it found.
+ * A: every value finite (CSR_ERR_INVALID_VALUE naming the first non-finite a_ij in row order), no
+ * row and no column without a nonzero value (CSR_ERR_INVALID_MATRIX: "A is singular", naming the
+ * first). On the host this is exact; on the device it finds the non-finite values and the rows
+ * that store nothing, and rows or columns whose stored values are all zero are left to
+ * csri_solve_explain_failure. */
+csr_status csri_solve_check_matrix(csr_context *ctx, const csr_matrix *A);
+/* v finite; else CSR_ERR_INVALID_VALUE naming the first non-finite entry ("WHAT holds a non-finite
+ * value: NAME(i) = nan"). */
+csr_status csri_solve_check_vector(csr_context *ctx, const csr_vector *v, const char *what,
+                                   const char *name);
+/* CSR_ERR_INVALID_VALUE naming v's first non-finite entry, for a v whose norm came out not
+ * finite; CSR_SUCCESS when every entry is finite (the norm overflowed). */
+csr_status csri_solve_name_non_finite(csr_context *ctx, const csr_vector *v, const char *what,
+                                      const char *name);
+/* After a method broke down on a device A: the host's exact check of a copy of A, which names an
+ * all-zero row or column that the device's check could not see; CSR_SUCCESS when there is none
+ * (and always for a host A, which was checked in full before the method ran). */
+csr_status csri_solve_explain_failure(csr_context *ctx, const csr_matrix *A);
+
 /* The methods: x holds the initial guess; on return run->stop and run->iterations say what
  * happened. CSR_SUCCESS, CSR_INFO_NOT_CONVERGED, or an error. */
 csr_status csri_cg(csri_solve_run *run, int jacobi);
