@@ -1,6 +1,7 @@
 /* cg: solves A x = b with csr_solve (CG, Jacobi-PCG or BiCGSTAB) and reports iterations, why it
  * stopped, the relative and scaled residuals, the error against the known solution when b is
  * A * ones, and the time; optionally the residual history as CSV and a PNG plot. Text or --json. */
+#include "cg_advice.h"
 #include "common.h"
 #include "plot.h"
 
@@ -55,12 +56,17 @@ static void usage(void) {
       "  scaled residual    ||A x - b||_inf / (||A||_inf ||x||_inf + ||b||_inf)\n"
       "  error              ||x - 1||_inf (only when b was not given)\n"
       "  time               the csr_solve call alone; per iteration = time / iterations\n"
-      "When b = A * ones and the error is above 1e-3 and 100 times the relative residual, a\n"
-      "warning says so: A is ill-conditioned (the error can reach cond(A) times the residual).\n"
+      "When b = A * ones and a converged run's error is above 1e-3 and 100 times the relative\n"
+      "residual, a warning says so: A is ill-conditioned or singular (the error can reach\n"
+      "cond(A) times the residual).\n"
       "A progress line follows the iterations on stderr (only when it is a terminal; at most 10\n"
       "updates a second).\n"
       "A breakdown (CG/PCG: p'Ap <= 0, A not SPD; BiCGSTAB: a zero inner product) is bad\n"
-      "input: the library's message, exit 2.\n"
+      "input, exit 2: the iterations and the relative residual reached, the library's message\n"
+      "and, when A's symmetry or diagonal explains it, the method that fits (A not symmetric:\n"
+      "--method bicgstab). CG or PCG at the iteration limit on such an A warns the same way.\n"
+      "Refused before any iteration (bad input, exit 2): a NaN or infinity in A or b (the first\n"
+      "one named, A's before b's), and a singular A with a row or a column of zeros (named).\n"
       "\n" APP_INPUT_HELP "\n" APP_EXIT_HELP,
       PLOT_CANVAS_WIDTH, PLOT_CANVAS_HEIGHT);
 }
@@ -448,11 +454,30 @@ static void warn_if_ill_conditioned(const options *o, const result *r) {
   if (!r->have_error || !(r->error > 1e-3 && r->error > 100.0 * r->relative))
     return;
   app_warn("the relative residual is %.1e but the error ||x - 1||_inf is %.1e: A is "
-           "ill-conditioned; %s",
+           "ill-conditioned or singular; %s",
            r->relative, r->error,
            o->method == CSR_SOLVER_CG
                ? "try --method pcg (Jacobi preconditioning) or a smaller --tol"
                : "try a smaller --tol");
+}
+
+/* After a breakdown, or a stop at the iteration limit (then as a warning): what A's symmetry and
+ * diagonal say about the method, on stderr ("cg: A is not symmetric ...: try --method bicgstab");
+ * nothing when they say nothing or the check itself fails (the run's own report comes first). A
+ * singular A has no method to suggest: the library's message said so. */
+static void advise(csr_context *ctx, const csr_matrix *A, csr_solver_method method,
+                   int broke_down) {
+  cg_symmetry sym;
+  char text[512];
+  if (broke_down && strstr(csr_context_last_message(ctx), "A is singular") != NULL)
+    return;
+  if (cg_check_symmetry(ctx, A, &sym) < 0 ||
+      !cg_advice(&sym, method, broke_down, text, sizeof text))
+    return;
+  if (broke_down)
+    fprintf(stderr, "%s: %s\n", prog, text);
+  else
+    app_warn("%s", text);
 }
 
 int main(int argc, char **argv) {
@@ -547,13 +572,16 @@ int main(int argc, char **argv) {
   r.ran = csr_context_last_backend(ctx);
   r.threads = r.ran == CSR_BACKEND_OMP ? app_omp_threads((int)o.threads) : 1;
   if (s < 0) {
-    char what[160];
+    char what[1024];
     if (r.info.stop == CSR_SOLVER_BREAKDOWN)
-      snprintf(what, sizeof what, "%s: %s stopped after %lld iterations", o.path,
-               method_name(o.method), (long long)r.info.iterations);
+      snprintf(what, sizeof what,
+               "%s: %s broke down after %lld iterations (relative residual %.3e)", o.path,
+               method_name(o.method), (long long)r.info.iterations, r.info.relative_residual);
     else
       snprintf(what, sizeof what, "%s: %s", o.path, method_name(o.method));
     rc = app_fail_status(app_exit_code(s), what, ctx, s);
+    if (r.info.stop == CSR_SOLVER_BREAKDOWN)
+      advise(ctx, A, o.method, 1);
     if (o.history && r.info.history_length > 0 &&
         write_history(o.history, history, r.info.history_length, r.b_norm2, title, &r) == APP_OK)
       fprintf(stderr, "%s: the residual history up to the failure is in %s and %s\n", prog,
@@ -564,7 +592,10 @@ int main(int argc, char **argv) {
     rc = app_fail_status(app_exit_code(s), "recomputing the residual", ctx, s);
     goto done;
   }
-  warn_if_ill_conditioned(&o, &r);
+  if (r.info.stop == CSR_SOLVER_MAX_ITER) /* not converged: that alone explains a large error */
+    advise(ctx, A, o.method, 0);
+  else
+    warn_if_ill_conditioned(&o, &r);
   if (o.history && (rc = write_history(o.history, history, r.info.history_length, r.b_norm2, title,
                                        &r)) != APP_OK)
     goto done;

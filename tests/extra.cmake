@@ -52,8 +52,10 @@ if(CSR_BUILD_APPS)
   endforeach()
   # apps_cg_*: cg's command line and exit codes, CG/PCG on 1138_bus and BiCGSTAB on a generated
   # convection-diffusion matrix (JSON residuals), b files, the --history CSV and PNG, breakdown
-  # (tests/apps/cg.sh); 77 (python3 missing) reports skipped.
-  foreach(case help usage bad_input spd progress bicgstab rhs history breakdown cuda)
+  # and the method advised, NaN and infinity named, singular A refused (tests/apps/cg.sh); 77
+  # (python3 missing) reports skipped.
+  foreach(case help usage bad_input spd progress bicgstab rhs history breakdown bad_values
+               singular cuda)
     add_test(NAME apps_cg_${case}
       COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/apps/cg.sh ${case} $<TARGET_FILE_DIR:cg>
               ${PROJECT_SOURCE_DIR})

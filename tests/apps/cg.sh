@@ -6,8 +6,10 @@
 # CASE: help, usage, bad_input, spd (cg and pcg on matrices/1138_bus.mtx, the iteration limit, the
 # ill-conditioning warning on bcsstk16), progress (the line on a terminal), bicgstab (a generated
 # unsymmetric convection-diffusion matrix), rhs (b from array and coordinate files), history (CSV
-# rows and the PNG's signature, IHDR and IDAT size), breakdown (an indefinite matrix with cg), cuda
-# (--backend cuda: A built on the device and solved there; exit 3 without a device).
+# rows and the PNG's signature, IHDR and IDAT size), breakdown (indefinite and unsymmetric
+# matrices with cg: the residual reached and the method suggested), bad_values (NaN and infinity
+# in A or b, named), singular (a zero row or column, A p = 0), cuda (--backend cuda: A built on
+# the device and solved there; exit 3 without a device).
 # Exit 0 pass, 1 fail, 77 skipped (python3 missing: it parses the JSON and the PNG).
 set -euo pipefail
 
@@ -161,7 +163,7 @@ case_spd() {
   run 0 "$app" "$b16" --json
   check_json "j['converged']" "j['error_inf'] > 1e-3" "j['error_inf'] > 100 * j['relative_residual']"
   contains "$tmp/err" "warning: the relative residual is"
-  contains "$tmp/err" "ill-conditioned; try --method pcg"
+  contains "$tmp/err" "ill-conditioned or singular; try --method pcg"
   run 0 "$app" "$b16" --method pcg --json
   check_json "j['converged']" "j['error_inf'] < 1e-5"
   [[ ! -s "$tmp/err" ]] || fail "PCG on bcsstk16 warned: $(cat "$tmp/err")"
@@ -264,13 +266,46 @@ PY
 }
 
 case_breakdown() {
-  # diag(1, -1, 2, 3): symmetric and indefinite; b = A * ones gives p'Ap <= 0 early.
+  # diag(1, -1, 2, 3): symmetric and indefinite; b = A * ones gives p'Ap <= 0 early. The report
+  # gives the iterations and the relative residual reached, and the advice names the negative
+  # diagonal entry and the method that fits.
   printf '%%%%MatrixMarket matrix coordinate real symmetric\n4 4 5\n1 1 1\n2 2 -1\n3 3 2\n4 4 3\n2 1 0.5\n' >"$tmp/indef.mtx"
   run 2 "$app" "$tmp/indef.mtx" --method cg --verbose
   contains "$tmp/err" "breakdown"
   contains "$tmp/err" "[CSR_ERR_INVALID_MATRIX at "
   contains "$tmp/err" "not symmetric positive definite"
+  grep -qE "cg broke down after [0-9]+ iterations \(relative residual [0-9.]+e[-+][0-9]+\)" \
+    "$tmp/err" || fail "no residual reached: $(cat "$tmp/err")"
+  contains "$tmp/err" "cg: A is symmetric but not positive definite (A(1,1) = -1 <= 0, 0-based)"
+  contains "$tmp/err" "try --method bicgstab"
   [[ ! -s "$tmp/out" ]] || fail "a breakdown printed a report"
+  # Symmetric, positive diagonal, indefinite: [1 2; 2 1] with b = (1, -1) gives p'Ap = -2 at once.
+  printf '%%%%MatrixMarket matrix coordinate real symmetric\n2 2 3\n1 1 1\n2 1 2\n2 2 1\n' >"$tmp/si.mtx"
+  printf '%%%%MatrixMarket matrix array real general\n2 1\n1\n-1\n' >"$tmp/b_pm.mtx"
+  for m in cg pcg; do
+    run 2 "$app" "$tmp/si.mtx" "$tmp/b_pm.mtx" --method $m
+    contains "$tmp/err" "$m broke down after 0 iterations (relative residual 1.000e+00)"
+    contains "$tmp/err" "p'Ap = -2 <= 0"
+    contains "$tmp/err" "A is symmetric but not positive definite (p'Ap <= 0 for a search direction"
+  done
+  # Unsymmetric: [1 -4; 0 1] with b = (1, 1) gives p'Ap = -2; the first unequal pair is named and
+  # BiCGSTAB, suggested, solves it.
+  printf '%%%%MatrixMarket matrix coordinate real general\n2 2 3\n1 1 1\n1 2 -4\n2 2 1\n' >"$tmp/ns.mtx"
+  printf '%%%%MatrixMarket matrix array real general\n2 1\n1\n1\n' >"$tmp/b_11.mtx"
+  run 2 "$app" "$tmp/ns.mtx" "$tmp/b_11.mtx"
+  contains "$tmp/err" "cg broke down after 0 iterations (relative residual 1.000e+00)"
+  contains "$tmp/err" "cg: A is not symmetric (A(0,1) = -4 but A(1,0) = 0, 0-based): CG and PCG need a symmetric positive definite A; try --method bicgstab"
+  run 0 "$app" "$tmp/ns.mtx" "$tmp/b_11.mtx" --method bicgstab --tol 1e-12
+  contains "$tmp/out" "converged after"
+  [[ ! -s "$tmp/err" ]] || fail "BiCGSTAB on an unsymmetric A warned: $(cat "$tmp/err")"
+  # CG at the iteration limit on an unsymmetric A (no breakdown): exit 0 and the same advice as a
+  # warning. A symmetric A at the limit gets none (1138_bus).
+  printf '%%%%MatrixMarket matrix coordinate real general\n3 3 4\n1 1 2\n2 1 -1\n3 3 2\n1 2 1\n' >"$tmp/ns3.mtx"
+  run 0 "$app" "$tmp/ns3.mtx" --max-iter 50
+  contains "$tmp/out" "not converged"
+  contains "$tmp/err" "cg: warning: A is not symmetric (A(0,1) = 1 but A(1,0) = -1, 0-based)"
+  run 0 "$app" "$bus" --max-iter 5
+  [[ ! -s "$tmp/err" ]] || fail "CG at the limit on 1138_bus warned: $(cat "$tmp/err")"
   # The history up to the breakdown is still written.
   run 2 "$app" "$tmp/indef.mtx" --method cg --history "$tmp/b.csv"
   [[ -s "$tmp/b.csv" && -s "$tmp/b.png" ]] || fail "no history after a breakdown"
@@ -278,6 +313,57 @@ case_breakdown() {
   run 0 "$app" "$tmp/indef.mtx" --method bicgstab --tol 1e-12
   contains "$tmp/out" "converged after"
   echo "breakdown: ok"
+}
+
+# A NaN or an infinity: refused before any iteration, the first entry named, in A (not b, which
+# b = A * ones makes non-finite too) or in b.
+case_bad_values() {
+  need_python
+  printf '%%%%MatrixMarket matrix coordinate real general\n3 3 6\n1 1 2\n1 2 -1\n2 2 2\n2 3 nan\n3 3 2\n3 1 inf\n' >"$tmp/nan.mtx"
+  local m
+  for m in cg pcg bicgstab; do
+    run 2 "$app" "$tmp/nan.mtx" --method $m --verbose
+    contains "$tmp/err" "A holds a non-finite value: A(1,2) = nan (0-based; row 2, column 3 in a Matrix Market file)"
+    contains "$tmp/err" "[CSR_ERR_INVALID_VALUE at "
+    if grep -qF "b holds" "$tmp/err"; then fail "b blamed for A's NaN: $(cat "$tmp/err")"; fi
+    [[ ! -s "$tmp/out" ]] || fail "a refused A printed a report"
+  done
+  printf '%%%%MatrixMarket matrix coordinate real symmetric\n3 3 5\n1 1 2\n2 1 -1\n2 2 2\n3 2 -1\n3 3 2\n' >"$tmp/t.mtx"
+  printf '%%%%MatrixMarket matrix array real general\n3 1\n1\n-inf\nnan\n' >"$tmp/b_inf.mtx"
+  run 2 "$app" "$tmp/t.mtx" "$tmp/b_inf.mtx" --json
+  contains "$tmp/err" "b holds a non-finite value: b(1) = -inf (0-based; 2 in a Matrix Market file)"
+  if grep -qF "A holds" "$tmp/err"; then fail "A blamed for b's infinity: $(cat "$tmp/err")"; fi
+  check_json "j['error']['exit_code'] == 2" "j['error']['status'] == 'CSR_ERR_INVALID_VALUE'" \
+    "'b(1) = -inf' in j['error']['message']"
+  echo "bad_values: ok"
+}
+
+# A provably singular A is bad input (exit 2, no report), whatever the method: an empty row, a row
+# or column of stored zeros (b = A * ones would let the methods "converge" with x_i arbitrary),
+# and A p = 0 on the way.
+case_singular() {
+  printf '%%%%MatrixMarket matrix coordinate real general\n3 3 4\n1 1 2\n1 2 -1\n3 2 -1\n3 3 2\n' >"$tmp/row.mtx"
+  printf '%%%%MatrixMarket matrix coordinate real general\n3 3 5\n1 1 2\n2 1 -1\n2 2 0\n3 3 2\n3 2 0\n' >"$tmp/col.mtx"
+  local m
+  for m in cg pcg bicgstab; do
+    run 2 "$app" "$tmp/row.mtx" --method $m --verbose
+    contains "$tmp/err" "A is singular: row 1 (0-based; 2 in a Matrix Market file) has no nonzero entry"
+    contains "$tmp/err" "[CSR_ERR_INVALID_MATRIX at "
+    [[ ! -s "$tmp/out" ]] || fail "a singular A printed a report"
+    run 2 "$app" "$tmp/col.mtx" --method $m
+    contains "$tmp/err" "A is singular: column 1 (0-based; 2 in a Matrix Market file) has no nonzero entry"
+    if grep -qF "warning" "$tmp/err"; then fail "a singular A got a warning: $(cat "$tmp/err")"; fi
+  done
+  # [1 -1; -1 1] with b = (1, 1): A p = 0 for the first direction; no method is suggested.
+  printf '%%%%MatrixMarket matrix coordinate real symmetric\n2 2 3\n1 1 1\n2 1 -1\n2 2 1\n' >"$tmp/s.mtx"
+  printf '%%%%MatrixMarket matrix array real general\n2 1\n1\n1\n' >"$tmp/b_11.mtx"
+  for m in cg bicgstab; do
+    run 2 "$app" "$tmp/s.mtx" "$tmp/b_11.mtx" --method $m
+    contains "$tmp/err" "$m broke down after 0 iterations (relative residual 1.000e+00)"
+    contains "$tmp/err" "A p = 0 for a direction p != 0: A is singular"
+    if grep -qF "try --method" "$tmp/err"; then fail "a method suggested for a singular A"; fi
+  done
+  echo "singular: ok"
 }
 
 case_cuda() {
@@ -300,6 +386,8 @@ case_cuda() {
 }
 
 case "$case_name" in
-help | usage | bad_input | spd | progress | bicgstab | rhs | history | breakdown | cuda) "case_$case_name" ;;
+help | usage | bad_input | spd | progress | bicgstab | rhs | history | breakdown | bad_values | singular | cuda)
+  "case_$case_name"
+  ;;
 *) fail "unknown case '$case_name'" ;;
 esac
