@@ -666,8 +666,9 @@ typedef struct csr_solver_info {
  *  refused whatever b (b = 0 too). On the host this is one pass over A (about one SpMV's reads);
  *  on the device, public reductions find non-finite values and rows that store nothing (the
  *  operand is then copied to the host to name the entry), while a row or column whose stored
- *  values are all zero is found (on a copy of A) only once the method has failed: a consistent
- *  b can then converge there, with the entries of x that A does not determine left as they were.
+ *  values are all zero is found (on a copy of A) only once the method has broken down: at the
+ *  iteration limit the solve says CSR_INFO_NOT_CONVERGED, and a consistent b can converge, with
+ *  the entries of x that A does not determine left as they were.
  *  Other singular matrices are not looked for: a consistent system (b in A's range) may converge.
  *  b = 0 gives x = 0 at once (the guess is not read). Returns:
  *   - CSR_SUCCESS: converged;

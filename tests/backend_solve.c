@@ -536,7 +536,15 @@ static void expect_singular(csr_context *ctx, const char *name, const csr_matrix
   o.method = method;
   o.max_iter = 200;
   csr_solver_info info;
-  CHECK_STATUS(ctx, solve_placed(ctx, A, b, x, &o, &info), CSR_ERR_INVALID_MATRIX);
+  const csr_status status = solve_placed(ctx, A, b, x, &o, &info);
+  /* The device sees a row or column of stored zeros only when the method breaks down; at the
+   * iteration limit it says so instead (include/csr.h). Never a success. */
+  if (csrt_location(backend) != CSR_HOST && status == CSR_INFO_NOT_CONVERGED) {
+    CHECK(info.stop == CSR_SOLVER_MAX_ITER && info.iterations == o.max_iter);
+    csr_vector_free(&x);
+    return;
+  }
+  CHECK_STATUS(ctx, status, CSR_ERR_INVALID_MATRIX);
   const char *message = csr_context_last_error(ctx);
   CHECKF(strstr(message, text) != NULL, "%s %s: message '%s', expected '%s'", name,
          method_name(method), message, text);

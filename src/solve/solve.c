@@ -139,12 +139,13 @@ csr_status csr_solve(csr_context *ctx, const csr_matrix *A, const csr_vector *b,
     run.tol = o->rtol * bnorm > o->atol ? o->rtol * bnorm : o->atol;
     if (status >= 0) {
       status = run_method(&run, &rnorm);
-      /* Stalled, broken down (a bad Jacobi diagonal included) or overflowed: a device A may have
-       * an all-zero row or column its check could not see; when it has, that is the reason. */
-      if (status == CSR_INFO_NOT_CONVERGED || status == CSR_ERR_INVALID_MATRIX ||
-          status == CSR_ERR_INVALID_VALUE) {
+      /* Broken down (a bad Jacobi diagonal included) or overflowed: a device A may have an
+       * all-zero row or column its check could not see; when it has, that is the reason. Not at
+       * the iteration limit: the look is a copy of A to the host, which a run that merely did not
+       * converge must not pay (nor fail for want of host memory). */
+      if (status == CSR_ERR_INVALID_MATRIX || status == CSR_ERR_INVALID_VALUE) {
         csr_status why = csri_solve_explain_failure(ctx, A);
-        status = why < 0 ? why : status;
+        status = why == CSR_ERR_INVALID_MATRIX ? why : status;
       }
     }
   }
