@@ -85,6 +85,8 @@ int app_fail(int exit_code, const char *format, ...) {
 
 int app_fail_status(int exit_code, const char *what, const csr_context *ctx, csr_status status) {
   const char *whole = csr_context_last_error(ctx), *detail = csr_context_last_message(ctx);
+  if (what != NULL && strcmp(what, "-") == 0)
+    what = "<stdin>"; /* the readers' name for standard input, which their messages start with */
   size_t what_length = what ? strlen(what) : 0;
   char message[1024], source[256] = "(no source location)";
   if (*detail == '\0') /* a call that left no message: its status is all there is */

@@ -136,6 +136,9 @@ case_messages() {
   done
   run 2 "$apps/mmconvert" "$tmp/bad.mtx" "$tmp/out.mtx"
   [[ "$(cat "$tmp/err")" == "mmconvert: $tmp/bad.mtx:4: "* ]] || fail "mmconvert: $(cat "$tmp/err")"
+  # Standard input is named once, as the readers name it.
+  "$apps/mminfo" - <"$tmp/bad.mtx" >"$tmp/out" 2>"$tmp/err" && fail "mminfo -: exit 0 on bad input"
+  [[ "$(cat "$tmp/err")" == "mminfo: <stdin>:4: "* ]] || fail "mminfo -: $(cat "$tmp/err")"
   # --json: the object on stdout, for a library failure and for the app's own (a usage error).
   for app in mminfo spmv pagerank cg spy; do
     run 2 "$apps/$app" "$tmp/bad.mtx" --json
