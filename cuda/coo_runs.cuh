@@ -101,50 +101,45 @@ __device__ __forceinline__ int32_t predecessor(int32_t mine, int32_t halo, int i
   return lane == 0 ? halo_i : before;
 }
 
-template <bool CHECK, typename Order, typename V>
-__global__ void __launch_bounds__(CSRI_RUNS_THREADS, CSRI_RUNS_MIN_BLOCKS)
-    csri_runs_kernel(Order order, const V *values, int64_t n, int64_t rows, int64_t cols,
-                     bool drop_zeros, int32_t *out_col, V *out_val, int64_t *off,
-                     csri_row_gap *gaps, int64_t gap_capacity, csri_count_status status,
-                     csri_runs_found *found, int64_t tiles) {
-  typedef typename csri_run_value<V>::type value;
-  const int WARPS = CSRI_RUNS_THREADS / 32, ITEMS = CSRI_RUNS_ITEMS;
-  static_assert(ITEMS * WARPS % 32 == 0, "the count scan gives each lane as many counts");
-  const unsigned FULL = 0xffffffffu;
-  __shared__ int64_t tile_shared;
-  __shared__ int stop_shared;
-  __shared__ uint32_t before[ITEMS * WARPS];     /* kept runs of the tile before (item, warp) */
-  __shared__ uint32_t kept_lanes[ITEMS * WARPS]; /* (item, warp)'s kept runs, a bit per lane */
-  __shared__ uint32_t total_shared;
-  __shared__ uint64_t prefix_shared;
-  __shared__ value tile_value[CSRI_RUNS_TILE];   /* the tile's values in input order */
-  __shared__ uint8_t tile_start[CSRI_RUNS_TILE]; /* 1 where a run starts */
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+/* --- the runs pass's steps: one tile of CSRI_RUNS_TILE triples --------------------------------
+ * Thread t takes items i = 0 .. ITEMS - 1 of the tile, triple i * THREADS + t: a warp's lanes hold
+ * consecutive triples, so a triple's predecessor is the same item of the lane before. */
+
+/* The next tile (thread 0 takes a ticket, so tiles start in order and every tile's predecessors
+ * are already running), and *stop: whether disorder was already found (CHECK). */
+template <bool CHECK>
+__device__ __forceinline__ int64_t csri_runs_take_tile(csri_runs_found *found, int64_t *tile_shared,
+                                                       int *stop_shared, bool *stop) {
   if (threadIdx.x == 0) {
-    tile_shared = (int64_t)atomicAdd(&found->next_tile, 1ull);
-    stop_shared = CHECK && *(volatile unsigned *)&found->out_of_order != 0;
+    *tile_shared = (int64_t)atomicAdd(&found->next_tile, 1ull);
+    *stop_shared = CHECK && *(volatile unsigned *)&found->out_of_order != 0;
   }
   __syncthreads();
-  const int64_t tile = tile_shared, base = tile * CSRI_RUNS_TILE;
-  if (stop_shared) { /* the input is out of order: nothing to write, nothing to check */
-    if (threadIdx.x == 0)
-      status.publish(tile, tile == 0 ? CSRI_TILE_PREFIX : CSRI_TILE_AGGREGATE, (uint64_t)0);
-    return;
-  }
+  const int64_t tile = *tile_shared;
+  *stop = *stop_shared;
+  return tile;
+}
 
-  const int64_t in_tile = n - base < CSRI_RUNS_TILE ? n - base : CSRI_RUNS_TILE;
-  int32_t row[ITEMS], col[ITEMS];
-  value sum[ITEMS];
-  /* Every load of the thread first, so that all of them are in flight at once. A triple's
-   * predecessor is the same item of the lane before (a shuffle), except for lane 0's, which lane i
-   * of the warp loads for item i (the halo): one load per warp and item instead of a second,
-   * misaligned load of the whole tile. */
+/* A tile that writes nothing publishes that it keeps no run, for the look-back of those after. */
+__device__ __forceinline__ void csri_runs_publish_none(csri_count_status status, int64_t tile) {
+  if (threadIdx.x == 0)
+    status.publish(tile, tile == 0 ? CSRI_TILE_PREFIX : CSRI_TILE_AGGREGATE, (uint64_t)0);
+}
+
+/* The thread's triples of the tile from base (row and column -1, value 0 past n), and the halo:
+ * lane i of the warp loads the triple before item i of lane 0 (-1 where there is none), one load
+ * per warp and item instead of a second, misaligned load of the whole tile. */
+template <int ITEMS, typename Order, typename V, typename value>
+__device__ __forceinline__ void
+csri_runs_load(Order order, const V *values, int64_t base, int64_t n, int32_t (&row)[ITEMS],
+               int32_t (&col)[ITEMS], value (&sum)[ITEMS], int32_t *halo_row, int32_t *halo_col,
+               int lane, int warp) {
   static_assert(ITEMS <= 32, "a lane loads the halo of one item");
-  int32_t halo_row = -1, halo_col = -1;
+  *halo_row = -1, *halo_col = -1;
   {
     const int64_t k = base + (int64_t)lane * CSRI_RUNS_THREADS + warp * 32 - 1;
     if (lane < ITEMS && k >= 0 && k < n)
-      order.at(k, &halo_row, &halo_col);
+      order.at(k, halo_row, halo_col);
   }
 #pragma unroll
   for (int i = 0; i < ITEMS; i++) {
@@ -157,10 +152,20 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS, CSRI_RUNS_MIN_BLOCKS)
         sum[i] = values[k];
     }
   }
-  /* A fence, so that the compiler keeps the loads above all issued before the first use: without
-   * it, it sinks later items' loads into the loop below, behind the shuffles, and each item waits
-   * out its own load (the sorted-input pass 8 % slower, H100). */
-  __syncwarp();
+}
+
+/* Each triple against the one before: tile_start[j] = 1 where a run starts (k = 0, or another
+ * (row, column) than the triple before), tile_value[j] its value, for the sums. With CHECK,
+ * *first_bad_out is the thread's first triple outside the matrix (~0 when none), and the result
+ * whether any precedes the one before it. Both start here and are written once at the end: as
+ * arguments updated in the loop, they changed the kernel's code. Every lane of the warp calls it.
+ */
+template <bool CHECK, int ITEMS, typename value>
+__device__ __forceinline__ bool
+csri_runs_mark_starts(const int32_t (&row)[ITEMS], const int32_t (&col)[ITEMS],
+                      const value (&sum)[ITEMS], int32_t halo_row, int32_t halo_col, int64_t base,
+                      int64_t n, int64_t rows, int64_t cols, uint8_t *tile_start, value *tile_value,
+                      unsigned long long *first_bad_out, int lane) {
   unsigned long long first_bad = ~0ull; /* a thread meets its triples in increasing order */
   bool back = false;
 #pragma unroll
@@ -174,10 +179,18 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS, CSRI_RUNS_MIN_BLOCKS)
       first_bad = (unsigned long long)k;
     if (CHECK)
       back |= k < n && k > 0 && (row[i] < prev_row || (row[i] == prev_row && col[i] < prev_col));
-    /* The first triple of its run: k = 0, or another (row, column) than the triple before. */
     tile_start[j] = k < n && (k == 0 || row[i] != prev_row || col[i] != prev_col);
     tile_value[j] = sum[i];
   }
+  *first_bad_out = first_bad;
+  return back;
+}
+
+/* The tile's findings (CHECK) into the grid's, and whether any thread of the tile saw disorder;
+ * a barrier either way: the tile's starts and values are in shared memory. */
+template <bool CHECK>
+__device__ __forceinline__ bool csri_runs_report(unsigned long long first_bad, bool back,
+                                                 csri_runs_found *found) {
   if (CHECK) {
     csri_grid_first(first_bad, &found->first_bad);
     back = __syncthreads_or(back);
@@ -186,13 +199,21 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS, CSRI_RUNS_MIN_BLOCKS)
   } else {
     __syncthreads();
   }
-  if (back) { /* nothing written; the tile counts for nothing in the ranks */
-    if (threadIdx.x == 0)
-      status.publish(tile, tile == 0 ? CSRI_TILE_PREFIX : CSRI_TILE_AGGREGATE, (uint64_t)0);
-    return;
-  }
-  /* Each run summed by its first triple's thread, left to right: from the tile's values in
-   * shared memory, then past the tile's end from global memory when the run goes on there. */
+  return back;
+}
+
+/* Each run summed by its first triple's thread (into sum[i]), left to right: from the tile's
+ * values in shared memory, then past the tile's end (in_tile triples) from global memory while
+ * the run goes on there. A run is kept unless a zero sum is dropped; kept_lanes[i * WARPS + warp]:
+ * item i's kept runs of the warp, a bit per lane. (The sum as a function of its own changed the
+ * kernel's code, so it stays here.) */
+template <int ITEMS, typename Order, typename V, typename value>
+__device__ __forceinline__ void
+csri_runs_sum_and_keep(Order order, const V *values, int64_t base, int64_t n, bool drop_zeros,
+                       const int32_t (&row)[ITEMS], const int32_t (&col)[ITEMS],
+                       value (&sum)[ITEMS], const uint8_t *tile_start, const value *tile_value,
+                       uint32_t *kept_lanes, int64_t in_tile, int lane, int warp) {
+  const int WARPS = CSRI_RUNS_THREADS / 32;
 #pragma unroll
   for (int i = 0; i < ITEMS; i++) {
     const int j = i * CSRI_RUNS_THREADS + threadIdx.x;
@@ -213,30 +234,44 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS, CSRI_RUNS_MIN_BLOCKS)
         sum[i] = s;
         keep = !(drop_zeros && s == (V)0);
       }
-    const uint32_t mask = __ballot_sync(FULL, keep);
+    const uint32_t mask = __ballot_sync(0xffffffffu, keep);
     if (lane == 0)
       kept_lanes[i * WARPS + warp] = mask;
   }
-  __syncthreads();
-  if (warp == 0) { /* exclusive scan of the ITEMS * WARPS kept counts in (item, warp) order */
-    const int PER_LANE = ITEMS * WARPS / 32;
-    uint32_t mine[PER_LANE], lane_total = 0;
+}
+
+/* Warp 0's exclusive scan of the ITEMS * WARPS kept counts in (item, warp) order into before,
+ * and their total into *total. */
+template <int ITEMS>
+__device__ __forceinline__ void csri_runs_scan_kept(const uint32_t *kept_lanes, uint32_t *before,
+                                                    uint32_t *total, int lane) {
+  const int WARPS = CSRI_RUNS_THREADS / 32, PER_LANE = ITEMS * WARPS / 32;
+  static_assert(ITEMS * WARPS % 32 == 0, "the count scan gives each lane as many counts");
+  uint32_t mine[PER_LANE], lane_total = 0;
 #pragma unroll
-    for (int c = 0; c < PER_LANE; c++)
-      lane_total += mine[c] = __popc(kept_lanes[PER_LANE * lane + c]);
-    uint32_t running = csri_warp_inclusive<csri_sum_op<uint32_t>>(lane_total) - lane_total;
+  for (int c = 0; c < PER_LANE; c++)
+    lane_total += mine[c] = __popc(kept_lanes[PER_LANE * lane + c]);
+  uint32_t running = csri_warp_inclusive<csri_sum_op<uint32_t>>(lane_total) - lane_total;
 #pragma unroll
-    for (int c = 0; c < PER_LANE; c++) {
-      before[PER_LANE * lane + c] = running;
-      running += mine[c];
-    }
-    if (lane == 31)
-      total_shared = running;
+  for (int c = 0; c < PER_LANE; c++) {
+    before[PER_LANE * lane + c] = running;
+    running += mine[c];
   }
-  __syncthreads();
-  csri_publish_and_look_back<csri_sum_op<uint64_t>>(status, tile, total_shared, &prefix_shared);
-  __syncthreads();
-  const uint64_t prefix = prefix_shared;
+  if (lane == 31)
+    *total = running;
+}
+
+/* The kept runs' columns and sums at their ranks in A (prefix: the kept runs of the tiles
+ * before), and the offsets of the rows from a row's first triple's predecessor's row + 1 up to
+ * its own; the last triple writes the rows after it. Every lane of the warp calls it. */
+template <int ITEMS, typename V, typename value>
+__device__ __forceinline__ void
+csri_runs_store(const int32_t (&row)[ITEMS], const int32_t (&col)[ITEMS], const value (&sum)[ITEMS],
+                int32_t halo_row, int64_t base, int64_t n, int64_t rows, uint64_t prefix,
+                const uint32_t *kept_lanes, const uint32_t *before, int32_t *out_col, V *out_val,
+                int64_t *off, csri_row_gap *gaps, int64_t gap_capacity, csri_runs_found *found,
+                int lane, int warp) {
+  const int WARPS = CSRI_RUNS_THREADS / 32;
 #pragma unroll
   for (int i = 0; i < ITEMS; i++) {
     const int64_t k = base + (int64_t)i * CSRI_RUNS_THREADS + threadIdx.x;
@@ -259,6 +294,62 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS, CSRI_RUNS_MIN_BLOCKS)
       csri_runs_offsets((int64_t)row[i] + 1, rows, rank + keep, rows, off, gaps, gap_capacity,
                         found);
   }
+}
+
+/* --- the kernel: one tile per block ---------------------------------------------------------- */
+
+template <bool CHECK, typename Order, typename V>
+__global__ void __launch_bounds__(CSRI_RUNS_THREADS, CSRI_RUNS_MIN_BLOCKS)
+    csri_runs_kernel(Order order, const V *values, int64_t n, int64_t rows, int64_t cols,
+                     bool drop_zeros, int32_t *out_col, V *out_val, int64_t *off,
+                     csri_row_gap *gaps, int64_t gap_capacity, csri_count_status status,
+                     csri_runs_found *found, int64_t tiles) {
+  typedef typename csri_run_value<V>::type value;
+  const int WARPS = CSRI_RUNS_THREADS / 32, ITEMS = CSRI_RUNS_ITEMS;
+  __shared__ int64_t tile_shared;
+  __shared__ int stop_shared;
+  __shared__ uint32_t before[ITEMS * WARPS];     /* kept runs of the tile before (item, warp) */
+  __shared__ uint32_t kept_lanes[ITEMS * WARPS]; /* (item, warp)'s kept runs, a bit per lane */
+  __shared__ uint32_t total_shared;
+  __shared__ uint64_t prefix_shared;
+  __shared__ value tile_value[CSRI_RUNS_TILE];   /* the tile's values in input order */
+  __shared__ uint8_t tile_start[CSRI_RUNS_TILE]; /* 1 where a run starts */
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  bool stop;
+  const int64_t tile = csri_runs_take_tile<CHECK>(found, &tile_shared, &stop_shared, &stop);
+  const int64_t base = tile * CSRI_RUNS_TILE;
+  if (stop) { /* the input is out of order: nothing to write, nothing to check */
+    csri_runs_publish_none(status, tile);
+    return;
+  }
+  const int64_t in_tile = n - base < CSRI_RUNS_TILE ? n - base : CSRI_RUNS_TILE;
+  int32_t row[ITEMS], col[ITEMS], halo_row, halo_col;
+  value sum[ITEMS];
+  /* Every load of the thread first, so that all of them are in flight at once. */
+  csri_runs_load<ITEMS>(order, values, base, n, row, col, sum, &halo_row, &halo_col, lane, warp);
+  /* A fence, so that the compiler keeps the loads above all issued before the first use: without
+   * it, it sinks later items' loads into the loop below, behind the shuffles, and each item waits
+   * out its own load (the sorted-input pass 8 % slower, H100). */
+  __syncwarp();
+  unsigned long long first_bad;
+  bool back = csri_runs_mark_starts<CHECK>(row, col, sum, halo_row, halo_col, base, n, rows, cols,
+                                           tile_start, tile_value, &first_bad, lane);
+  back = csri_runs_report<CHECK>(first_bad, back, found);
+  if (back) { /* nothing written; the tile counts for nothing in the ranks */
+    csri_runs_publish_none(status, tile);
+    return;
+  }
+  csri_runs_sum_and_keep(order, values, base, n, drop_zeros, row, col, sum, tile_start, tile_value,
+                         kept_lanes, in_tile, lane, warp);
+  __syncthreads();
+  if (warp == 0)
+    csri_runs_scan_kept<ITEMS>(kept_lanes, before, &total_shared, lane);
+  __syncthreads();
+  csri_publish_and_look_back<csri_sum_op<uint64_t>>(status, tile, total_shared, &prefix_shared);
+  __syncthreads();
+  const uint64_t prefix = prefix_shared;
+  csri_runs_store(row, col, sum, halo_row, base, n, rows, prefix, kept_lanes, before, out_col,
+                  out_val, off, gaps, gap_capacity, found, lane, warp);
   if (tile == tiles - 1 && threadIdx.x == 0)
     found->kept = prefix + total_shared;
 }
