@@ -108,6 +108,56 @@ __device__ __forceinline__ void csri_check_load_halo(const int32_t *row, const i
   }
 }
 
+/* The thread's G groups of the tile from t0: rows and columns, each group's in one 16-byte load
+ * where all 4 are there; past n, CSRI_ORDER_PAST, above every triple before (the check's masks
+ * drop them). The values too when the zeros are counted or the tile is copied; the result is
+ * the explicit zeros among them (ZEROS). */
+template <bool ZEROS, int G, typename V, typename Val>
+__device__ __forceinline__ int
+csri_check_load_groups(const int32_t *row, const int32_t *col, const V *values, int64_t t0,
+                       int64_t n, bool copy_tile, int4 (&r)[G], int4 (&c)[G], Val (&v)[G][4]) {
+  int zeros = 0;
+#pragma unroll
+  for (int g = 0; g < G; g++) {
+    const int64_t k = csri_check_group_start(t0, g);
+    if (k + 3 < n) {
+      r[g] = *(const int4 *)(row + k);
+      c[g] = *(const int4 *)(col + k);
+    } else {
+      int32_t a[4] = {CSRI_ORDER_PAST, CSRI_ORDER_PAST, CSRI_ORDER_PAST, CSRI_ORDER_PAST},
+              b[4] = {a[0], a[0], a[0], a[0]};
+      for (int e = 0; e < 4 && k + e < n; e++)
+        a[e] = row[k + e], b[e] = col[k + e];
+      r[g] = make_int4(a[0], a[1], a[2], a[3]);
+      c[g] = make_int4(b[0], b[1], b[2], b[3]);
+    }
+    if constexpr (!std::is_void<V>::value)
+      if (ZEROS || copy_tile) {
+        csri_load4(values, k, n, (Val)1, v[g]);
+        if constexpr (ZEROS)
+          zeros +=
+              (v[g][0] == (Val)0) + (v[g][1] == (Val)0) + (v[g][2] == (Val)0) + (v[g][3] == (Val)0);
+      }
+  }
+  return zeros;
+}
+
+/* The tile's columns and values (if any) written to out_col and out_val as they are: the bet
+ * that the triples are A's entries. */
+template <int G, typename V, typename Val>
+__device__ __forceinline__ void csri_check_copy_tile(int32_t *out_col, V *out_val, int64_t t0,
+                                                     int64_t n, const int4 (&c)[G],
+                                                     const Val (&v)[G][4]) {
+#pragma unroll
+  for (int g = 0; g < G; g++) {
+    const int64_t k = csri_check_group_start(t0, g);
+    const int32_t b[4] = {c[g].x, c[g].y, c[g].z, c[g].w};
+    csri_store4(out_col, k, n, b);
+    if constexpr (!std::is_void<V>::value)
+      csri_store4(out_val, k, n, v[g]);
+  }
+}
+
 /* Offsets as if nothing were repeated: the first triple of a row (a bit of `starts`) writes its
  * place, and the rows before it back to the previous triple's row + 1 (those are empty); the
  * group that holds the last triple writes the rows after it. A warp that saw disorder (`back`)
@@ -149,6 +199,47 @@ __device__ __forceinline__ void csri_check_report(unsigned long long first_bad, 
     const unsigned warp_zeros = csri_warp_inclusive<csri_sum_op<unsigned>>((unsigned)zeros);
     if (lane == 31 && warp_zeros != 0)
       atomicAdd(tile_zeros, warp_zeros);
+  }
+}
+
+/* Where the first of the thread's repeats (`bits`, a bit per triple of a group) goes in the
+ * tile's part of the list: the warp's repeats get one place (from *tile_repeats), the lanes'
+ * in order within it; 0 when the warp has none. Every lane of the warp calls it. */
+__device__ __forceinline__ unsigned csri_check_repeat_slot(unsigned bits, int lane,
+                                                           unsigned *tile_repeats) {
+  const unsigned FULL = 0xffffffffu;
+  unsigned slot = 0;
+  if (__any_sync(FULL, bits != 0)) {
+    const unsigned count = __popc(bits);
+    const unsigned upto = csri_warp_inclusive<csri_sum_op<unsigned>>(count);
+    unsigned warp_base = 0;
+    if (lane == 31)
+      warp_base = atomicAdd(tile_repeats, upto);
+    slot = __shfl_sync(FULL, warp_base, 31) + upto - count;
+  }
+  return slot;
+}
+
+/* Thread 0 closes the tile: its repeats get their place in the grid's list (*list_base) and its
+ * zeros are added to the grid's; the block stops after disorder (the tile's, or one that the
+ * grid had found before the tile: stop_next), and stops betting on a copy once the grid or the
+ * tile has seen a repeat or a zero to drop (quiet_next: none in the grid before the tile). The
+ * tile's counts are cleared for the next tile, which counts after the next barrier. */
+template <bool ZEROS>
+__device__ __forceinline__ void
+csri_check_close_tile(unsigned stop_next, unsigned quiet_next, csri_runs_found *found,
+                      unsigned long long *list_base, int *stop_shared, int *copy_shared,
+                      int *tile_back, unsigned *tile_repeats, unsigned *tile_zeros) {
+  if (threadIdx.x == 0) {
+    /* read first: as far as the compiler knows here, the atomics on found may write them */
+    const unsigned repeats = *tile_repeats, zeros = *tile_zeros;
+    *list_base = repeats ? atomicAdd(&found->repeats, (unsigned long long)repeats) : 0;
+    if (ZEROS && zeros)
+      atomicAdd(&found->zeros, (unsigned long long)zeros);
+    *stop_shared = stop_next || *tile_back;
+    *copy_shared = *copy_shared && quiet_next && repeats == 0 && (!ZEROS || zeros == 0);
+    *tile_repeats = *tile_zeros = 0;
+    *tile_back = 0;
   }
 }
 
@@ -224,41 +315,10 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS, CSRI_CHECK_MIN_BLOCKS)
     }
     int4 r[G], c[G];
     Val v[G][4];
-    int zeros = 0;
-#pragma unroll
-    for (int g = 0; g < G; g++) {
-      const int64_t k = t0 + ((int64_t)g * CSRI_RUNS_THREADS + threadIdx.x) * 4;
-      if (k + 3 < n) {
-        r[g] = *(const int4 *)(row + k);
-        c[g] = *(const int4 *)(col + k);
-      } else {
-        /* past n: above every triple before (the masks below drop them) */
-        int32_t a[4] = {CSRI_ORDER_PAST, CSRI_ORDER_PAST, CSRI_ORDER_PAST, CSRI_ORDER_PAST},
-                b[4] = {a[0], a[0], a[0], a[0]};
-        for (int e = 0; e < 4 && k + e < n; e++)
-          a[e] = row[k + e], b[e] = col[k + e];
-        r[g] = make_int4(a[0], a[1], a[2], a[3]);
-        c[g] = make_int4(b[0], b[1], b[2], b[3]);
-      }
-      if constexpr (!std::is_void<V>::value)
-        if (ZEROS || copy_tile) {
-          csri_load4(values, k, n, (Val)1, v[g]);
-          if constexpr (ZEROS)
-            zeros += (v[g][0] == (Val)0) + (v[g][1] == (Val)0) + (v[g][2] == (Val)0) +
-                     (v[g][3] == (Val)0);
-        }
-    }
+    const int zeros = csri_check_load_groups<ZEROS>(row, col, values, t0, n, copy_tile, r, c, v);
     __syncwarp(); /* keeps the loads above together (see csri_runs_kernel) */
-    if (copy_tile) {
-#pragma unroll
-      for (int g = 0; g < G; g++) {
-        const int64_t k = t0 + ((int64_t)g * CSRI_RUNS_THREADS + threadIdx.x) * 4;
-        const int32_t b[4] = {c[g].x, c[g].y, c[g].z, c[g].w};
-        csri_store4(out_col, k, n, b);
-        if constexpr (!std::is_void<V>::value)
-          csri_store4(out_val, k, n, v[g]);
-      }
-    }
+    if (copy_tile)
+      csri_check_copy_tile(out_col, out_val, t0, n, c, v);
     unsigned long long first_bad = ~0ull;
     bool back = false;
     unsigned bits[G]; /* the group's repeats, a bit per triple */
@@ -291,27 +351,12 @@ __global__ void __launch_bounds__(CSRI_RUNS_THREADS, CSRI_CHECK_MIN_BLOCKS)
        * every triple would start a long gap. */
       csri_check_row_starts(back, starts, a, pr, k, n, in, rows, row_end, off, gaps, gap_capacity,
                             found);
-      slot[g] = 0;
-      if (__any_sync(FULL, bits[g] != 0)) { /* the warp's repeats get one place in the list */
-        const unsigned count = __popc(bits[g]);
-        const unsigned upto = csri_warp_inclusive<csri_sum_op<unsigned>>(count);
-        unsigned warp_base = 0;
-        if (lane == 31)
-          warp_base = atomicAdd(&tile_repeats, upto);
-        slot[g] = __shfl_sync(FULL, warp_base, 31) + upto - count;
-      }
+      slot[g] = csri_check_repeat_slot(bits[g], lane, &tile_repeats);
     }
     csri_check_report<ZEROS>(first_bad, back, zeros, found, &tile_back, &tile_zeros);
     __syncthreads(); /* the tile's counts are in */
-    if (threadIdx.x == 0) {
-      list_base = tile_repeats ? atomicAdd(&found->repeats, (unsigned long long)tile_repeats) : 0;
-      if (ZEROS && tile_zeros)
-        atomicAdd(&found->zeros, (unsigned long long)tile_zeros);
-      stop_shared = stop_next || tile_back;
-      copy_shared = copy_shared && quiet_next && tile_repeats == 0 && (!ZEROS || tile_zeros == 0);
-      tile_repeats = tile_zeros = 0; /* for the next tile, which counts after the barrier below */
-      tile_back = 0;
-    }
+    csri_check_close_tile<ZEROS>(stop_next, quiet_next, found, &list_base, &stop_shared,
+                                 &copy_shared, &tile_back, &tile_repeats, &tile_zeros);
     __syncthreads();
     csri_check_list_repeats<G>(t0, list_base, bits, slot, repeats, repeat_capacity);
   }
