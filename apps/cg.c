@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cg: solves A x = b with csr_solve (CG, Jacobi-PCG or BiCGSTAB) and reports iterations, why it
  * stopped, the relative and scaled residuals, the error against the known solution when b is
  * A * ones, and the time; optionally the residual history as CSV and a PNG plot. Text or --json. */

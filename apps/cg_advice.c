@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cg's advice after a method failed: whether A is symmetric (A against its transpose, through the
  * public csr_transpose), whether a diagonal entry rules out positive definiteness, and the method
  * that fits. Run only on the way out of a failed or stalled solve, so its cost (a transpose or

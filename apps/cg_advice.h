@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cg's advice after a failed or stalled solve (apps/cg_advice.c). */
 #ifndef CSR_APPS_CG_ADVICE_H
 #define CSR_APPS_CG_ADVICE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Helpers shared by the apps: exit codes, option parsing, reading with a progress line, timing,
  * the copy-bandwidth measurement and a small JSON printer (see common.h). */
 #include "common.h"

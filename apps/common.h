@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Helpers shared by the apps (mminfo, mmconvert, spmv): exit codes, option parsing, reading a
  * matrix with a progress line, timing, the copy-bandwidth measurement and a small JSON printer.
  * Compiled into each app; uses only the public header. */

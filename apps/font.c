@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The bitmap font of the apps' pictures (see font.h). */
 #include "font.h"
 

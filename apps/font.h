@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The bitmap font of the apps' pictures (apps/spy's labels, apps/cg's convergence plot): glyphs 5
  * pixels tall and 1 to 3 wide for the digits, the letters A-Z, 'e', 'x', space and
  * ^ - . / ( ) : , | + = _. Lower-case letters are drawn with the upper-case glyphs, except 'e'

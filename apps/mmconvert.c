@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mmconvert: converts between Matrix Market (.mtx, .mm) and edge lists (.txt, .el, .edges), each
  * optionally .gz: reads IN as CSR (symmetric files expanded, duplicates summed), writes OUT in the
  * format its extension names, gzip-compressed when OUT ends in .gz; optionally as a symmetric

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* mminfo: what a Matrix Market file or an edge list holds -- banner, size, entries as stored and
  * after symmetric expansion, the assembled CSR (duplicates summed), row-length statistics with a
  * log2 histogram drawn as a bar chart, and the CSR memory footprint. Text or --json. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* pagerank: the PageRank of a graph read from a file (Matrix Market adjacency matrix or edge
  * list) with csr_pagerank: the top pages, iterations, the final L1 change, time and the
  * bandwidth of the iteration; optionally every rank to a file. Text or --json. */

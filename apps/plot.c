@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The convergence plot of apps/cg (see plot.h): the axes' ranges and tick steps, then the grid,
  * the polyline, the axes, the labels and the titles. */
 #include "plot.h"

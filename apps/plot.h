@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The convergence plot of apps/cg --history: the relative residual ||r_k|| / ||b|| on a log10
  * scale against the iteration k, with tick labels on both axes, axis titles and an optional
  * title line, in the font of font.h. */

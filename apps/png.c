@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A minimal PNG writer and the pixels and lines drawn before it (see png.h). */
 #include "png.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A minimal PNG writer for the apps: 8-bit RGB images (IHDR, one IDAT compressed with zlib's
  * compress2, IEND; CRC32 from zlib), with pixels and straight lines to draw on them (plot.h and
  * spy_draw.h draw the pictures). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* spmv: times y = A*x for a matrix read from a file on a chosen backend and precision, reports
  * the median time, the bandwidth it reaches against a copy bandwidth measured in the same run
  * with the same thread count, a checksum of y, and optionally validates y against the reference

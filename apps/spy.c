@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* spy: a PNG picture of a sparse matrix -- its pattern as the density of stored entries per pixel
  * block on a log scale, and its row-length histogram as a bar chart -- with a summary as text or
  * --json. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The picture of apps/spy (see spy_draw.h): pattern density per block and the row-length
  * histogram. */
 #include "spy_draw.h"

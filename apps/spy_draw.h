@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The picture of apps/spy: a sparse matrix's pattern as density per pixel block (log scale) and
  * its row-length histogram as a bar chart, drawn onto a png_image. Separate from spy.c so that a
  * benchmark can time the drawing of a matrix generated in memory. */

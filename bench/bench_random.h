@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The C benchmarks' random stream: splitmix64 from a fixed seed, so that every run makes the same
  * data. */
 #ifndef CSR_BENCH_RANDOM_H

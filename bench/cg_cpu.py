@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """apps/cg (csr_solve CG) against scipy.sparse.linalg.cg on a 3D Poisson matrix (7-point
 Laplacian on an m^3 grid, written as .mtx to a temporary directory), b = A * ones, x0 = 0, the
 same stopping rule ||r||_2 <= rtol * ||b||_2 (scipy's rtol=, atol=0). Solve time only: scipy's cg

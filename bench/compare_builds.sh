@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # One benchmark run on several builds of libcsr, round after round in one go, so that a change of
 # a few per cent can be told from the spread between runs and between builds: the working tree,
 # any number of other trees (another revision, exported with `export`), and, with --twice, the

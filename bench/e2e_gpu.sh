@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # End to end on the GPU: apps/spmv --backend cuda on a ~400 MB .mtx and a ~1 GB .mtx.gz (random
 # general real matrices in row order, made by bench/make_mtx when missing). Each stage's time
 # (read on the host, upload of the triples, build of the CSR on the device, the SpMV calls) from

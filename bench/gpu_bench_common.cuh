@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What the GPU benchmarks share: CUDA and cuSPARSE error checks, the median of timed repetitions,
  * the copy bandwidth that their floors are fractions of, where the real matrices are, and the hash
  * that fills their data with random, never constant, values. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Building matrices on the device, fp64 values, ours against cuSPARSE (and CUB) in the same run.
  *
  * COO to CSR (csr_from_coo) against two routes on the same triples:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* GPU benchmark of csr_pagerank on device operands, against a cuSPARSE power loop and against one
  * pattern SpMV of ours on the same pull graph, in the same run, on the graphs of
  * bench/spmv_cases.h (graph_cases: the square pattern matrices and edge lists of --matrices DIR

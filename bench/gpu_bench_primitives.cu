@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Ours against CUB, same data, same run: scan, compact, histogram, radix sort (sizes: 2^28 for
  * scan, compact and the u32 sorts (pairs, and keys alone), 2^30 for the byte histograms and the
  * 2048-bin one (which is also timed against a plain global-atomic kernel), 2^26 for the rest;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* GPU benchmark of libcsr's SpMV against cuSPARSE, in fp64 and fp32, and of one CG iteration
  * against one SpMV of ours, in the same run on the same matrices (bench/spmv_cases.h: stencils,
  * uniform random rows, R-MAT, a few very long rows, a tall 64-column matrix, half the rows empty,

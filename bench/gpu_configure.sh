@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # The configure arguments of a GPU build, for bench/run_gpu.sh and bench/compare_builds.sh to
 # source (run from the repository root): gpu_configure_args (Release, sm_90, the CUDA backend) and
 # zlib_args, which point CMake at the copy of zlib's headers in .gpudeps (made by `bash

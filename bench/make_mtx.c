@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Writes a random general real Matrix Market file for the end-to-end benchmark: about `entries`
  * triples of an n x n matrix in row order (what files usually hold), row i holding a random
  * number of entries (0 to twice the mean) at random distinct columns, ascending; values

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Times csr_read_coo (and csr_write_coo_mm) on one file: warm-up, then the median of N reads.
  * With --csr it times csr_read_csr instead (the file to an assembled CSR). Prints one JSON object;
  * bench/mm_read.py runs it beside fast_matrix_market (and scipy for the CSR). Also reports the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Matrix Market read/write: libcsr against fast_matrix_market (PyPI), same files, same run.
 
 Generates the files (a ~11M-entry real general file, the same triples sorted by row then column,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Throughput of csri_parse_double against strtod on realistic Matrix Market value columns.
  *
  *   number_parse [count]     (default 10,000,000 numbers per data set)

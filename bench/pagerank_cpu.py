@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """PageRank on the CPU: apps/pagerank (csr_pagerank, omp backend, 1 and 2 threads) against
 igraph's PRPACK (PyPI "igraph", single-threaded), same graphs, same run. Not part of ctest.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Plots the benchmark results in bench/results/*.csv into docs/img/ (PNG, matplotlib, headless).
 
 For every benchmark (the CSV's `benchmark` column):

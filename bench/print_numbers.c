@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Shortest round-trip formatting: csri_print_double against snprintf("%.17g") and against the
  * old formatter (the first precision whose %.{p}g reads back), then the Matrix Market writer.
  *

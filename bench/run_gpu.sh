@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Everything that needs the GPU, in one go on a machine with one: build for sm_90, run the
 # gpu-labelled tests (tests/gpu_*.c, and tests/backend_*.c on the cuda backend), run them again
 # under compute-sanitizer (memcheck, racecheck), then the GPU benchmarks. Logs go to $OUT when it

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """The most that any SpMV reading the matrix once can gain over cuSPARSE on one benchmark run.
 
 From one run of gpu_bench_spmv_cg in bench/results/gpu_spmv_cg.csv (AUTO rows, fp64 and fp32):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The GPU SpMV benchmark's matrices (host code; bench/spmv_cases.h says what each one is). */
 #include "spmv_cases.h"
 

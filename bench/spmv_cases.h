@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The matrices of the GPU SpMV benchmark (bench/gpu_bench_spmv_cg.cu), built on the host:
  * stencils, random rows, R-MAT, a tall narrow matrix, empty rows, and block-diagonal replicas of
  * the real matrices of a directory. Values are random in [0.5, 1.5) except the stencils': never

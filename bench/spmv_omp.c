@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* y = A*x on the CPU: ref and OpenMP SpMV against a copy-bandwidth floor, in one run.
  *
  * Matrices: a 2D 5-point Poisson matrix and an R-MAT power-law matrix, random nonzero values.

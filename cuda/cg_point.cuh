@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The point update of CG's step at index j (r' = r - alpha q, z' = d .* r', p' = z' + beta p),
  * shared by the fused step (cuda/cg_step.cu) and the split one (cuda/cg_step_split.cu) so that
  * both round alike. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* CG's fused step on the GPU, in one kernel: r' = r - alpha q, x += alpha p, z' = d .* r',
  * p' = z' + beta p, q' = A p', and the five sums of src/core/backend.h in the same launch.
  * Row i's group of lanes needs p'_j for every column j of the row, which other rows own and

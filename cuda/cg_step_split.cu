@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* CG's step for a matrix whose SpMV is the segmented or the stream kernel, in three passes: the
  * point update r' = r - alpha q, x += alpha p, z' = d .* r', p' = z' + beta p (one pass over the
  * vectors); q' = A p' by the matrix's kernel (cuda/spmv_merge.cu, cuda/spmv_stream.cu); the five

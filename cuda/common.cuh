@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Shared pieces of the CUDA backend: its entries (declared from src/core/backend.h, listed in
  * cuda/table.c), error reporting, the context's stream, warp-level scans and the tile status of
  * the single-pass scans (decoupled look-back, Merrill and Garland 2016). C-style CUDA; templates

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* out[0, kept) = the in[i] that are kept (flags[i] != 0, or x op operand), in order: one pass,
  * the count of kept items scanned with decoupled look-back (see scan.cu) and each tile's kept
  * items gathered in shared memory first, so that the tile writes one contiguous run. The kernel

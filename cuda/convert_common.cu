@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Row offsets from sorted entries' rows: offsets_i = |{k : row_k < i}|, read off where each row's
  * run starts; and the check of A's columns, j_k in [0, cols). */
 #include "convert_common.cuh"

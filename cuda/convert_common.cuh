@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What the device converters share: their temporaries, the bits an index needs, the first bad
  * entry found by a whole grid, a pass over A's entries that knows each one's row, and row offsets
  * built from the rows of ordered entries. Internal. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A = T as CSR on the device: a_ij = the sum, in input order, of the triples (i, j, v) of T.
  *
  *  1. One pass (cuda/coo_check.cuh) checks the triples against the shape (the first bad one is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A = the nonzeros of a dense D, row by row (d_ij != 0: NaN is kept, -0.0 is not); and D += A,
  * entry by entry.
  *

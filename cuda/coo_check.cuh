@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Checked: 0 <= row_k < rows, 0 <= col_k < cols, (row, col)_k >= (row, col)_{k-1}; repeats
  * R = {k : (row, col)_k = (row, col)_{k-1}}; offsets_r = min {k : row_k >= r}, then less the
  * repeats below it; A's entry q = triple p = q + |{j : R_j - j <= q}|, its value summed with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* offsets_r = min {k : row_k >= r} (offsets_rows = n), for rows sorted ascending.
  *
  * A's row offsets from its sorted rows alone: when the radix sort has taken out every repeat

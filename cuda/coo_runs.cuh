@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Ordered triples to CSR in one pass: a_ij = the sum, in input order, of the run of triples
  * (i, j, v) that share (i, j); row_offsets_i = the number of kept runs whose row is below i.
  *

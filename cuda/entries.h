@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The CUDA backend's entries, for its sources (C++) and its table (cuda/table.c, C): the
  * operations of src/core/backend.h and the device memory behind its device area. Internal. */
 #ifndef CSR_CUDA_ENTRIES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* counts[b] = #{i : bin(samples[i]) = b}, the bin rule of src/kernels/bins.h.
  *
  * The three techniques (docs/algorithms.md, "Histogram"):

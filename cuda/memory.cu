@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Device memory for the CUDA backend: allocate, fill (with zeros, or a test's poison), free, copy
  * between host and device.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* PageRank's passes on the GPU, which src/graph/pagerank.c drives: r_i <- d (sum_{j -> i} r_j / w_j
  * + dangling / n) + (1 - d) p_i. Here: the out-weights w_i (links, or weights summed in stored
  * order) as 1 / w_i; the pull graph's values a_ji / w_j; the first spread x = r / w with the

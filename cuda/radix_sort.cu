@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* keys (and values) reordered so that keys ascend by bits [begin, end), stably, in place: the
  * backend's entry points to libcsr's LSD radix sort (cuda/radix_sort.cuh). */
 #include "radix_sort.cuh"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* keys (and values) reordered so that keys ascend by bits [begin, end), stably: LSD radix sort
  * with 8-bit digits (9-bit where that takes fewer passes: src/kernels/radix_plan.h), one pass per
  * digit, each pass one kernel (onesweep, Adinets and Merrill 2022).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* One tile of one LSD radix sort pass: key k of digit d = (k >> shift) & (2^bits - 1) goes to
  * bucket_start[d] + (keys of digit d in the tiles before) + (its rank among the tile's keys of d).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The reduction slots a context keeps for the CUDA backend (cuda/reduce.cuh): a device ticket
  * zeroed once, and pinned host memory the device writes the results into, so a reduction costs
  * one launch and one synchronisation (no memset, no copy). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Reductions of K doubles per thread to K results in one launch, in an order fixed by the grid
  * alone: each block reduces its threads' values (shuffle tree, then warp totals in order) to a
  * partial; the block that finishes last (a ticket counter) combines the partials in block order.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Row-length statistics on the GPU: len_i = off[i+1] - off[i]; counts[b] = #{i : bin(len_i) = b}
  * (log2 bins, by libcsr's histogram, cuda/histogram.cu), longest = max len_i, variance =
  * sum (len_i - mean)^2 / rows. The offsets stay on the device; one pass makes the lengths, the

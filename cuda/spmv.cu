@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* y = alpha*A*x + beta*y on the GPU: the launchers' table, from which csr_spmv, CG and PageRank
  * run the kernel their plan names (src/kernels/spmv_registry.h says when the plan picks each):
  * a thread or a group of lanes per row (scalar, vector: cuda/spmv_rows.cu), the nonzeros cut

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* y = alpha*A*x + beta*y with the work cut evenly along the merge path of the rows' ends and the
  * nonzeros (src/kernels/merge_path.h): each thread takes the same number of items of the path
  * (a nonzero or a row's end; 7 in f64, 9 in f32: cuda/tuning.cuh), whatever the row lengths. A row

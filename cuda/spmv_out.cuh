@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What an SpMV kernel does with a finished row sum s_i = sum_k a_ik x_k (in double): every kernel
  * (scalar and vector, cuda/spmv.cu; segmented, cuda/spmv_merge.cu; stream, cuda/spmv_stream.cu)
  * takes it as a template parameter `Out` and calls out.row(i, s_i, terms) once per row.

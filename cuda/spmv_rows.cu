@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* y = alpha*A*x + beta*y by the row kernels: y_i = alpha * sum_k a_ik x_k + beta * y_i, each row
  * summed in double by one thread (scalar) or a group of W lanes (vector), see cuda/spmv_rows.cuh;
  * the grid covers every row once. What a kernel does with a row's sum is its `Out`

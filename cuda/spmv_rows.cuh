@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Row sums sum_j a_ij g(j) of a CSR matrix by groups of W lanes: W = 1 is the scalar kernel (one
  * thread per row), W = 2..32 the vector kernel (a sub-warp per row, its lanes striding the row
  * so that neighbouring lanes read neighbouring entries, then a shuffle tree). Shared by the SpMV

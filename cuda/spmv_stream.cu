@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* y = alpha*A*x + beta*y with whole rows packed into tiles (CSR-stream, src/kernels/row_tiles.h):
  * a block stages its tile's products a_k x_{c_k} in shared memory with coalesced loads, all in
  * flight at once, then a group of lanes sums each row there, in double. No row crosses a tile, so

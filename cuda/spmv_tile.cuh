@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What the two tiled SpMV kernels share (segmented, cuda/spmv_merge.cu; stream,
  * cuda/spmv_stream.cu): staging a tile's products a_k x_{c_k} in shared memory, and storing a
  * row's result. A block of THREADS threads stages up to THREADS x ITEMS nonzeros, thread i taking

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Full = A + op(A)^T without doubling the diagonal (op: negation for a skew-symmetric A): entry
  * k of A at (i, j) gives item 2k at (i, j) and, off the diagonal, its mirror 2k + 1 at (j, i)
  * holding op(a_k); Full's rows hold their items ordered by (column, item), as on the host.

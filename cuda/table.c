@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The CUDA backend's table: the operations it runs on device operands, and device memory. A NULL
  * entry (the copy, which the front end makes a transfer; PageRank's separate update, which its
  * step fuses into the SpMV) is never called with device operands (src/core/dispatch.c). */

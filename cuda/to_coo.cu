@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* T = A as triples in stored order: (i, j_k, a_k) for every entry k of row i. Each entry finds its
  * row among the offsets its block stages (even work whatever the row lengths); columns and values
  * are copied. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* AT = A^T: entry k of A at (i, j) is entry (j, i) of AT; AT's rows hold their columns in
  * ascending order and repeated (j, i) in A's stored order.
  *

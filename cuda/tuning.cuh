@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Every tuning constant of the CUDA backend in one place: block sizes, items per thread, grid
  * bounds and thresholds, chosen for sm_90 (H100 / H200). Each says what it sets and the rule
  * behind its value; docs/algorithms.md explains the kernels, docs/benchmarks.md holds the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The CSR invariants on the device: offsets_0 = 0, offsets_{i+1} >= offsets_i, offsets_rows =
  * nnz; every column in [0, cols); columns ascending in each row when A is flagged sorted (strictly
  * when also flagged without duplicates); no column twice in a row of an unsorted A flagged

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Vector operations on the GPU: y = alpha*x + beta*y, x = alpha*x, x = alpha (element-wise,
  * computed in double, rounded once to the vector's type) and the reductions x.y, ||x||_2,
  * ||x||_1, ||x||_inf (summed in double, in an order fixed by n: cuda/reduce.cuh). */

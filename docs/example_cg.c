@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Solving A x = b with libcsr, as a program that links the installed library would:
  *
  *     cc example_cg.c $(pkg-config --cflags --libs csr) -o example_cg

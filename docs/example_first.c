@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* README's first example: read a matrix, compute y = A*x for x of ones, print ||y||_2.
  *     cc example_first.c $(pkg-config --cflags --libs csr) -o example_first
  *     ./example_first matrices/1138_bus.mtx        prints: ||A*ones||_2 = 1460.03

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The five-minute tour of libcsr (docs/index.md) as one program that links the installed library:
  *
  *     cc example_tour.c $(pkg-config --cflags --libs csr) -o example_tour

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* libcsr: compressed sparse row matrices on the CPU and the GPU.
  *
  * The main public header (csr_primitives.h adds the array primitives, csr_mmio.h the NIST mmio.h

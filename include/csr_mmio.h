@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* libcsr's implementation of the NIST Matrix Market I/O interface (mmio.h).
  *
  * Much C code reads and writes Matrix Market files through NIST's mmio.c/mmio.h

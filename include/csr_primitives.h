@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* libcsr primitives: scan, compact, radix sort and histogram over plain arrays.
  *
  * The building blocks of the converters (COO -> CSR sorts, scans and compacts) and of SpMV kernel

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Checks that libcsr's dependencies point one way:
 
     apps -> public headers -> front ends -> core (dispatch, services) -> backends

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Configures a build directory the way the test and demo commands use it: warnings as errors, and
 # the CUDA backend when nvcc is on PATH or at /usr/local/cuda/bin/nvcc, off otherwise; built for
 # the GPU architecture you chose, else the GPU present, else sm_90.

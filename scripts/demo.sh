@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The README's "run the main job" command: installs what building needs (setup-deps.sh build),
 # configures build/ as the test command does (scripts/configure.sh: the CUDA backend when nvcc is
 # found, built for the GPU present), builds every app, then runs libcsr's two main jobs on data

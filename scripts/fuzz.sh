@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Fuzzes libcsr's readers with libFuzzer (tests/fuzz/README.md):
 #   builds build-fuzz/fuzz_mm_read (clang, ASan + UBSan, CPU only; tests/fuzz/CMakeLists.txt),
 #   assembles a fresh seed corpus in build-fuzz/corpus, runs the fuzzer on one core.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Writes docs/api.md, the API reference, from the doc comments of the public headers.
 
     python3 scripts/gen_api_docs.py            rewrite docs/api.md
@@ -45,7 +46,9 @@ NOT_DEFINED = {"__cplusplus", "__CUDACC__", "__NVCC__", "_MSC_VER"}
 
 CODE_KINDS = ("ident", "num", "str", "punct")
 # Comments addressed to tools, left off the page.
-TOOL_COMMENT = re.compile(r"^\s*(clang-format (on|off)|NOLINT|IWYU pragma|cppcheck-suppress)\b")
+TOOL_COMMENT = re.compile(
+    r"^\s*(clang-format (on|off)|NOLINT|IWYU pragma|cppcheck-suppress|SPDX-License-Identifier:)"
+)
 
 
 class HeaderError(Exception):

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Installs what libcsr needs and is missing, in two sets:
 #
 #   bash scripts/setup-deps.sh build   # what building the library and the apps needs (the demo)

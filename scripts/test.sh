@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The test command of the README: installs missing build dependencies, configures build/ (with the
 # CUDA backend when nvcc is found), builds with all cores and runs the whole ctest suite.
 #

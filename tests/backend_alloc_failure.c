@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Allocation-failure injection over every public call that allocates, on the backend of argv[1]
  * (ref, omp, cuda: objects where it runs; host and device allocations both count): the n-th
  * allocation fails for n = 1, 2, ... until the call succeeds; each failure must return

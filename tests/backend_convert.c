@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Backend tier of the format converters: the backend named by argv[1] (ref, omp, cuda; inputs
  * placed where it runs, results brought back) against the reference on every csrt_shape, fp64 /
  * fp32 / pattern, random and constant values, at several thread counts (so the OpenMP scatter

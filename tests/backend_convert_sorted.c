@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Backend tier of COO -> CSR on triples that already come in (row, column) order, which the OpenMP
  * backend converts without sorting (src/omp/convert_sorted.c): as it is, with repeats summed in
  * input order, with explicit zeros kept or dropped, and in place when the caller gives the COO up

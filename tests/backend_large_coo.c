@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* COO to CSR past 2^31 triples on the device: 2^31 + 100 distinct pattern triples of a
  * (2^21 + 1) x 1024 matrix, entry k at (k / 1024, k % 1024), given in order (the one pass over
  * ordered triples) and in the order k -> k * 1000003 mod n (the radix sort, whose last pass

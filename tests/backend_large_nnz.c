@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* nnz past 2^31: a 3-row pattern matrix with 2^31 + 100 entries goes through the validator, the
  * row statistics and SpMV with 64-bit offsets and counts, on the backend of argv[1] (the matrix
  * placed where it runs: ~9 GB of device memory for cuda; there SpMV runs with the kernel AUTO

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Lengths past 2^31 on the backend of argv[1] (arrays placed where it runs): compact of
  * 2^31 + 2^22 + 17 bytes keeping more than 2^31 of them, and a histogram of 2^32 + 7 byte samples
  * whose U32 counts wrap (and U16 counts saturate). Needs ~4.5 GB (and as much device memory for

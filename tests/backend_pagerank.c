@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* csr_pagerank on one backend (argv: ref, omp, cuda; the graph and the ranks placed where it
  * runs) against a dense power iteration written here from the model in csr.h, on hand-worked and
  * random graphs: dangling pages, self-loops, duplicate links, weights, personalization, f64 and

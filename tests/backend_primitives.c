@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Backend tier of the primitives: scan, segmented scan, compact, radix sort and histogram on the
  * backend of argv[1] (ref, omp, cuda; arrays placed where it runs) against naive oracles written
  * here, on seeded random and adversarial inputs (lengths 0, 1, a tile +- 1, many tiles; all keys

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* csr_solve on one backend (argv: ref, omp, cuda; A, b and x placed where it runs): CG,
  * Jacobi-PCG and BiCGSTAB on generated 2D Poisson and convection-diffusion matrices and on SPD /
  * unsymmetric Matrix Market files, with b = A * ones (so x = ones is the exact solution), against

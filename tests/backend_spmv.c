@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Backend tier of y = alpha*A*x + beta*y: the backend of argv[1] (ref, omp, cuda; operands
  * placed where it runs) against the reference on the host, on every generator shape, value type
  * and value kind, every kernel the backend chooses from, mean row lengths either side of each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Backend tier of the vector operations: the backend of argv[1] (ref, omp, cuda; operands placed
  * where it runs) against the reference for n = 0, 1, small, chunk and block edges and large n;
  * overflow-safe nrm2; NaN; errors; determinism. */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Tests beyond the source globs of tests/CMakeLists.txt (included from there).
 
 # install_package: installs this build into a scratch prefix and builds tests/install/hello.c

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Generates src/io/decimal/mm_pow5_table.c: 128-bit truncations of 5^q for q in [-342, 308].
  *
  * Build and run from the repository root (not part of the build; the output is committed):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Generates src/io/decimal/mm_print_pow5.c: rows 309..324 of the 128-bit powers of five (the
  * parser's table csri_pow5_128 stops at 308; the shortest-decimal code needs 10^324 for the
  * subnormals), and proves the fixed-point logarithms of src/io/decimal/mm_print.h exact over |q|,

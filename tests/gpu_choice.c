@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The SpMV kernel choice on the GPU (label gpu): row statistics counted on the device equal the
  * host's (histogram, rows, nnz, longest, empty rows exactly; variance to rounding), so the device
  * matrix gets the host's choice; decreasing offsets are refused on the device too; the first

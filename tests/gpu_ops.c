@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What only the GPU has of SpMV and the vector operations (label gpu); the operations themselves
  * are checked on every backend by tests/backend_spmv.c and tests/backend_vector_ops.c. Here: a
  * matrix of 2^20 rows (thousands of blocks) with each kernel, SpMV against cuSPARSE (CSR ALG2, an

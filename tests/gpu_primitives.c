@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* GPU tier of the primitives (label gpu): scan, segmented scan, compact, radix sort and histogram
  * through the public API with device arrays (CSR_DEVICE), compared bit for bit with the reference
  * backend on host copies of the same inputs: lengths either side of every tile size of

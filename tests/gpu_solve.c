@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What only the GPU has of csr_solve (label gpu); the solvers themselves are checked on every
  * backend by tests/backend_solve.c. Here: CG, Jacobi-PCG and BiCGSTAB with each SpMV kernel
  * forced (one thread or a group of lanes per row in the fused CG step; segmented in the split

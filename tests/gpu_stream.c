@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The context's CUDA stream (label gpu): csr_context_set_stream puts the work where it says.
  *  1. Every kind of call (SpMV, the vector operations and reductions, the primitives, a CG
  *     solve) on a non-blocking stream of the caller's gives the bits it gives on the default

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Host <-> device round trips of every object through the CUDA backend (label gpu). */
 #include "testing.h"
 

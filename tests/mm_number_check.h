@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Shared by the number-parser tests: one token through csri_parse_double and strtod, compared. */
 #ifndef CSR_TEST_MM_NUMBER_CHECK_H
 #define CSR_TEST_MM_NUMBER_CHECK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Reference tier of the format converters: hand-worked answers on the ref backend, each matrix
  * drawn in a comment, every output array checked exactly. */
 #include "testing.h"

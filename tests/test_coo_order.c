@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The conclusions of the device check of given COO triples (csri_order_check4 of
  * src/kernels/coo_order.h, which the kernel calls), on the CPU, on groups formed as the check
  * forms them, against a walk of the triples. Groups of 4 consecutive

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Reference tier for the core objects: statuses, context, create/free/copy, validator, equality. */
 #include "testing.h"
 

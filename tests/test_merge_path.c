@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The merge path of the segmented SpMV (src/kernels/merge_path.h), on the CPU:
  *  - the search against a walk of the merged sequence, on every diagonal of many row-length
  *    patterns (empty matrices, empty rows, one long row, rows ending on tile boundaries);

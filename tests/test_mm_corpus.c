@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The reader against the shared corpora: every file under ../shared/mmtests gets the outcome that
  * ../shared/mmtests/README.md (the policy) asks for, and every matrix of ../shared/matrices reads
  * with the shape and counts of its INDEX.md.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The reader's line counter (src/io/mm_lines.h) against a byte-by-byte oracle: on random texts over
  * an alphabet rich in terminators, blanks and comment characters, from every start offset, the
  * vector path (16 bytes at a time) and its fallback count the same lines and data lines. */

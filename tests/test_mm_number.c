@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* csri_parse_double against glibc strtod, bit for bit, on millions of random strings.
  *
  * CSR_NUMBER_TEST_COUNT scales the run (default 2,000,000 rounds optimised, 1,000,000 in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* csri_parse_double on hand-picked hard cases (against strtod and explicit answers) and
  * csri_parse_int64 on its boundaries and on random values (against strtoll). */
 #include "mm_number_check.h"

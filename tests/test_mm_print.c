@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* csri_print_double / csri_print_float / csri_print_int64 against the C library.
  *
  * The oracle is the old formatter: the first precision p = 1, 2, ... whose correctly rounded

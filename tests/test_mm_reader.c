@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Unit tests of the Matrix Market / edge-list reader (csr_read_coo, csr_read_coo_buffer,
  * csr_read_csr) against ../shared/mmtests/README.md (the policy), with texts built here: line
  * endings and layout, every error class with its line number (also past the first block with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The NIST mmio interface (include/csr_mmio.h): typecode macros and names, the banner and size
  * lines on streams, and every file of ../shared/mmtests (plus a few of ../shared/matrices) read
  * through mm_read_mtx_crd, the stream functions and mm_read_unsymmetric_sparse, compared with

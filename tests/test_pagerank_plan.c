@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* PageRank's layout arithmetic on the GPU (src/kernels/pagerank_plan.h), on the CPU: which form
  * an iteration takes, and the page's links taken back from 1 / out-weight, which the split update
  * pass reads in place of it: exact for every count tried (all up to 2^20, the powers of two and

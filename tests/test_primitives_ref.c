@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Reference tier of the primitives (include/csr_primitives.h): scan, segmented scan, compact,
  * radix sort and histogram on the reference backend against hand-worked answers, drawn in the
  * comments; then the argument checks and the workspace protocol of the public API. */

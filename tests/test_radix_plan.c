@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The radix sort's digit plan (src/kernels/radix_plan.h), on the CPU, for every bit range of a
  * 64-bit key and the digit widths the device sort uses (cuda/tuning.cuh) and others:
  *  - the passes cover [begin, end) once, in order, lowest bits first, none empty, none wider than

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The reader's limits on bad input: memory stays bounded whatever the input claims or holds. A
  * stream of NUL bytes (a pipe that never ends, a symlink to /dev/zero, a buffer, a gzip of NULs
  * made here with zlib) is refused at its first line within a bounded time and peak RSS, each read

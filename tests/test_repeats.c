@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The arithmetic of ordered triples with their repeats taken out (src/kernels/repeats.h), on the
  * CPU, against a walk of the triples: for random sets of repeats (none, one, every other triple,
  * long runs, the first and last triples), every entry q starts at the q-th triple that is not a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Row statistics: hand-worked histogram, bins either side of powers of 2, ref vs omp. */
 #include "testing.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The row tiles of the stream SpMV (src/kernels/row_tiles.h), on the CPU, for many row-length
  * patterns (no rows, empty rows and runs of them, one long row, rows either side of the longest
  * a tile stages, rows ending on window boundaries) and several windows:

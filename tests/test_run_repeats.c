@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Repeats taken out inside the radix sort (cuda/radix_sort_agent.cuh, pass_mode), on the CPU:
  *  - csri_run_roots (src/kernels/run_repeats.h) against a search of every earlier key, on runs of
  *    1 to CSRI_RUN_MOST keys drawn from 1 to 20 values; the places' encoding round trip;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The SpMV kernel choice: the rule of src/kernels/spmv_choice.h either side of each threshold of
  * src/kernels/spmv_tuning.h, on statistics built from row lengths; and csr_spmv_choose's cache
  * (hits, forgetting, a new matrix at old addresses, eviction), its forced kernel and its errors. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Reference tier of y = alpha*A*x + beta*y: hand-worked answers on the ref backend. */
 #include "testing.h"
 

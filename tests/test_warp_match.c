@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The ballot rule that matches a warp's lanes by label (src/kernels/warp_match.h), on the CPU: a
  * warp of 32 lanes is simulated, the ballot of each label bit made from the lanes' labels, and
  * every lane folds csri_lanes_agreeing over the bits as the radix sort's ranking does. Its result

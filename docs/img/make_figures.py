@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Draws the figures of docs/algorithms.md into docs/img/ (matplotlib, headless):
 
   scan_networks.png   Hillis-Steele and Blelloch on the 8-element example, step by step

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Counted, failure-injectable allocation of host and device arrays; overflow-checked sizes. */
 #include "core/backend.h"
 

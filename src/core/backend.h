@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The backend interface: every operation a backend (ref, omp, cuda) can run, as one table of
  * function pointers per backend, grouped by area. A NULL entry means the backend does not
  * implement that operation; src/core/dispatch.c picks the backend for a call. Internal.

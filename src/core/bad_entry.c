@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The messages for bad entries of an object, in one place: the front ends and the backends that
  * find them report them alike. */
 #include "core/internal.h"

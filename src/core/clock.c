@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The library's one clock: what an operation reports of its own stages (the SpMV choice's cost,
  * PageRank's set-up and iterations). */
 #include "core/internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The context: backend choice, threads, stream, kernel override, debug flag, last error. */
 #include "core/backend.h"
 #include "kernels/spmv_registry.h"

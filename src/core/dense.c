@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* csr_dense: create (zeroed), wrap a user array, free, deep copy across locations. */
 #include "core/internal.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Which backend runs a call: the context's request, where the operands live and which backends
  * implement the operation, with the fallback order cuda -> omp -> ref written once. */
 #include "core/backend.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A == B exactly (structure and bitwise values), or values within atol + rtol*max(|a|,|b|). */
 #include "core/internal.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Internal declarations shared by every layer: the context's fields, error recording, sizes,
  * host and device allocation, workspaces. Nothing here is part of the public API; names carry
  * the csri_ prefix. The backends' interface is src/core/backend.h. */

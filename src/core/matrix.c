@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* csr_matrix: create, free, deep copy (also across host and device). */
 #include "core/internal.h"
 

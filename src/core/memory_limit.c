@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The most host memory one allocation may take: physical memory, the cgroup's limit, and the
  * context's own limit, whichever is least. A larger request is refused with
  * CSR_ERR_OUT_OF_MEMORY before it is made: with overcommit, malloc would succeed and the kernel

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What the context keeps per matrix for its SpMV plans: the row statistics (computed once by the
  * front end) and, on the device, a tiled kernel's tile starts. A core service: front ends keep and
  * find the statistics, backends keep their tile starts here, and neither calls the other. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* csr_status -> its name; error recording with file:line detail in the context. */
 #include "core/internal.h"
 

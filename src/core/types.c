@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Sizes of the element types (csr_data_type), for front ends and backends alike. */
 #include "core/internal.h"
 

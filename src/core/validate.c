@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Checks the CSR invariants and reports the first violation. The checks fill one record of
  * findings, on the host here or on the device by the CUDA backend's pass, and one function
  * turns it into the message, so both places report a matrix alike. */

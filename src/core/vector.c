@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* csr_vector: create (zeroed), wrap a user array, free, clone across locations. */
 #include "core/internal.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The context's cached workspaces, grown on demand and freed with the context (CUB's two-phase
  * temporary storage, kept for the next call): host scratch and device scratch. */
 #include "core/internal.h"

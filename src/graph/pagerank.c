@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* r = PageRank of the graph with adjacency A (A(i,j) != 0: a link i -> j), by power iteration
  * pulling along A^T: r_i <- d (sum_{j->i} r_j a_ji / w_j + dangling / n) + (1 - d) p_i. */
 #include "kernels/pagerank_plan.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* SNAP-style edge list -> entries: "from to [weight]" per line, 0-based ids, '#'/'%' comments. */
 #include "io/decimal/mm_number.h"
 #include "mm_blocks.h"

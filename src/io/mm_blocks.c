@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Parallel two-pass parsing of line-aligned text blocks into entry arrays (see mm_blocks.h). */
 #include "mm_blocks.h"
 #include "mm_lines.h"

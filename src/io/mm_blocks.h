@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Line-oriented parsing of text blocks in parallel, shared by the Matrix Market body and the edge
  * list: each block is cut into line-aligned pieces; pass 1 counts lines and data lines per piece;
  * prefix sums give each piece its first line number and first entry; pass 2 parses the pieces

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Matrix Market data lines -> entries: "i j v" (coordinate), "i v" (vector), "v" (array). */
 #include "io/decimal/mm_digits.h"
 #include "io/decimal/mm_number.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Symmetric storage -> general: every off-diagonal (i, j, v) gains (j, i, v), or (j, i, -v) for
  * skew; the mirrors are appended after the stored entries, in their order. */
 #include "mm_blocks.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Matrix Market and edge-list parsing, shared between the header parser, the body parsers and
  * the read front end. Internal. */
 #ifndef CSR_MM_FORMAT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Matrix Market header: "%%MatrixMarket object format field symmetry", comments, size line. */
 #include "mm_format.h"
 

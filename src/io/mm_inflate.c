@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* gzip -> text in a producer thread: inflate into one of two slots while the reader drains the
  * other (double buffering); concatenated gzip members are inflated one after another. */
 #include "mm_inflate.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A gzip stream inflated by its own thread into a pair of buffers, so decompression overlaps the
  * parse (the parse of block k runs while block k+1 is inflated). Internal. */
 #ifndef CSR_MM_INFLATE_H

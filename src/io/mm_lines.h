@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Finding line ends fast: eight bytes at a time for '\n' or '\r' (SWAR). Internal. */
 #ifndef CSR_MM_LINES_H
 #define CSR_MM_LINES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Read a Matrix Market file or an edge list into COO triples (or CSR): open, detect, parse,
  * expand symmetry, hand the arrays to a csr_coo. */
 #include "io/decimal/mm_number.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Writers' output: plain chunks go straight to the descriptor; gzip chunks become independent
  * gzip members deflated in parallel, then written in order. */
 #include "mm_sink.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Output for the writers: a file or standard output, plain or gzip. gzip output is written as
  * one gzip member per formatted chunk, each deflated by its own thread (the pigz approach): a
  * concatenation of members is a valid gzip file that zlib, gzip and Python read whole. Internal. */

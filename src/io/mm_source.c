@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Input as blocks of whole lines: raw bytes (file, stdin, memory, or inflated gzip) are gathered
  * into one buffer, cut after the last line break, and the partial line carried to the next. */
 /* madvise (MADV_DONTNEED really drops pages; posix_madvise's does not in glibc). */

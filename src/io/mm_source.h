@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Text input for the readers: successive blocks of whole lines from a file, standard input, a
  * memory buffer or a gzip stream inflated by a separate thread. Internal. */
 #ifndef CSR_MM_SOURCE_H

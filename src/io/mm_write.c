@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* CSR / COO -> Matrix Market coordinate text (or an edge list), formatted in parallel chunks. */
 #include "mm_write.h"
 #include "io/decimal/mm_print.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The writers' shared engine (mm_write.c) and its front ends (mm_write_api.c). Internal. */
 #ifndef CSR_MM_WRITE_H
 #define CSR_MM_WRITE_H

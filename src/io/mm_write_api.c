@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Writer front ends: check the request, decide field and symmetry, build the header, write. */
 #include "io/decimal/mm_print.h"
 #include "mm_write.h"

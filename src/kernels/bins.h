@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The bin of a histogram sample, one definition for every backend (C and CUDA), so that the
  * reference, OpenMP and the GPU count alike, bit for bit. Internal.
  *   INTEGER: b = x - offset                         for 0 <= x - offset < bins

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* CG's fused step over a range of rows (src/core/backend.h): r' = r - alpha q, x += alpha p,
  * z' = d .* r', p' = z' + beta p in one sweep, then q' = A p' with the five sums in a second.
  * The reference backend runs each half over all rows, the OpenMP backend chunk by chunk; the same

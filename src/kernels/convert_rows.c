@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Per-row pieces of the CPU converters: sort a row by (column, source), merge its runs of equal
  * columns, write rows as triples, add rows into a dense matrix. Both CPU backends build their
  * converters from these, so they order, sum and check entries identically (bit for bit). */

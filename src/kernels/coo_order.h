@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Each COO triple against the one before it, four at a time, one definition for C and CUDA: the
  * device check of given triples (cuda/coo_check.cuh) uses it, tests/test_coo_order.c checks it on
  * the CPU against a walk of the triples.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Per-row pieces of the symmetric expansion on the CPU: check the stored triangle, make each
  * entry's key and its mirror's, gather the values in sorted order, spot duplicates. Both CPU
  * backends expand with these. */

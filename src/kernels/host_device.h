@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* CSRI_HD marks a function that C and CUDA share: __host__ __device__ under nvcc, a static inline
  * function in C. Internal. */
 #ifndef CSR_KERNELS_HOST_DEVICE_H

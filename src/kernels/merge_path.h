@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The merge path of a CSR matrix (Merrill and Garland, "Merge-based parallel sparse matrix-vector
  * multiplication", SC 2016), the partition of the segmented SpMV kernel, in one definition for C
  * and CUDA so that the CPU tests check the GPU's arithmetic. Internal.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* LAPACK 3.10 dnrm2's final step: the three scaled sums of src/kernels/nrm2.h to one norm. */
 #include "kernels/nrm2.h"
 

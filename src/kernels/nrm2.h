@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ||x||_2 in one pass without overflow or underflow: Blue's scaled sums, as LAPACK 3.10's dnrm2.
  * Every backend accumulates with csri_nrm2_add (the CUDA one with its device twin in
  * cuda/vector_ops.cu) and finishes with csri_nrm2_finish, so their results agree. Internal. */

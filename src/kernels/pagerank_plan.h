@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* How a PageRank iteration on the GPU is laid out, in one definition for C and CUDA so that the
  * CPU tests know which form a graph gets. Internal.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* PageRank's passes over a range of pages: the out-weights w_i (links, or weights summed in
  * stored order) and 1 / w_i; the pull graph's values a_ji / w_j; x = r / w with the dangling
  * sum; r = d (y + base) + (1 - d) p with the L1 change, fused with the next spread. Sums in

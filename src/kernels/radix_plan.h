@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The digits of an LSD radix sort over key bits [begin, end): how many passes, and each pass's
  * shift and width, in one definition for C and CUDA so that the CPU tests check the GPU's plan.
  * Internal.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Ordered triples with their repeats taken out (a repeat: a triple whose (row, column) is the one
  * before's), one definition for C and CUDA: the device converter's copy (cuda/coo_check.cuh) uses
  * it, tests/test_repeats.c checks it on the CPU. R holds the D repeats' positions, ascending.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The log2 bin of a row length: bin 0 for empty rows, bin b >= 1 for lengths in [2^(b-1), 2^b),
  * the last bin for everything from 2^(CSR_HIST_BINS - 2) up. The row statistics of every backend
  * and the public csr_row_length_bin bin rows with it. Internal. */

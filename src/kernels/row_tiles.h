@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The row tiles of the stream SpMV kernel (CSR-stream: Greathouse and Daga, "Efficient sparse
  * matrix-vector multiplication on GPUs using the CSR storage format", SC 2014), in one definition
  * for C and CUDA so that the CPU tests check the GPU's arithmetic. Internal.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Row kernels the two CPU backends share: serial loops over a range of rows (or entries), which
  * the reference backend runs over everything and the OpenMP backend chunk by chunk. Sharing them
  * is what makes the two agree bit for bit; it also means that for these operations the reference

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The repeats in a short run of keys, each key's root being the first key of the run equal to it:
  * root(m) = min {q : key_q = key_m}; the keys with root(m) != m are repeats, and a group's values
  * summed in the run's order, root first, are summed in input order when the run is.

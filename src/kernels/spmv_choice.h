@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The SpMV kernel for a matrix, from its row-length statistics alone: the figures
  * (src/kernels/spmv_figures.h) weighed by the registry's rules in order
  * (src/kernels/spmv_registry.h). A pure function, the same for C and CUDA, so that the CPU tests

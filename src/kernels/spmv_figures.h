@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The figures the SpMV plan reads from a matrix's row-length statistics: the typical row, the
  * share of nonzeros near it, the steps the longest row takes on its lanes, the fill of a vector
  * kernel's groups, a stream tile's estimates. Pure functions, the same for C and CUDA, so that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The SpMV kernels, one row each: the kernel, its name, whether it is a row kernel, the lanes it
  * gives a row when forced, and its rule (when the plan picks it). The plan weighs the rows in the
  * order below and takes the first kernel whose rule takes the matrix; the last takes every

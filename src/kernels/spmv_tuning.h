@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The thresholds of the SpMV kernel choice (src/kernels/spmv_choice.h), in C so that the CPU
  * tests check the choice with the values the GPU uses. cuda/tuning.cuh includes this file: the
  * CUDA backend's tuning is read in one place. docs/algorithms.md ("Choosing the SpMV kernel")

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Matching a warp's lanes by label, one ballot per label bit: a lane keeps, for each bit, the
  * ballot of that bit (the lanes whose bit is set) if its own bit is set, else the ballot's
  * complement; what it keeps of every bit is the lanes whose label agrees with its own. The radix

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* NIST mmio whole-file reading (mm_read_mtx_crd, mm_read_unsymmetric_sparse) through
  * csr_read_coo with the stored triangle kept; the per-thread error detail; status mapping. */
 #include "mmio_internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* NIST mmio entries from a stream: the text after the size line is parsed by libcsr's reader
  * (csr_read_coo_buffer) behind a banner and size line made from the caller's typecode and size,
  * so entries obey exactly the rules of csr_read_coo. */

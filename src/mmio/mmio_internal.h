@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The NIST mmio interface (include/csr_mmio.h) on libcsr's reader and writer: shared pieces of
  * src/mmio_*.c. Internal. */
 #ifndef CSR_MMIO_INTERNAL_H

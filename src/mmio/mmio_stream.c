@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* NIST mmio on a stream: lines, and the size line "M N nz" (coordinate) or "M N" (array) read
  * and written. */
 #include "mmio_internal.h"

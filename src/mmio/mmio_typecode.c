@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* NIST mmio typecodes: validity, names, and the banner line "%%MatrixMarket matrix ..." read
  * from and written to a stream. The banner rules are libcsr's (src/mm_header.c). */
 #include "mmio_internal.h"

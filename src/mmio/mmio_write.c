@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* NIST mmio whole-file writing (mm_write_mtx_crd) through libcsr's writer: csr_write_coo_mm for
  * general typecodes; for symmetric, skew-symmetric and hermitian ones (whose caller passes the
  * stored triangle as it is), the same engine with the typecode's banner, since

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* CG's fused step with OpenMP: the element-wise half over static row blocks, then q' = A p' and
  * the sums over fixed chunks (src/omp/partition.h) whose partials are added in chunk order: the
  * same bits for every thread count and every run. */

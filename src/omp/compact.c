@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* out[0, kept) = (in[i] : keep(i)) in order, keep(i) = flags[i] != 0 or in[i] <pred> operand.
  * OpenMP over one chunk per thread: each chunk counts what it keeps, an exclusive scan of the
  * counts in chunk order gives each chunk's first output place, and the chunks copy in parallel.

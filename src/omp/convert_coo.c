@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A = T as CSR in parallel: row histogram, scan, scatter, then per-row sort and merge by blocks
  * (triples already in (row, column) order skip all of it: convert_sorted.c). */
 #include "kernels/rows.h"

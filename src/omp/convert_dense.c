@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A = the nonzeros of D, D = A as dense: in parallel over blocks of rows. */
 #include "kernels/rows.h"
 #include "omp/omp.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A = T as CSR when T's triples already come in (row, column) order: row_offsets[i + 1] = one past
  * row i's last entry, columns and values as they stand (copied, or taken from T), runs of one
  * repeated (row, column) summed in input order. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The OpenMP backend's COO to CSR fast path for triples that already come in (row, column) order
  * (src/omp/convert_sorted.c), and the one pass over the triples that finds out. Internal. */
 #ifndef CSR_OMP_CONVERT_SORTED_H

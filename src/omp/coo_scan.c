@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* One read of a COO's index arrays: the first triple outside the matrix, whether
  * (row_k, col_k) >= (row_{k-1}, col_{k-1}) for every k (lexicographically), and how many equal. */
 #include "omp/convert_sorted.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* counts[b] = #{i : bin(samples[i]) = b}, bin from src/bins.h; U32 counts wrap modulo 2^32, U16
  * counts saturate at 65535. OpenMP: each chunk (one per thread) counts into its own uint64 array
  * in the workspace, then the arrays are summed per bin and stored as the count type (the sum

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* PageRank's passes, OpenMP over the fixed chunks of src/omp/partition.h (the row kernels of
  * src/kernels/pagerank_rows.c on each): the out-weights, the pull graph's values, x = r / w with
  * the dangling sum; r = d (y + base) + (1 - d) p with the L1 change, fused with the next spread.

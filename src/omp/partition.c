@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Work partitions for the OpenMP backend: contiguous row ranges of equal rows + entries, and an
  * in-place parallel prefix sum. Shared by SpMV, the converters and the row statistics. */
 #include "omp/partition.h"

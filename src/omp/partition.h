@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* How the OpenMP backend splits work: row ranges of equal rows + entries (src/omp/partition.c),
  * and the fixed chunks of its reductions and primitives. Internal. */
 #ifndef CSR_OMP_PARTITION_H

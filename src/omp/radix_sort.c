@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* keys (and values) stably reordered so that (key >> begin_bit) mod 2^(end_bit - begin_bit)
  * ascends: LSD radix sort by 8-bit digits (the last one narrower), OpenMP over one chunk per
  * thread. Each pass: every chunk counts its digits, the counts are scanned digit-major and

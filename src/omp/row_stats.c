@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Row-length histogram, longest, empty rows, mean and population variance: OpenMP over rows. */
 #include "kernels/row_length.h"
 #include "omp/omp.h"

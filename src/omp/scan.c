@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* out[i] = in[s] + ... + in[i-1] (exclusive) or + in[i] (inclusive), s = 0 or the start of i's
  * segment; sums modulo 2^bits. OpenMP in three steps over one chunk per thread: each chunk's
  * total (of its elements after its last head), the chunks' carries in chunk order (a chunk with a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Items grouped by row, stable, in two cache-friendly passes (an MSD radix step, then a counting
  * sort inside each bucket): group g's items land at off[g] .. off[g + 1] - 1 in item order.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The OpenMP backend's grouping of items by row through buckets of rows
  * (src/omp/scatter_buckets.c), for csri_omp_group_sort when the rows are many. Internal. */
 #ifndef CSR_OMP_SCATTER_BUCKETS_H

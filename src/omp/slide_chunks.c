@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Chunk c's items [from_c, from_c + len_c) -> [at_c, at_c + len_c), at_c = sum of len before c, in
  * place: the gaps a chunked in-place compaction leaves are closed. */
 #include "omp/convert_sorted.h"

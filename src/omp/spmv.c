@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* y = alpha*A*x + beta*y, OpenMP: rows split into contiguous parts of equal nnz + rows. */
 #include "omp/omp.h"
 

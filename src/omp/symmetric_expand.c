@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Full = A + op(A)^T without doubling the diagonal, in parallel over row blocks. */
 #include "kernels/rows.h"
 #include "omp/omp.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The OpenMP backend's table: every operation on host operands. */
 #include "omp/omp.h"
 

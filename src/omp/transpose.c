@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* AT = A^T in parallel: group A's entries by column (stable), then gather the values. */
 #include "kernels/rows.h"
 #include "omp/omp.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* y = alpha*x + beta*y, x = alpha*x, x = alpha, y = x: static OpenMP loops (F32 in double). */
 #include "omp/omp.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* x . y, sqrt(sum x_i^2), sum |x_i|, max |x_i|: OpenMP over fixed chunks (src/omp/partition.h), in
  * double. Chunk bounds depend on n only and partials are added in chunk order: the same bits for
  * every thread count and every run (not the same bits as the serial ref, which sums in one sweep).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* out = the in[i] that are kept (flags[i] != 0, or a predicate against an operand), in order;
  * *kept = how many: checks, the workspace protocol, dispatch to ref / omp / cuda. */
 #include "ops/ops.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The converters' shared check of a CSR operand, and their dispatch (src/ops/ops.h). */
 #include "ops/ops.h"
 

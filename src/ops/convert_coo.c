@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A = T as CSR (order by row then column, sum duplicates); T = A as triples in stored order. */
 #include "ops/ops.h"
 

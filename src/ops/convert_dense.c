@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A = the nonzeros of D (exact zeros skipped, sorted); D = A as dense (duplicates summed). */
 #include "ops/ops.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* counts[b] = #{i : bin(samples[i]) = b}: checks, the workspace protocol, dispatch to ref / omp /
  * cuda. The bin rule is src/kernels/bins.h, shared by all three. */
 #include "ops/ops.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Operand checks the front ends share: a vector, a pair of vectors, overlap. */
 #include "ops/ops.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What the front ends of src/ops (and src/graph, src/solve) share: operand checks, the
  * primitives' workspace protocol, the converters' checks. Internal. */
 #ifndef CSR_OPS_H

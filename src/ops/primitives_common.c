@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Shared front-end pieces of the primitives: array checks, the two-phase
  * workspace protocol (include/csr_primitives.h). */
 #include "ops/ops.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* keys (and values) reordered so that keys ascend by bits [begin_bit, end_bit), stably: checks,
  * the workspace protocol, dispatch to ref / omp / cuda. */
 #include "ops/ops.h"

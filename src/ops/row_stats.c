@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Row-length histogram (log2 bins), longest, mean, population variance, empty rows of A. */
 #include "kernels/row_length.h"
 #include "ops/ops.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* out[i] = in[s] + ... + in[i-1] (exclusive) or + in[i] (inclusive), s = 0 or the start of i's
  * segment: checks, the workspace protocol, dispatch to ref / omp / cuda. */
 #include "ops/ops.h"

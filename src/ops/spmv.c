@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* y = alpha*A*x + beta*y: operand checks, empty shapes, dispatch to the backends. */
 #include "ops/ops.h"
 

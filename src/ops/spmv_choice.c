@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The SpMV plan for a matrix, and why: its row statistics (computed once per matrix and kept in
  * the context, src/core/spmv_cache.c) through the rule of src/kernels/spmv_choice.h, and the
  * rule's reason in words. The front ends make the plan and hand it to the backend. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Full = A + op(A)^T without doubling the diagonal (op = negation for skew-symmetric). */
 #include "ops/ops.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* AT = A^T (the CSC arrays of A): columns sorted, duplicates kept in A's stored order. */
 #include "ops/ops.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* x . y, sqrt(sum x_i^2), sum |x_i|, max |x_i|: checks and dispatch (all summed in double). */
 #include "ops/ops.h"
 

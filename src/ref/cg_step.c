@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* CG's fused step, serial: the element-wise half over every row, then q' = A p' with the five
  * sums in row order (the row kernels of src/kernels/cg_rows.c); and the Jacobi diagonal
  * d = 1 / diag(A). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* out[0, kept) = (in[i] : keep(i)) in order, keep(i) = flags[i] != 0 or in[i] <pred> operand.
  * Serial, one sweep: the oracle of every compact test. */
 #include "ref/ref.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A = T as CSR: bucket triples by row (stable), sort each row by (col, position), sum runs. */
 #include "kernels/rows.h"
 #include "ref/ref.h"

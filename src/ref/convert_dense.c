@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A = the nonzeros of D row by row (exact zeros skipped); D(i, j) = sum of A's (i, j) entries. */
 #include "kernels/rows.h"
 #include "ref/ref.h"

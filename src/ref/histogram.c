@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* counts[b] = #{i : bin(samples[i]) = b}, bin from src/bins.h; U32 counts wrap modulo 2^32, U16
  * counts saturate at 65535. Serial, one sweep: the oracle of every histogram test. */
 #include "kernels/bins.h"

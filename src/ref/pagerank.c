@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* PageRank's passes, serial: the out-weights, the pull graph's values, x = r / w with the
  * dangling sum; r = d (y + base) + (1 - d) p with the L1 change, fused with the next spread. The
  * row kernels of src/kernels/pagerank_rows.c over every page, in index order. */

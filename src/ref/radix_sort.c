@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* keys (and values) stably reordered so that (key >> begin_bit) mod 2^(end_bit - begin_bit)
  * ascends: LSD radix sort, one stable counting sort per 8-bit digit (the last one narrower). */
 #include "ref/ref.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* y = alpha*A*x + beta*y, serial: each row summed in double, in stored order (the test oracle). */
 #include "ref/ref.h"
 

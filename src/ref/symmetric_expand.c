@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Full = A + op(A)^T without doubling the diagonal: mirror off-diagonal entries, sort rows. */
 #include "kernels/rows.h"
 #include "ref/ref.h"

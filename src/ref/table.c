@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The reference backend's table: every operation on host operands (it is the fallback of
  * last resort, so no entry is NULL but device memory's). */
 #include "ref/ref.h"

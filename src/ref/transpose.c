@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* AT = A^T by counting sort on columns: scatter rows in order, so each AT row is stable. */
 #include "kernels/rows.h"
 #include "ref/ref.h"

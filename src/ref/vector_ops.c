@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* y = alpha*x + beta*y, x = alpha*x, x = alpha, y = x: serial loops (F32 computed in double). */
 #include "ref/ref.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* x . y, sqrt(sum x_i^2), sum |x_i|, max |x_i|: serial, in index order, accumulated in double. */
 #include "kernels/nrm2.h"
 #include "ref/ref.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Solves A x = b for square nonsingular A by BiCGSTAB (van der Vorst 1992), unpreconditioned,
  * with the shadow residual rhat = r_0 (reset to r whenever the iteration restarts). */
 #include "solve/solver.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Solves A x = b for SPD A by conjugate gradients, optionally Jacobi-preconditioned
  * (z = diag(A)^-1 r), in the single-reduction form: each iteration is one fused step
  * (src/core/backend.h) that updates r and x, forms the next direction p' = z' + beta p and

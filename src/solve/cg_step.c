@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Dispatch of CG's fused step and of the Jacobi diagonal to the backend where the operands live
  * (the solver has checked them: one location, one value type, matching sizes). */
 #include "solve/solver.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What csr_solve checks of its operands' values before it iterates: A, b and the initial guess x
  * finite, and A not provably singular (a row or a column without a nonzero value). A NaN or an
  * infinity would otherwise surface as a non-finite residual that cannot say where it came from,

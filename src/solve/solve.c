@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Solves A x = b iteratively: checks the operands and options, then runs the method asked for
  * (src/solve/cg.c, src/solve/bicgstab.c) and reports ||b - A x|| of what it returns. */
 #include "solve/solver.h"

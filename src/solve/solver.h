@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Shared by the csr_solve front end (src/solve/solve.c) and its methods (src/solve/cg.c,
  * src/solve/bicgstab.c). Internal. */
 #ifndef CSR_SOLVE_SOLVER_H

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Checks the worked examples of docs/algorithms.md against the library and against independent
 recomputations, reading every number from the document itself.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The library's side of docs/algorithms.md's worked examples: reads one example block on stdin
  * ("key: numbers" lines, as the document shows them), computes what the library's own calls give
  * for it, and prints "key: numbers" lines for tests/algorithms/check_examples.py to compare with

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # docs/algorithms.md's worked examples, checked against the library (included from
 # tests/extra.cmake). check_examples.py reads every "<!-- example: NAME -->" block of the document,
 # runs algorithms_examples (examples.c: the library's own calls) on it and recomputes in Python

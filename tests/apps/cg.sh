@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Tests of apps/cg, one case per ctest test (label apps):
 #
 #   bash tests/apps/cg.sh CASE APPS_DIR SOURCE_DIR

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Shared by the app test scripts (run.sh, pagerank.sh, cg.sh), sourced after `set -euo pipefail`:
 # a scratch directory $tmp removed on exit, and the checks fail / run / contains / need_python.
 

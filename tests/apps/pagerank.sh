@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Tests of apps/pagerank, one case per ctest test (label apps):
 #
 #   bash tests/apps/pagerank.sh CASE APPS_DIR SOURCE_DIR

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """apps/pagerank against networkx.pagerank and against the model iterated by hand in numpy.
 
     python3 pagerank_check.py CASE APPS_DIR SOURCE_DIR

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """apps/pagerank's top 100 against igraph's PRPACK on cnr-2000 and web-NotreDame
 (../shared/matrices, the corpus beside the checkout).
 

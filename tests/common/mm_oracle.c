@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Reference Matrix Market / edge-list reader for the tests: see mm_oracle.h. Written to be read,
  * not to be fast: the text is split into lines, each line into blank-separated tokens. */
 #include "mm_oracle.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A deliberately simple reference reader for Matrix Market files and SNAP edge lists: the
  * independent oracle that tests hold libcsr's reader to. One line at a time, each line parsed with
  * strtoll / strtod; no speed concerns. It follows ../shared/mmtests/README.md (the policy) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Inputs for the primitives' tests: see primitive_data.h. */
 #include "primitive_data.h"
 

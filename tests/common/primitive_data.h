@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Inputs for the primitives' tests (tests/backend_primitives.c, tests/gpu_primitives.c): the
  * same random and adversarial data for the CPU and the GPU tiers. Tests only. */
 #ifndef CSR_PRIMITIVE_DATA_H

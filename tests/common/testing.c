@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Test support implementation: see testing.h. */
 #include "testing.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Test support: checks that count failures, a seeded RNG whose seed is printed, and the matrix
  * generators every backend is tested on (empty shapes, empty and dense rows, lengths at the
  * kernels' thresholds, random shapes, unsorted duplicates). Tests only; never in the library. */

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # README's first example (docs/example_first.c): the code README shows is the file's code, the
 # program prints the line README promises on matrices/1138_bus.mtx, and on a malformed file it
 # prints the reader's message (the file, the line, what was expected; no library source

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Tests of scripts/gen_api_docs.py (ctest docs_api_*; tests/docs/tests.cmake).
 
     check_generator.py detects ROOT   on copies of include/ and the page made from them: the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Runs docs/example_tour.c's program twice, on its built-in 4 x 4 matrix and on
 # matrices/1138_bus.mtx, and compares what it prints, line by line, with what the user guide
 # (docs/index.md) says it prints. Used by the docs_example_tour test (the program built in the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* fixture.h: a header written to be hard to parse, for tests/docs/check_generator.py.
  *
  * It is not part of libcsr. Every construct here appears in real C headers. Its layout is

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # The documentation's tests (included from tests/CMakeLists.txt, OPTIONAL).
 #
 # docs_api: every public function and type of include/*.h has a doc comment, and docs/api.md is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* libFuzzer target for the readers: any bytes -> csr_read_coo_buffer as Matrix Market and as an
  * edge list, then CSR. Nothing may crash, hang, leak or trip ASan/UBSan, and the results must
  * not depend on the read block size.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A libcsr user built against the installed package (tests/install/run.sh): creates a context
  * and the 2x2 matrix
  *

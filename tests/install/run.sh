@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # ctest "install_package": installs a built libcsr into a scratch prefix and builds
 # tests/install/hello.c (and the guide's docs/example_cg.c and docs/example_tour.c, README's
 # docs/example_first.c) against it the ways a user would:

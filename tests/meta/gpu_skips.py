@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """ctest "ctest_gpu_skips": the GPU tests must show as skipped, never as passed, where they cannot
 run, so that ctest's summary lists them under "The following tests did not run: ... (Skipped)".
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A program in the style of NIST's example_read.c, written against the NIST mmio.h interface
  * and built unchanged against libcsr (its mmio.h is the one-line shim beside it). Reads a real,
  * integer or pattern coordinate matrix and prints "M N nz", then "i j value" per stored entry

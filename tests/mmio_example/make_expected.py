@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Writes sample.expected, the output example_read.c must print for sample.mtx, by an
 independent path: the .mtx read by hand here (no mmio, no libcsr), each value parsed by
 Python's float() (correctly rounded) and printed with "%20.19g" (Python's own formatting).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # ctest driver: runs the mmio example (PROGRAM, with MODE "data" or "fscanf") on INPUT and
 # compares its standard output, written to OUTPUT, with EXPECTED byte for byte.
 set(args ${INPUT})

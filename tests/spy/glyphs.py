@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The font of the apps' pictures (apps/font.c), to read text back from their pixels.
 
 GLYPHS maps each character to its five rows, top first, "#" inked; a glyph is 1 to 3 columns

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Tests of the convergence plot of apps/cg (apps/plot.c) and the pictures' font (apps/font.c),
 # one case per ctest test (label apps):
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The tests of apps/cg's convergence plot (apps/plot.c) and of the pictures' font (apps/font.c):
 each case draws known residual histories (or text) with plot_draw, decodes the PNG with pngread
 and reads the labels, titles and line back from the pixels alone.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The pictures of tests/spy/plot_check.py, drawn with the apps' own code:
  *
  *   plot_draw history VALUES OUT.png [TITLE]  plot_convergence of the values in the file VALUES

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """A PNG decoder in the standard library alone (struct, zlib), for the tests of apps/spy.
 
 read_png(path) -> Image with width, height and rgb (rows of (r, g, b) tuples). It checks the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Tests of apps/spy, one case per ctest test (label apps):
 #
 #   bash tests/spy/spy.sh CASE APPS_DIR SOURCE_DIR [BENCH]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Times apps/spy's drawing (spy_draw, the file read left out) on a random CSR generated in
  * memory, and checks the picture against a plain recount: each block's shade from its number of
  * entries (white for none), the block found by an exact 64-bit division per entry.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The picture tests of apps/spy: each case writes small matrices whose pattern it knows, runs spy,
 decodes the PNG with pngread (standard library only) and compares the pixels with the pattern.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # The tests of the apps' pictures (included from tests/CMakeLists.txt, OPTIONAL; only with the
 # apps): apps/spy's, the convergence plot of apps/cg (apps/plot.c) and their font (apps/font.c).
 #

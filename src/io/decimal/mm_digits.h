@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Scanning runs of ASCII digits, eight per step where the input allows (SWAR). Internal. */
 #ifndef CSR_MM_DIGITS_H
 #define CSR_MM_DIGITS_H

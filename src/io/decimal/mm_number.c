@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Decimal text -> correctly rounded double (Clinger, then Eisel-Lemire, then exact) and -> int64.
  *
  * The algorithm. A token [+-] digits [. digits] [e [+-] digits] is scanned once, eight digits at a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Decimal text -> double / int64 for the Matrix Market reader: correctly rounded, no strtod. */
 #ifndef CSR_MM_NUMBER_H
 #define CSR_MM_NUMBER_H

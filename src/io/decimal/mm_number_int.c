@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Decimal text -> int64 ([+-] digits), for the Matrix Market reader's indices and sizes. */
 #include "mm_digits.h"
 #include "mm_number.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Exact decimal -> double for the inputs Eisel-Lemire leaves undecided (mm_number.c, step 4).
  *
  * The number is held as decimal digits, value = 0.d[0]d[1]...d[nd-1] * 10^dp, and multiplied or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Numbers -> decimal text: the shortest round-trip digits (mm_print_shortest.c) laid out as
  * plain or scientific text, integers two digits per step. */
 #include "mm_print.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Numbers -> decimal text for the writers. Internal. */
 #ifndef CSR_MM_PRINT_H
 #define CSR_MM_PRINT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The shortest decimal that rounds back to a binary floating-point value: a Schubfach-style
  * search (R. Giulietti, "The Schubfach way to render doubles", 2020), written from the paper's
  * mathematics; the arithmetic and the undecidable-case handling below are our own.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Writes igraph's PRPACK PageRank top 200 of cnr-2000 and web-NotreDame (../shared/matrices) as
 `id rank` lines (ids as the files number them: 1-based for Matrix Market, 0-based for edge
 lists), for tests/apps/pagerank_igraph.py, which then needs no igraph.
