@@ -7,11 +7,6 @@
 #include <string.h>
 #include <strings.h>
 
-typedef struct edge_format {
-  int columns;        /* 2 or 3, fixed by the first data line */
-  int64_t first_line; /* that line, for messages */
-} edge_format;
-
 static const char *read_id(const csri_line_format *f, csri_piece *pc, int64_t line, const char *p,
                            const char *end, const char *what, int32_t *id) {
   int64_t v = 0;
@@ -36,7 +31,7 @@ static const char *read_id(const csri_line_format *f, csri_piece *pc, int64_t li
 
 static const char *edge_line(const csri_line_format *f, csri_piece *pc, int64_t line, const char *p,
                              const char *end, int64_t k) {
-  const edge_format *e = f->user;
+  const csri_edge_head *e = f->user;
   int32_t from = 0, to = 0;
   if (!(p = read_id(f, pc, line, p, end, "source", &from)))
     return NULL;
@@ -77,13 +72,6 @@ static const char *edge_line(const csri_line_format *f, csri_piece *pc, int64_t 
   return p;
 }
 
-/* What a SNAP header says, "# Nodes: 325729 Edges: 1497134" (line 0 when there is none), and
- * whether a comment before the data calls the graph undirected ("# Undirected graph: ..."). */
-typedef struct snap_header {
-  int64_t nodes, edges, line;
-  int undirected;
-} snap_header;
-
 /* p after "word" and the blanks after it, or NULL. */
 static const char *after_word(const char *p, const char *end, const char *word) {
   size_t n = strlen(word);
@@ -102,24 +90,24 @@ static const char *count_at(const char *p, const char *end, int64_t *v) {
 }
 
 /* The comment line at p (its first character) numbered `line`: notes a SNAP header in it. */
-static void note_comment(const char *p, const char *end, int64_t line, snap_header *h) {
+static void note_comment(const char *p, const char *end, int64_t line, csri_edge_head *h) {
   p = csri_skip_blanks(p + 1, end);
   const char *q;
   int64_t nodes = 0, edges = 0;
   if (after_word(p, end, "undirected graph"))
-    h->undirected = 1;
-  else if (h->line == 0 && (q = count_at(after_word(p, end, "nodes:"), end, &nodes)) &&
+    h->snap_undirected = 1;
+  else if (h->snap_line == 0 && (q = count_at(after_word(p, end, "nodes:"), end, &nodes)) &&
            count_at(after_word(q, end, "edges:"), end, &edges)) {
-    h->nodes = nodes;
-    h->edges = edges;
-    h->line = line;
+    h->snap_nodes = nodes;
+    h->snap_edges = edges;
+    h->snap_line = line;
   }
 }
 
 /* Columns of the first data line in [p, end): 0 if there is none; *lines_before counts the
  * lines before it. The comments before it, the first numbered `line`, go to note_comment. */
 static int first_data_columns(const char *p, const char *end, int64_t line, int64_t *lines_before,
-                              snap_header *h) {
+                              csri_edge_head *h) {
   for (*lines_before = 0; p < end; ++*lines_before) {
     p = csri_skip_blanks(p, end);
     if (p < end && (*p == '#' || *p == '%'))
@@ -157,61 +145,63 @@ static csr_status distinct_ids(csr_context *ctx, const csri_entries *out, int64_
   return CSR_SUCCESS;
 }
 
-/* The entries against the SNAP header: as many edges as it declares (for an undirected graph,
- * whose files list each edge once or both ways, between that and twice that), and no more
- * distinct node ids than its nodes. SNAP's ids are labels, not always 0 .. nodes - 1 (web-Google
- * has ids up to 916427 for 875713 nodes), so only their number is checked. */
-static csr_status check_snap(csr_context *ctx, const char *name, const snap_header *h,
-                             const csri_entries *out, int64_t top) {
-  int64_t found = out->count, least = h->edges;
-  int64_t most = h->undirected ? (h->edges > INT64_MAX / 2 ? INT64_MAX : 2 * h->edges) : h->edges;
+csr_status csri_edge_list_check_snap(csr_context *ctx, const char *name, const csri_edge_head *h,
+                                     int64_t found, int64_t top, const csri_entries *all) {
+  if (h->snap_line == 0)
+    return CSR_SUCCESS;
+  int64_t least = h->snap_edges;
+  int64_t most = h->snap_undirected
+                     ? (h->snap_edges > INT64_MAX / 2 ? INT64_MAX : 2 * h->snap_edges)
+                     : h->snap_edges;
   if (found < least || found > most)
     return CSRI_FAIL(ctx, CSR_ERR_PARSE, "%s:%lld: the header declares %lld edges, found %lld%s",
-                     name, (long long)h->line, (long long)h->edges, (long long)found,
-                     h->undirected ? " (an undirected graph's file lists each edge once or both "
-                                     "ways)"
-                                   : "");
-  if (top < h->nodes)
+                     name, (long long)h->snap_line, (long long)h->snap_edges, (long long)found,
+                     h->snap_undirected ? " (an undirected graph's file lists each edge once or "
+                                          "both ways)"
+                                        : "");
+  if (top < h->snap_nodes || all == NULL)
     return CSR_SUCCESS; /* ids in [0, nodes): no more of them than nodes */
   int64_t distinct = 0;
-  CSRI_TRY(distinct_ids(ctx, out, top, &distinct));
-  if (distinct > h->nodes)
+  CSRI_TRY(distinct_ids(ctx, all, top, &distinct));
+  if (distinct > h->snap_nodes)
     return CSRI_FAIL(ctx, CSR_ERR_PARSE,
                      "%s:%lld: the header declares %lld nodes, found %lld distinct node ids (the "
                      "largest %lld)",
-                     name, (long long)h->line, (long long)h->nodes, (long long)distinct,
+                     name, (long long)h->snap_line, (long long)h->snap_nodes, (long long)distinct,
                      (long long)top);
   return CSR_SUCCESS;
 }
 
-csr_status csri_edge_list_read(csr_context *ctx, csri_source *src, csri_entries *out, int *weighted,
-                               int64_t *max_id) {
-  snap_header snap = {0, 0, 0, 0};
-  edge_format e = {2, 1};
-  const char *text = NULL;
-  size_t size = 0;
-  int64_t line = 1;
-  out->count = 0;
+csr_status csri_edge_list_head(csr_context *ctx, csri_source *src, csri_edge_head *head,
+                               const char **text, size_t *size, int64_t *line) {
+  memset(head, 0, sizeof *head);
+  *line = 1;
   for (;;) { /* find the first data line: it fixes 2 or 3 columns */
-    CSRI_TRY(csri_source_next(ctx, src, line, &text, &size));
+    CSRI_TRY(csri_source_next(ctx, src, *line, text, size));
     int64_t before = 0;
-    e.columns = size > 0 ? first_data_columns(text, text + size, line, &before, &snap) : 2;
-    if (size == 0 || e.columns > 0) {
-      e.first_line = line + before;
-      break;
+    head->columns = *size > 0 ? first_data_columns(*text, *text + *size, *line, &before, head) : 2;
+    if (*size == 0 || head->columns > 0) {
+      head->first_line = *line + before;
+      return CSR_SUCCESS;
     }
-    line += before; /* a block of comments only */
+    *line += before; /* a block of comments only */
   }
-  *weighted = e.columns == 3;
-  out->value_type = *weighted ? out->value_type : CSR_PATTERN;
-  csri_line_format f = {csri_source_name(src), "#%", out, INT64_MAX, 4, NULL, edge_line, &e};
+}
+
+csr_status csri_edge_list_parse(csr_context *ctx, csri_source *src, const csri_edge_head *head,
+                                const char *text, size_t size, int64_t *line, csri_entries *out,
+                                int64_t *max_id) {
+  out->count = 0;
+  if (head->columns != 3)
+    out->value_type = CSR_PATTERN;
+  csri_line_format f = {csri_source_name(src), "#%", out, INT64_MAX, 0, 4, NULL, edge_line, head};
   CSRI_TRY(csri_entries_reserve(ctx, out, 0, INT64_MAX));
   /* All the room at once for a plain file ("0 1\n" is the shortest edge); a gzip file's bound
    * is too loose to reserve with no count to cap it, so it grows as it goes. */
   int64_t bound = csri_source_is_gzip(src) ? -1 : csri_source_text_bound(src);
   if (bound >= 0)
     csri_entries_reserve_hint(ctx, out, (bound + 1) / f.min_line_bytes);
-  CSRI_TRY(csri_parse_lines(ctx, &f, src, text, size, &line));
+  CSRI_TRY(csri_parse_lines(ctx, &f, src, text, size, line));
   int64_t top = -1;
   const int32_t *r = out->rows, *c = out->cols;
   int threads = csri_host_threads(ctx);
@@ -222,5 +212,18 @@ csr_status csri_edge_list_read(csr_context *ctx, csri_source *src, csri_entries 
     top = m > top ? m : top;
   }
   *max_id = top;
-  return snap.line > 0 ? check_snap(ctx, csri_source_name(src), &snap, out, top) : CSR_SUCCESS;
+  return CSR_SUCCESS;
+}
+
+csr_status csri_edge_list_read(csr_context *ctx, csri_source *src, csri_entries *out, int *weighted,
+                               int64_t *max_id) {
+  csri_edge_head head;
+  const char *text = NULL;
+  size_t size = 0;
+  int64_t line = 1;
+  out->count = 0;
+  CSRI_TRY(csri_edge_list_head(ctx, src, &head, &text, &size, &line));
+  *weighted = head.columns == 3;
+  CSRI_TRY(csri_edge_list_parse(ctx, src, &head, text, size, &line, out, max_id));
+  return csri_edge_list_check_snap(ctx, csri_source_name(src), &head, out->count, *max_id, out);
 }

@@ -112,7 +112,7 @@ static void parse_piece(const csri_line_format *f, csri_piece *pc) {
         if (k >= f->limit)
           csri_piece_fail(f, pc, CSR_ERR_PARSE, line,
                           "expected %lld entries (the size line's count), found more",
-                          (long long)f->limit);
+                          (long long)(f->limit + f->entries_before));
         else /* a data line shorter than min_line_bytes: the line format is wrong */
           csri_piece_fail(f, pc, CSR_ERR_PARSE, line,
                           "internal: more entries than the block holds");

@@ -26,6 +26,9 @@ struct csri_line_format {
   const char *comments; /* characters that start a comment line */
   csri_entries *out;
   int64_t limit; /* entries allowed (the size line's count); more is an error */
+  /* Entries of the file before this text (a range read; 0 for a whole file): the count the
+   * "found more" message names, the size line's, is limit + entries_before. */
+  int64_t entries_before;
   /* Bytes of the shortest data line, its terminator included (the last line may lack one):
    * a block of b bytes holds at most (b + 1) / min_line_bytes entries. */
   int64_t min_line_bytes;

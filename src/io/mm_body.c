@@ -170,32 +170,48 @@ static const char *array_line(const csri_line_format *f, csri_piece *pc, int64_t
   return finish_entry(f, pc, line, p, end, k, row, col, value);
 }
 
-csr_status csri_mm_read_body(csr_context *ctx, csri_cursor *cur, const csri_mm_header *h,
-                             csri_entries *out) {
+csr_status csri_mm_parse_lines(csr_context *ctx, csri_source *src, const csri_mm_header *h,
+                               const char *text, size_t size, int64_t *line, int64_t entries_before,
+                               csri_entries *out) {
   /* The shortest data line: "v\n" (array), "i\n" or "i v\n" (vector), "i j\n" or "i j v\n". */
   int64_t words = (h->is_array ? 0 : h->is_vector ? 1 : 2) + (h->field != CSR_MM_PATTERN);
-  csri_line_format f = {csri_source_name(cur->src),
+  int64_t before = entries_before < 0            ? 0
+                   : entries_before < h->entries ? entries_before
+                                                 : h->entries;
+  csri_line_format f = {csri_source_name(src),
                         "%",
                         out,
-                        h->entries,
+                        h->entries - before,
+                        before,
                         words > 1 ? 2 * words : 2,
                         h->is_array ? array_begin : NULL,
                         h->is_array ? array_line : coordinate_line,
                         h};
-  int64_t line = cur->line + 1; /* the first line after the size line */
   out->count = 0;
-  CSRI_TRY(csri_entries_reserve(ctx, out, 0, h->entries));
+  CSRI_TRY(csri_entries_reserve(ctx, out, 0, f.limit));
   /* All the room at once when the input's size bounds it below the declared count: no growth
    * copies later, and a header that overstates its count cannot claim more than the text holds. */
-  int64_t text = csri_source_text_bound(cur->src);
-  int64_t most = (text + 1) / f.min_line_bytes;
-  if (text >= 0)
-    csri_entries_reserve_hint(ctx, out, most < h->entries ? most : h->entries);
-  CSRI_TRY(csri_parse_lines(ctx, &f, cur->src, cur->p, (size_t)(cur->end - cur->p), &line));
+  int64_t bound = csri_source_text_bound(src);
+  int64_t most = (bound + 1) / f.min_line_bytes;
+  if (bound >= 0)
+    csri_entries_reserve_hint(ctx, out, most < f.limit ? most : f.limit);
+  return csri_parse_lines(ctx, &f, src, text, size, line);
+}
+
+csr_status csri_mm_read_body(csr_context *ctx, csri_cursor *cur, const csri_mm_header *h,
+                             csri_entries *out) {
+  int64_t line = cur->line + 1; /* the first line after the size line */
+  CSRI_TRY(
+      csri_mm_parse_lines(ctx, cur->src, h, cur->p, (size_t)(cur->end - cur->p), &line, 0, out));
   cur->p = cur->end;
-  if (out->count != h->entries)
+  return csri_mm_check_count(ctx, csri_source_name(cur->src), h, out->count, line - 1);
+}
+
+csr_status csri_mm_check_count(csr_context *ctx, const char *path, const csri_mm_header *h,
+                               int64_t count, int64_t last_line) {
+  if (count != h->entries)
     return CSRI_FAIL(
         ctx, CSR_ERR_PARSE, "%s:%lld: expected %lld entries (the size line's count), found %lld",
-        f.path, (long long)(line > 1 ? line - 1 : 1), (long long)h->entries, (long long)out->count);
+        path, (long long)(last_line > 0 ? last_line : 1), (long long)h->entries, (long long)count);
   return CSR_SUCCESS;
 }

@@ -31,6 +31,17 @@ static inline const char *csri_next_line(const char *p, const char *end) {
   return p;
 }
 
+/* Line terminators that begin in [p, q), `before` being the byte before p (0 at the start): each
+ * '\r' begins one (a lone "\r", or a "\r\n" counted once at its '\r'), and each '\n' not
+ * preceded by a '\r'. Counting where a terminator begins makes counts over adjacent byte ranges
+ * add up to the file's count, wherever the ranges are cut (inside a "\r\n" too). */
+static inline int64_t csri_line_ends_begun(const char *p, const char *q, char before) {
+  int64_t n = 0;
+  for (; p < q; before = *p++)
+    n += *p == '\r' || (*p == '\n' && before != '\r');
+  return n;
+}
+
 /* High bit of each byte of w that equals c, exactly (no false positives from borrows). */
 static inline uint64_t csri_bytes_equal(uint64_t w, char c) {
   const uint64_t low7 = UINT64_C(0x7F7F7F7F7F7F7F7F);

@@ -85,8 +85,8 @@ static int is_edge_list_start(const char *p, const char *end) {
  * is refused naming both formats, and empty input as an empty file).
  * A .mtx file without the banner is read as Matrix Market, so that the parser says what it found
  * instead. */
-static csr_status decide_format(csr_context *ctx, csri_source *src, csr_file_format asked,
-                                csr_file_format *format) {
+csr_status csri_decide_format(csr_context *ctx, csri_source *src, csr_file_format asked,
+                              csr_file_format *format) {
   const char *text = NULL;
   size_t size = 0;
   int64_t line = 1;
@@ -187,7 +187,7 @@ static csr_status read_source(csr_context *ctx, csri_source *src, const csr_read
   csri_entries e = {NULL, NULL, NULL, o->value_type, 0, 0};
   csr_file_format format = CSR_FORMAT_AUTO;
   memset(info, 0, sizeof *info);
-  CSRI_TRY(decide_format(ctx, src, o->format, &format));
+  CSRI_TRY(csri_decide_format(ctx, src, o->format, &format));
   info->format = format;
   csr_status s = format == CSR_FORMAT_EDGE_LIST ? read_edge_list(ctx, src, &e, info)
                                                 : read_matrix_market(ctx, src, o, &e, info);
@@ -200,7 +200,7 @@ static csr_status read_source(csr_context *ctx, csri_source *src, const csr_read
   return s;
 }
 
-static csr_status check_options(csr_context *ctx, const csr_read_options *o) {
+csr_status csri_check_read_options(csr_context *ctx, const csr_read_options *o) {
   if (o->value_type != CSR_F64 && o->value_type != CSR_F32)
     return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "read value type must be CSR_F64 or CSR_F32");
   if (o->format < CSR_FORMAT_AUTO || o->format > CSR_FORMAT_EDGE_LIST)
@@ -217,7 +217,7 @@ csr_status csr_read_coo(csr_context *ctx, const char *path, const csr_read_optio
   csr_file_info scratch;
   csr_read_options_init(&defaults);
   const csr_read_options *o = options ? options : &defaults;
-  CSRI_TRY(check_options(ctx, o));
+  CSRI_TRY(csri_check_read_options(ctx, o));
   csri_source *src = NULL;
   CSRI_TRY(csri_source_open_path(ctx, path, o->block_bytes, &src));
   csr_status s = read_source(ctx, src, o, T, info ? info : &scratch);
@@ -237,7 +237,7 @@ csr_status csr_read_coo_buffer(csr_context *ctx, const char *data, size_t size, 
   csr_file_info scratch;
   csr_read_options_init(&defaults);
   const csr_read_options *o = options ? options : &defaults;
-  CSRI_TRY(check_options(ctx, o));
+  CSRI_TRY(csri_check_read_options(ctx, o));
   csri_source *src = NULL;
   CSRI_TRY(csri_source_open_buffer(ctx, data, size, name, o->block_bytes, &src));
   csr_status s = read_source(ctx, src, o, T, info ? info : &scratch);

@@ -225,6 +225,70 @@ csr_status csri_source_open_path(csr_context *ctx, const char *path, size_t bloc
   return CSR_SUCCESS;
 }
 
+/* The first position at or after y (body_begin <= y <= size) where a line begins: body_begin,
+ * or just past a terminator ("\n", "\r\n" or a lone "\r"); size when no line begins there. */
+static int64_t line_start_from(const char *text, int64_t size, int64_t body_begin, int64_t y) {
+  if (y <= body_begin || y >= size)
+    return y <= body_begin ? body_begin : size;
+  if (text[y - 1] == '\n' || (text[y - 1] == '\r' && text[y] != '\n'))
+    return y;
+  const char *end = text + size, *p = csri_next_line(csri_line_end(text + y, end), end);
+  return (int64_t)(p - text);
+}
+
+csr_status csri_source_open_range(csr_context *ctx, const char *path, int64_t body_begin,
+                                  int64_t begin, int64_t end, int64_t file_size, csri_source **src,
+                                  int64_t *skipped) {
+  csri_source *s = NULL;
+  *skipped = 0;
+  CSRI_TRY(open_common(ctx, path, 0, src, &s));
+  s->slices = 1;
+  s->text_bound = 0;
+  s->fd = open(path, O_RDONLY | O_CLOEXEC);
+  s->owns_fd = 1;
+  struct stat st;
+  csr_status status = CSR_SUCCESS;
+  if (s->fd < 0)
+    status = CSRI_FAIL(ctx, CSR_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+  else if (fstat(s->fd, &st) != 0 || !S_ISREG(st.st_mode))
+    status =
+        CSRI_FAIL(ctx, CSR_ERR_IO, "%s: not a regular file; a byte range cannot be read", path);
+  else if ((int64_t)st.st_size != file_size)
+    status = CSRI_FAIL(ctx, CSR_ERR_IO,
+                       "%s: the file changed: %lld bytes, %lld when its header was read", path,
+                       (long long)st.st_size, (long long)file_size);
+  if (status == CSR_SUCCESS && begin < end && begin < file_size) {
+    void *map = (uint64_t)file_size <= SIZE_MAX
+                    ? mmap(NULL, (size_t)file_size, PROT_READ, MAP_PRIVATE, s->fd, 0)
+                    : MAP_FAILED;
+    if (map == MAP_FAILED)
+      status = CSRI_FAIL(ctx, CSR_ERR_IO, "%s: cannot map: %s", path, strerror(errno));
+    else {
+      const char *text = map;
+      s->map = map;
+      s->map_size = (size_t)file_size;
+      int64_t first = line_start_from(text, file_size, body_begin, begin);
+      int64_t last = line_start_from(text, file_size, body_begin, end);
+      *skipped = csri_line_ends_begun(text + begin, text + first, begin > 0 ? text[begin - 1] : 0);
+      s->mem = text + first;
+      s->mem_size = (size_t)(last - first);
+      s->text_bound = last - first;
+      size_t from = (size_t)first & ~(size_t)4095;
+      if (last > first)
+        madvise((char *)map + from, (size_t)last - from, MADV_SEQUENTIAL);
+      if (file_size >= 2 && (unsigned char)text[0] == 0x1f && (unsigned char)text[1] == 0x8b)
+        status = CSRI_FAIL(ctx, CSR_ERR_UNSUPPORTED,
+                           "%s: gzip compressed; a byte range of it cannot be read", path);
+    }
+  }
+  if (status != CSR_SUCCESS) {
+    csri_source_close(&s);
+    return status;
+  }
+  *src = s;
+  return CSR_SUCCESS;
+}
+
 csr_status csri_source_open_buffer(csr_context *ctx, const char *data, size_t size,
                                    const char *name, size_t block_bytes, csri_source **src) {
   csri_source *s = NULL;
@@ -363,8 +427,10 @@ static void next_slice(csri_source *s, const char **text, size_t *size) {
         cut++;
     }
   }
-  if (s->map && pos > 0) /* pages behind us are done with: keep the resident set small */
-    madvise(s->map, pos & ~(size_t)4095, MADV_DONTNEED);
+  if (s->map && pos > 0) { /* pages behind us are done with: keep the resident set small */
+    size_t done = (size_t)(s->mem - (const char *)s->map) + pos; /* a range starts past 0 */
+    madvise(s->map, done & ~(size_t)4095, MADV_DONTNEED);
+  }
   *text = s->mem + pos;
   *size = cut;
   s->mem_pos += cut;

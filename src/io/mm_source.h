@@ -24,6 +24,17 @@ csr_status csri_source_open_path(csr_context *ctx, const char *path, size_t bloc
 /* Reads from memory (gzip recognised too). The buffer must outlive the source. */
 csr_status csri_source_open_buffer(csr_context *ctx, const char *data, size_t size,
                                    const char *name, size_t block_bytes, csri_source **src);
+/* Opens the lines of a plain regular file that begin in bytes [begin, end) (body_begin <= begin
+ * <= end <= file_size): a line begins at body_begin, or just past a terminator ("\n", "\r\n" or
+ * a lone "\r"). The source runs from the first line beginning at or after begin to the first
+ * beginning at or after end (or the end of the file): the last line is read whole even where end
+ * cuts it. *skipped is the number of terminators that begin in [begin, that first line) (0 or
+ * 1: the end of a line that begins before begin), as csri_line_ends_begun counts them. The file
+ * is mapped, not read: only the range's pages are touched, and those behind are dropped as the
+ * blocks go. Refuses a file whose size is not file_size (it changed) and a gzip file. */
+csr_status csri_source_open_range(csr_context *ctx, const char *path, int64_t body_begin,
+                                  int64_t begin, int64_t end, int64_t file_size, csri_source **src,
+                                  int64_t *skipped);
 /* The longest line the readers take, its terminator excluded. The longest valid Matrix Market
  * data line is two indices of at most 10 digits and a value, and a double's exact decimal
  * expansion has at most 767 significant digits: about 800 bytes, or a few KiB with generous
