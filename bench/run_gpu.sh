@@ -4,8 +4,10 @@
 # gpu-labelled tests (tests/gpu_*.c, and tests/backend_*.c on the cuda backend), run them again
 # under compute-sanitizer (memcheck, racecheck), then the GPU benchmarks. Logs go to $OUT when it
 # is set, else to ./gpu-out.
-#   usage: bash bench/run_gpu.sh [tests|sanitize|bench|apps|all ...]   (default all; steps run in
-#   the order given; apps: spmv, cg and pagerank with --backend cuda, and bench/e2e_gpu.sh)
+#   usage: bash bench/run_gpu.sh [tests|sanitize|bench|apps|mpi|all ...]   (default all; steps run
+#   in the order given; apps: spmv, cg and pagerank with --backend cuda, and bench/e2e_gpu.sh;
+#   mpi: the distributed tests, GPU ranks sharing the GPU, also under compute-sanitizer: needs
+#   an MPI on PATH, e.g. an Open MPI wheel's bin/ with OPAL_PREFIX set to its root)
 #   Split a long run into several: the build directory (build-gpu) is kept, so later runs
 #   rebuild only what changed.
 #   CSR_GPU_TESTS (a regex over test names) and CSR_GPU_BENCH (a name glob) narrow the tests and
@@ -114,6 +116,29 @@ run_bench() {
 
 # The apps with --backend cuda (the CSR built on the device): their GPU test cases, then the
 # end-to-end benchmark on large files (bench/e2e_gpu.sh).
+run_mpi() {
+  step "mpi tests (1 to 4 ranks sharing the GPU)"
+  local mpi_targets=()
+  for f in tests/mpi/mpi_*.c; do
+    [ "$f" = tests/mpi/mpi_testing.c ] || mpi_targets+=("$(basename "${f%.*}")")
+  done
+  cmake --build "$build" -j "$(nproc)" --target "${mpi_targets[@]}" >>"$out/build.log" 2>&1 ||
+    { grep -E "error" "$out/build.log" | head -30; status=1; return; }
+  ctest --test-dir "$build" -L mpi -R '^mpi_' --output-on-failure --timeout 300 -j 4 2>&1 |
+    tee "$out/ctest-mpi.log" | tail -30
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  local launch=(mpiexec -n 2 --oversubscribe)
+  [ "$(id -u)" = 0 ] && launch+=(--allow-run-as-root)
+  for tool in memcheck racecheck; do
+    "${launch[@]}" compute-sanitizer --tool "$tool" --error-exitcode 1 "$build/tests/mpi_gpu" \
+      >"$out/sanitize-$tool-mpi_gpu.log" 2>&1
+    local rc=$?
+    echo "sanitize-$tool-mpi_gpu (2 ranks): rc=$rc; $(grep -E 'passed|SUMMARY' \
+      "$out/sanitize-$tool-mpi_gpu.log" | tr '\n' ' ')"
+    [ $rc -eq 0 ] || status=1
+  done
+}
+
 run_apps() {
   step "apps on the GPU"
   cmake --build "$build" -j "$(nproc)" --target spmv cg pagerank make_mtx >"$out/build-apps.log" 2>&1 ||
@@ -138,6 +163,7 @@ for s in ${*:-all}; do
   sanitize) run_sanitize ;;
   bench) run_bench ;;
   apps) run_apps ;;
+  mpi) run_mpi ;;
   all) run_tests; run_sanitize; run_bench; run_apps ;;
   *) echo "unknown step $s"; status=1 ;;
   esac

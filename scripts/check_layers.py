@@ -9,7 +9,7 @@ over the #include lines and the function calls of every C and CUDA source. The l
     app      apps/                        the public headers only
     public   include/                     declarations
     front    src/ops src/graph src/solve  argument checks, plans, dispatch; may call each other,
-             src/io src/mmio              core, shared arithmetic and any public function
+             src/io src/mmio src/dist     core, shared arithmetic and any public function
     core     src/core                     context, objects, errors, dispatch, caches: calls core
                                           and shared arithmetic only (backends only through the
                                           table)
@@ -38,6 +38,7 @@ LAYERS = [
     ("src/solve", "front"),
     ("src/io", "front"),
     ("src/mmio", "front"),
+    ("src/dist", "front"),
     ("src/core", "core"),
     ("src/kernels", "shared"),
     ("src/ref", "backend"),
@@ -55,6 +56,7 @@ INCLUDE_LAYER = {
     "solve": "front",
     "io": "front",
     "mmio": "front",
+    "dist": "front",
     "ref": "backend",
     "omp": "backend",
 }

@@ -36,6 +36,8 @@ test_packages=(
   libclang-rt-14-dev # clang's ASan/UBSan/libFuzzer runtimes (clang 14 is Debian 12's)
   clang-format       # the code-style check of CI (.clang-format is written for version 14)
   python3            # the app and docs tests parse --json output, PNGs and the docs
+  libopenmpi-dev     # the distributed layer (libcsr_mpi) and its tests: mpicc, mpi.h
+  openmpi-bin        # mpiexec, which runs the tests labelled mpi on 1 to 4 ranks
 )
 # Python modules of the tests (the PageRank tests compare with networkx; numpy and scipy under it).
 python_modules=(numpy scipy networkx)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* r = PageRank of the graph with adjacency A (A(i,j) != 0: a link i -> j), by power iteration
  * pulling along A^T: r_i <- d (sum_{j->i} r_j a_ji / w_j + dangling / n) + (1 - d) p_i. */
+#include "graph/pagerank.h"
 #include "kernels/pagerank_plan.h"
 #include "ops/ops.h"
 
@@ -22,6 +23,17 @@ static double entry(const csr_vector *v, int64_t i) {
   return v->value_type == CSR_F64 ? ((const double *)v->data)[i] : ((const float *)v->data)[i];
 }
 
+csr_status csri_pagerank_check_options(csr_context *ctx, const csr_pagerank_options *o,
+                                       csr_value_type value_type) {
+  if (!(o->damping >= 0.0 && o->damping < 1.0) || !(o->tol > 0.0) || o->max_iter < 1)
+    return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE,
+                     "damping %g (0 <= d < 1), tol %g (> 0), max_iter %lld (>= 1) expected",
+                     o->damping, o->tol, (long long)o->max_iter);
+  if (o->weighted && value_type == CSR_PATTERN)
+    return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "weighted PageRank needs a matrix with values");
+  return CSR_SUCCESS;
+}
+
 /* The checks, and the backend of the rank passes (the one the SpMV of each iteration takes too). */
 static csr_status check(csr_context *ctx, const csr_matrix *A, const csr_pagerank_options *o,
                         const csr_vector *ranks, const csri_backend **b) {
@@ -37,12 +49,7 @@ static csr_status check(csr_context *ctx, const csr_matrix *A, const csr_pageran
                      "PageRank needs a square adjacency matrix and one rank per page: A is %lld x "
                      "%lld, ranks has %lld entries",
                      (long long)A->rows, (long long)A->cols, (long long)ranks->n);
-  if (!(o->damping >= 0.0 && o->damping < 1.0) || !(o->tol > 0.0) || o->max_iter < 1)
-    return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE,
-                     "damping %g (0 <= d < 1), tol %g (> 0), max_iter %lld (>= 1) expected",
-                     o->damping, o->tol, (long long)o->max_iter);
-  if (o->weighted && A->value_type == CSR_PATTERN)
-    return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "weighted PageRank needs a matrix with values");
+  CSRI_TRY(csri_pagerank_check_options(ctx, o, A->value_type));
   const csr_vector *p = o->personalization;
   if (p == NULL)
     return CSR_SUCCESS;

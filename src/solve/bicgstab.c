@@ -28,7 +28,7 @@ static csr_status setup(csri_solve_run *run, work *w) {
   return CSR_SUCCESS;
 }
 
-static csr_status breakdown(csri_solve_run *run, const char *what, double value) {
+csr_status csri_bicgstab_breakdown(csri_solve_run *run, const char *what, double value) {
   run->stop = CSR_SOLVER_BREAKDOWN;
   return CSRI_FAIL(run->ctx, CSR_ERR_INVALID_MATRIX,
                    "BiCGSTAB breakdown at iteration %lld: %s = %g (A singular, or a restart with "
@@ -45,7 +45,7 @@ static csr_status singular(csri_solve_run *run, const char *what) {
 }
 
 /* A, b and the initial guess were checked finite: what is not finite has overflowed. */
-static csr_status not_finite(csri_solve_run *run, const char *what, double value) {
+csr_status csri_bicgstab_not_finite(csri_solve_run *run, const char *what, double value) {
   return CSRI_FAIL(run->ctx, CSR_ERR_INVALID_VALUE,
                    "BiCGSTAB: %s is %g at iteration %lld (overflow: scale the system)", what, value,
                    (long long)run->iterations + 1);
@@ -73,7 +73,7 @@ static csr_status iterate(csri_solve_run *run, work *w) {
   csri_solve_record(run, rn);
   for (;;) {
     if (!isfinite(rn))
-      return not_finite(run, "the residual norm", rn);
+      return csri_bicgstab_not_finite(run, "the residual norm", rn);
     if (rn <= run->tol && !fresh) { /* the recurrence says so: check b - A x itself */
       CSRI_TRY(csri_solve_residual(run, r));
       CSRI_TRY(csr_nrm2(ctx, r, &rn));
@@ -93,11 +93,11 @@ static csr_status iterate(csri_solve_run *run, work *w) {
       double rho_new = 0.0;
       CSRI_TRY(csr_dot(ctx, rhat, r, &rho_new));
       if (!isfinite(rho_new))
-        return not_finite(run, "rho = rhat'r", rho_new);
+        return csri_bicgstab_not_finite(run, "rho = rhat'r", rho_new);
       if (rho_new == 0.0)
-        return breakdown(run, "rho = rhat'r", rho_new);
+        return csri_bicgstab_breakdown(run, "rho = rhat'r", rho_new);
       if (omega == 0.0)
-        return breakdown(run, "omega = t's / t't", omega);
+        return csri_bicgstab_breakdown(run, "omega = t's / t't", omega);
       double beta = (rho_new / rho) * (alpha / omega);
       CSRI_TRY(csr_axpy(ctx, -omega, v, p));     /* p = p - omega v */
       CSRI_TRY(csr_axpby(ctx, 1.0, r, beta, p)); /* p = r + beta p */
@@ -107,11 +107,12 @@ static csr_status iterate(csri_solve_run *run, work *w) {
     CSRI_TRY(csr_spmv(ctx, 1.0, A, p, 0.0, v));
     CSRI_TRY(csr_dot(ctx, rhat, v, &rv));
     if (!isfinite(rv))
-      return not_finite(run, "rhat'Ap", rv);
+      return csri_bicgstab_not_finite(run, "rhat'Ap", rv);
     if (rv == 0.0) {
       int zero = 0;
       CSRI_TRY(zero_image(ctx, v, p, &zero));
-      return zero ? singular(run, "A p = 0 for a direction p != 0") : breakdown(run, "rhat'Ap", rv);
+      return zero ? singular(run, "A p = 0 for a direction p != 0")
+                  : csri_bicgstab_breakdown(run, "rhat'Ap", rv);
     }
     alpha = rho / rv;
     CSRI_TRY(csr_copy(ctx, r, s));
@@ -133,7 +134,7 @@ static csr_status iterate(csri_solve_run *run, work *w) {
     CSRI_TRY(csr_dot(ctx, t, t, &tt));
     CSRI_TRY(csr_dot(ctx, t, s, &ts));
     if (!isfinite(tt) || !isfinite(ts))
-      return not_finite(run, "t't", tt);
+      return csri_bicgstab_not_finite(run, "t't", tt);
     if (tt == 0.0) /* t = A s = 0, and s != 0 (||s|| > tol) */
       return singular(run, "A s = 0 for s = r - alpha A p != 0");
     omega = ts / tt;

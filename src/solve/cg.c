@@ -96,17 +96,16 @@ static csr_status breakdown(csri_solve_run *run, work *w, double pq) {
                    (long long)run->iterations + 1, pq);
 }
 
-static csr_status iterate(csri_solve_run *run, work *w) {
-  csr_context *ctx = run->ctx;
+csr_status csri_cg_iterate(csri_solve_run *run, const csri_cg_ops *ops) {
   double rn = 0.0;
   int fresh = 1; /* r is b - A x itself, not the recurrence's */
-  CSRI_TRY(restart(run, w));
-  CSRI_TRY(residual_norm(run, w, &rn));
+  CSRI_TRY(ops->restart(ops->self));
+  CSRI_TRY(ops->residual_norm(ops->self, &rn));
   csri_solve_record(run, rn);
   for (;;) {
     if (rn <= run->tol && !fresh) { /* the recurrence says so: check b - A x itself */
-      CSRI_TRY(restart(run, w));
-      CSRI_TRY(residual_norm(run, w, &rn));
+      CSRI_TRY(ops->restart(ops->self));
+      CSRI_TRY(ops->residual_norm(ops->self, &rn));
       csri_solve_rerecord(run, rn);
       fresh = 1;
       continue;
@@ -114,29 +113,55 @@ static csr_status iterate(csri_solve_run *run, work *w) {
     csr_status finished;
     if (csri_solve_finished(run, rn, &finished))
       return finished;
-    double rz = w->sums[1], pq = w->sums[2], zq = w->sums[3], qdq = w->sums[4];
+    const double *sums = ops->sums;
+    double rz = sums[1], pq = sums[2], zq = sums[3], qdq = sums[4];
     if (isnan(pq) || isinf(pq))
-      return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "CG: p'Ap = %g at iteration %lld", pq,
+      return CSRI_FAIL(run->ctx, CSR_ERR_INVALID_VALUE, "CG: p'Ap = %g at iteration %lld", pq,
                        (long long)run->iterations + 1);
     if (!(pq > 0.0))
-      return breakdown(run, w, pq);
+      return ops->breakdown(ops->self, pq);
     double alpha = rz / pq;
     double rz_next = rz - 2.0 * alpha * zq + alpha * alpha * qdq;
     /* Cancellation can leave the recurrence <= 0 near convergence: restart the direction. */
     double beta = rz > 0.0 && rz_next > 0.0 ? rz_next / rz : 0.0;
-    CSRI_TRY(step(run, w, alpha, beta));
+    CSRI_TRY(ops->step(ops->self, alpha, beta));
     run->iterations++;
-    CSRI_TRY(residual_norm(run, w, &rn));
+    CSRI_TRY(ops->residual_norm(ops->self, &rn));
     csri_solve_record(run, rn);
     fresh = 0;
   }
 }
 
+/* The one-process run and its work, as the driver's self. */
+typedef struct one {
+  csri_solve_run *run;
+  work *w;
+} one;
+
+static csr_status one_restart(void *self) {
+  one *o = self;
+  return restart(o->run, o->w);
+}
+static csr_status one_step(void *self, double alpha, double beta) {
+  one *o = self;
+  return step(o->run, o->w, alpha, beta);
+}
+static csr_status one_residual_norm(void *self, double *rn) {
+  one *o = self;
+  return residual_norm(o->run, o->w, rn);
+}
+static csr_status one_breakdown(void *self, double pq) {
+  one *o = self;
+  return breakdown(o->run, o->w, pq);
+}
+
 csr_status csri_cg(csri_solve_run *run, int jacobi_preconditioned) {
   work w = {0};
   csr_status status = setup(run, jacobi_preconditioned, &w);
+  one self = {run, &w};
+  csri_cg_ops ops = {&self, w.sums, one_restart, one_step, one_residual_norm, one_breakdown};
   if (status >= 0)
-    status = iterate(run, &w);
+    status = csri_cg_iterate(run, &ops);
   work_free(&w);
   return status;
 }

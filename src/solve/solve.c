@@ -40,19 +40,24 @@ static csr_status check(csr_context *ctx, const csr_matrix *A, const csr_vector 
                      "csr_solve: b, x and A's values must share one type (A may be a pattern)");
   if (csri_vectors_overlap(b, x))
     return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "csr_solve: b and x overlap in memory");
+  return csri_solve_check_options(ctx, o, "csr_solve");
+}
+
+csr_status csri_solve_check_options(csr_context *ctx, const csr_solver_options *o,
+                                    const char *who) {
   if (o->method != CSR_SOLVER_CG && o->method != CSR_SOLVER_PCG_JACOBI &&
       o->method != CSR_SOLVER_BICGSTAB)
-    return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "csr_solve: unknown method %d", (int)o->method);
+    return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "%s: unknown method %d", who, (int)o->method);
   if (!(o->rtol >= 0.0 && o->atol >= 0.0) || (o->rtol == 0.0 && o->atol == 0.0) ||
       !isfinite(o->rtol) || !isfinite(o->atol))
     return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE,
-                     "csr_solve: rtol %g and atol %g must be finite, >= 0 and not both 0", o->rtol,
+                     "%s: rtol %g and atol %g must be finite, >= 0 and not both 0", who, o->rtol,
                      o->atol);
   if (o->max_iter < 0 || o->history_capacity < 0 || (o->history == NULL && o->history_capacity > 0))
     return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE,
-                     "csr_solve: max_iter %lld (>= 0) and history_capacity %lld (>= 0, with a "
-                     "history array when > 0) expected",
-                     (long long)o->max_iter, (long long)o->history_capacity);
+                     "%s: max_iter %lld (>= 0) and history_capacity %lld (>= 0, with a history "
+                     "array when > 0) expected",
+                     who, (long long)o->max_iter, (long long)o->history_capacity);
   return CSR_SUCCESS;
 }
 

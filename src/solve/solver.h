@@ -20,6 +20,8 @@ typedef struct csri_solve_run {
   csr_solver_stop stop; /* set by the method before it returns */
 } csri_solve_run;
 
+/* The options' method, tolerances, limit and history, checked; messages start with `who`. */
+csr_status csri_solve_check_options(csr_context *ctx, const csr_solver_options *o, const char *who);
 /* r = b - A x (r of b's size and type). */
 csr_status csri_solve_residual(csri_solve_run *run, csr_vector *r);
 /* For an iterate whose (checked) residual norm is rn: 1 when the run is over, converged (rn <= tol)
@@ -61,6 +63,30 @@ csr_status csri_solve_explain_failure(csr_context *ctx, const csr_matrix *A);
 /* The methods: x holds the initial guess; on return run->stop and run->iterations say what
  * happened. CSR_SUCCESS, CSR_INFO_NOT_CONVERGED, or an error. */
 csr_status csri_cg(csri_solve_run *run, int jacobi);
+
+/* What CG's iteration needs of where it runs: one process (src/solve/cg.c) or across ranks
+ * (src/dist/cg.c). The iteration itself (the stopping rule, the recomputed residual, alpha and
+ * beta from the recurrence, the refusals) is csri_cg_iterate's, shared by both. */
+typedef struct csri_cg_ops {
+  void *self;
+  const double *sums; /* this iterate's r.r, r.z, p.q, z.q, q.Dq, updated by step */
+  /* r = b - A x, then step(0, 0): p = z, q = A p and the sums of the true residual. */
+  csr_status (*restart)(void *self);
+  /* The fused step to the next iterate (r' = r - alpha q, x += alpha p, p' = z' + beta p,
+   * q' = A p', the sums), which becomes this one. */
+  csr_status (*step)(void *self, double alpha, double beta);
+  /* ||r|| from sums[0]; an error when it is not finite. */
+  csr_status (*residual_norm)(void *self, double *rn);
+  /* p'Ap = pq <= 0: sets run->stop to CSR_SOLVER_BREAKDOWN and returns the error. */
+  csr_status (*breakdown)(void *self, double pq);
+} csri_cg_ops;
+/* CG's iteration from x, until converged, at the limit, or refused (src/solve/cg.c). */
+csr_status csri_cg_iterate(csri_solve_run *run, const csri_cg_ops *ops);
 csr_status csri_bicgstab(csri_solve_run *run);
+/* BiCGSTAB's refusals, shared with the distributed method (src/dist/bicgstab.c): a breakdown
+ * (what = value, CSR_ERR_INVALID_MATRIX, run->stop set), and a quantity that overflowed
+ * (CSR_ERR_INVALID_VALUE), each naming the iteration. */
+csr_status csri_bicgstab_breakdown(csri_solve_run *run, const char *what, double value);
+csr_status csri_bicgstab_not_finite(csri_solve_run *run, const char *what, double value);
 
 #endif /* CSR_SOLVE_SOLVER_H */

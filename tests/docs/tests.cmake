@@ -58,3 +58,17 @@ add_test(NAME docs_example_first
   COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/docs/check_first.sh ${PROJECT_SOURCE_DIR}
           $<TARGET_FILE:docs_example_first>)
 set_tests_properties(docs_example_first PROPERTIES LABELS unit TIMEOUT 60)
+
+# docs_example_mpi: the distributed guide's program (docs/example_mpi.c), built against libcsr_mpi
+#   and run on 1 and on 3 ranks: both print the same PCG iterations and residual, digit for digit.
+if(CSR_WITH_MPI)
+  add_executable(docs_example_mpi ${PROJECT_SOURCE_DIR}/docs/example_mpi.c)
+  target_link_libraries(docs_example_mpi PRIVATE csr_mpi_static)
+  target_compile_options(docs_example_mpi PRIVATE ${csr_c_warnings})
+  add_test(NAME docs_example_mpi
+    COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/docs/check_mpi.sh ${MPIEXEC_EXECUTABLE}
+            $<TARGET_FILE:docs_example_mpi> matrices/1138_bus.mtx
+    WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
+  set_tests_properties(docs_example_mpi PROPERTIES LABELS "unit;mpi" TIMEOUT 120
+    ENVIRONMENT "${mpi_test_environment}")
+endif()
