@@ -5,6 +5,9 @@
 #include "cg_advice.h"
 #include "common.h"
 #include "plot.h"
+#ifdef CSR_APP_HAVE_MPI
+#include "dist_shares.h"
+#endif
 
 #include <ctype.h>
 #include <errno.h>
@@ -68,6 +71,12 @@ static void usage(void) {
       "--method bicgstab). CG or PCG at the iteration limit on such an A warns the same way.\n"
       "Refused before any iteration (bad input, exit 2): a NaN or infinity in A or b (the first\n"
       "one named, A's before b's), and a singular A with a row or a column of zeros (named).\n"
+      "\n" APP_DIST_HELP
+      "cg under mpiexec: csr_dist_solve, whose sums are exact, so its iterates are the same bits\n"
+      "for any P (on an ill-conditioned A it may stop after another number of iterations than on\n"
+      "one process, whose sums round otherwise); b (a file read by rank 0, or A * ones) laid out\n"
+      "like A's rows; the scaled residual is not computed (null: ||A||_inf needs A's rows on\n"
+      "one process); no method is advised after a breakdown; rank 0 writes --history.\n"
       "\n" APP_INPUT_HELP "\n" APP_EXIT_HELP,
       PLOT_CANVAS_WIDTH, PLOT_CANVAS_HEIGHT);
 }
@@ -292,7 +301,15 @@ static const char *stop_name(csr_solver_stop stop) {
   return "failed";
 }
 
-static void print_json(const options *o, const csr_matrix *A, int64_t max_iter, const result *r) {
+/* What the report says of A (the whole matrix's, also when the ranks of a distributed run hold
+ * it between them). */
+typedef struct matrix_shape {
+  int64_t rows, cols, nnz;
+} matrix_shape;
+
+/* shares: the ranks of a distributed run, NULL on one process. */
+static void print_json(const options *o, const matrix_shape *A, int64_t max_iter, const result *r,
+                       const struct dist_shares *shares) {
   app_json j;
   app_json_begin(&j, stdout);
   app_json_string(&j, "matrix", o->path);
@@ -333,10 +350,16 @@ static void print_json(const options *o, const csr_matrix *A, int64_t max_iter, 
     app_json_null(&j, "plot");
   }
   app_json_stages(&j, &r->stages);
+#ifdef CSR_APP_HAVE_MPI
+  if (shares)
+    dist_shares_json(&j, shares);
+#endif
+  (void)shares;
   app_json_end(&j);
 }
 
-static void print_text(const options *o, const csr_matrix *A, int64_t max_iter, const result *r) {
+static void print_text(const options *o, const matrix_shape *A, int64_t max_iter, const result *r,
+                       const struct dist_shares *shares) {
   printf("matrix             %s: %lld x %lld, %lld stored entries\n", o->path, (long long)A->rows,
          (long long)A->cols, (long long)A->nnz);
   printf("right-hand side    %s\n", o->rhs ? o->rhs : "b = A * ones (solution: ones)");
@@ -348,8 +371,11 @@ static void print_text(const options *o, const csr_matrix *A, int64_t max_iter, 
     printf("stopped            not converged: the iteration limit (%lld) came first\n",
            (long long)r->info.iterations);
   printf("relative residual  %.3e  ||b - Ax||_2 / ||b||_2\n", r->relative);
-  printf("scaled residual    %.3e  ||Ax - b||_inf / (||A||_inf ||x||_inf + ||b||_inf)\n",
-         r->scaled);
+  if (isfinite(r->scaled))
+    printf("scaled residual    %.3e  ||Ax - b||_inf / (||A||_inf ||x||_inf + ||b||_inf)\n",
+           r->scaled);
+  else /* under mpiexec: no rank holds A's rows for ||A||_inf */
+    printf("scaled residual    not computed (||A||_inf needs A's rows on one process)\n");
   if (r->have_error)
     printf("error              %.3e  ||x - 1||_inf\n", r->error);
   printf("time               %.6f s, %.3e s per iteration\n", r->seconds,
@@ -357,14 +383,19 @@ static void print_text(const options *o, const csr_matrix *A, int64_t max_iter, 
   if (r->ran == CSR_BACKEND_CUDA)
     printf("backend            cuda, GPU\n");
   else
-    printf("backend            %s, %d thread%s\n", csr_backend_name(r->ran), r->threads,
-           r->threads == 1 ? "" : "s");
+    printf("backend            %s, %d thread%s%s\n", csr_backend_name(r->ran), r->threads,
+           r->threads == 1 ? "" : "s", shares ? " per rank" : "");
   char stages[256];
   app_stages_text(&r->stages, "solve", stages, sizeof stages);
   printf("stages             %s\n", stages);
   if (o->history)
     printf("history            %s (%lld rows), plot %s (%dx%d)\n", o->history,
            (long long)r->info.history_length, r->plot, PLOT_CANVAS_WIDTH, PLOT_CANVAS_HEIGHT);
+#ifdef CSR_APP_HAVE_MPI
+  if (shares)
+    dist_shares_print(shares, 19);
+#endif
+  (void)shares;
 }
 
 /* r = b - A x and the norms of the report. */
@@ -481,12 +512,191 @@ static void advise(csr_context *ctx, const csr_matrix *A, csr_solver_method meth
     app_warn("%s", text);
 }
 
+#ifdef CSR_APP_HAVE_MPI
+/* --- Under mpiexec ----------------------------------------------------------------------------
+ * A read by all the ranks at once (csr_dist_matrix_read), b and x laid out like its rows, solved
+ * by csr_dist_solve (whose iterates and counts are the same bits on any number of ranks). Rank 0
+ * prints and writes the history. */
+
+/* b from the file (read by rank 0, sent to the ranks) or A * ones (x left at 0). */
+static int dist_rhs(const dist_run *run, csr_context *ctx, const options *o,
+                    const csr_dist_matrix *A, int64_t n, csr_dist_vector *b, csr_dist_vector *x) {
+  csr_status s;
+  if (o->rhs == NULL) {
+    if ((s = csr_dist_fill(ctx, 1.0, x)) < 0 || (s = csr_dist_spmv(ctx, 1.0, A, x, 0.0, b)) < 0 ||
+        (s = csr_dist_fill(ctx, 0.0, x)) < 0)
+      return app_fail_status(app_exit_code(s), "b = A * ones", ctx, s);
+    return APP_OK;
+  }
+  csr_vector *whole = NULL;
+  int rc = APP_OK;
+  if (run->rank == 0) {
+    s = csr_vector_create(ctx, &whole, n, CSR_F64, CSR_HOST);
+    rc = s < 0 ? app_fail_status(APP_RUNTIME, "allocating b", ctx, s)
+               : load_rhs(ctx, o->rhs, n, whole);
+  }
+  if ((rc = dist_agree(run, rc)) == APP_OK && (s = csr_dist_vector_scatter(ctx, b, 0, whole)) < 0)
+    rc = app_fail_status(APP_RUNTIME, "sending b to the ranks", ctx, s);
+  csr_vector_free(&whole);
+  return rc;
+}
+
+/* r = b - A x and the norms of the report, as measure() on one process, but for the scaled
+ * residual: ||A||_inf needs A's rows, which no rank holds (NAN: not computed). */
+static csr_status dist_measure(csr_context *ctx, const csr_dist_matrix *A, const csr_dist_vector *b,
+                               const csr_dist_vector *x, int known, csr_location where, result *r) {
+  csr_dist_vector *res = NULL;
+  double rn2 = 0.0;
+  csr_status s = csr_dist_vector_create(ctx, A, CSR_DIST_ROWS, CSR_F64, where, &res);
+  if (s >= 0)
+    s = csr_dist_copy(ctx, b, res);
+  if (s >= 0)
+    s = csr_dist_spmv(ctx, -1.0, A, x, 1.0, res);
+  if (s >= 0)
+    s = csr_dist_nrm2(ctx, res, &rn2);
+  if (s >= 0 && known) {
+    s = csr_dist_fill(ctx, 1.0, res);
+    if (s >= 0)
+      s = csr_dist_axpby(ctx, -1.0, x, 1.0, res);
+    if (s >= 0)
+      s = csr_dist_nrminf(ctx, res, &r->error);
+    r->have_error = 1;
+  }
+  csr_dist_vector_free(&res);
+  r->relative = r->b_norm2 > 0.0 ? rn2 / r->b_norm2 : rn2;
+  r->scaled = NAN;
+  return s;
+}
+
+static int dist_body(const dist_run *run, csr_context *ctx, const void *given) {
+  const options *o = given;
+  csr_dist_matrix *A = NULL;
+  csr_dist_vector *b = NULL, *x = NULL;
+  double *history = NULL;
+  dist_shares shares = {0, NULL, NULL};
+  result r;
+  memset(&r, 0, sizeof r);
+  r.info.stop = CSR_SOLVER_FAILED;
+  csr_location where = CSR_HOST;
+  int rc = dist_context(ctx, o->backend, o->threads, &where);
+  if (rc != APP_OK)
+    return rc;
+  double t0 = dist_barrier_now();
+  csr_status s = csr_dist_matrix_read(ctx, MPI_COMM_WORLD, o->path, NULL, where, &A, NULL);
+  r.stages.read = dist_max(app_now() - t0);
+  r.stages.on_device = where == CSR_DEVICE;
+  if (s < 0)
+    return app_fail_status(app_exit_code(s), o->path, ctx, s);
+  matrix_shape shape = {0, 0, 0};
+  csr_dist_matrix_size(A, &shape.rows, &shape.cols, &shape.nnz);
+  const int64_t n = shape.rows;
+  if (shape.rows != shape.cols) {
+    rc = app_fail(APP_BAD_INPUT, "%s: A is %lld x %lld; it must be square", o->path,
+                  (long long)shape.rows, (long long)shape.cols);
+    goto done;
+  }
+  if ((s = csr_dist_vector_create(ctx, A, CSR_DIST_ROWS, CSR_F64, where, &b)) < 0 ||
+      (s = csr_dist_vector_create(ctx, A, CSR_DIST_ROWS, CSR_F64, where, &x)) < 0) {
+    rc = app_fail_status(APP_RUNTIME, "allocating b and x", ctx, s);
+    goto done;
+  }
+  if ((rc = dist_rhs(run, ctx, o, A, n, b, x)) != APP_OK)
+    goto done;
+  if ((s = csr_dist_nrm2(ctx, b, &r.b_norm2)) < 0) {
+    rc = app_fail_status(app_exit_code(s), "||b||", ctx, s);
+    goto done;
+  }
+  csr_solver_options so;
+  csr_solver_options_init(&so);
+  so.method = o->method;
+  so.rtol = o->tol;
+  so.max_iter = (int64_t)o->max_iter;
+  int64_t max_iter = so.max_iter > 0 ? so.max_iter : (10 * n > 1000 ? 10 * n : 1000);
+  if (o->history) { /* every rank keeps the history (the library fills it on each) */
+    history = malloc((size_t)(max_iter + 1) * sizeof *history);
+    rc = history ? APP_OK
+                 : app_fail(APP_RUNTIME, "cannot allocate a history of %lld entries",
+                            (long long)max_iter + 1);
+    if ((rc = dist_agree(run, rc)) != APP_OK)
+      goto done;
+    so.history = history;
+    so.history_capacity = max_iter + 1;
+  }
+  char title[128];
+  plot_title(o, n, title, sizeof title);
+  progress_line line = {r.b_norm2, 0.0, 0, 0, 0.0};
+  if (run->rank == 0 && isatty(STDERR_FILENO)) {
+    so.progress = show_progress;
+    so.progress_user = &line;
+    fprintf(stderr, "%s: solving with %s: n = %lld, %lld stored entries on %d ranks...\n", prog,
+            method_name(o->method), (long long)n, (long long)shape.nnz, run->ranks);
+  }
+  t0 = dist_barrier_now();
+  s = csr_dist_solve(ctx, A, b, x, &so, &r.info);
+  r.seconds = r.stages.compute = dist_max(dist_barrier_now() - t0);
+  if (line.shown) {
+    write_progress(&line);
+    fputc('\n', stderr);
+  }
+  r.ran = csr_context_last_backend(ctx);
+  r.threads = r.ran == CSR_BACKEND_OMP ? dist_threads(o->threads) : 1;
+  if (s < 0) { /* agreed by the library: every rank reports (rank 0 prints) and leaves */
+    char what[1024];
+    if (r.info.stop == CSR_SOLVER_BREAKDOWN)
+      snprintf(what, sizeof what,
+               "%s: %s broke down after %lld iterations (relative residual %.3e)", o->path,
+               method_name(o->method), (long long)r.info.iterations, r.info.relative_residual);
+    else
+      snprintf(what, sizeof what, "%s: %s", o->path, method_name(o->method));
+    rc = app_fail_status(app_exit_code(s), what, ctx, s);
+    if (run->rank == 0 && o->history && r.info.history_length > 0 &&
+        write_history(o->history, history, r.info.history_length, r.b_norm2, title, &r) == APP_OK)
+      fprintf(stderr, "%s: the residual history up to the failure is in %s and %s\n", prog,
+              o->history, r.plot);
+    goto done;
+  }
+  if ((s = dist_measure(ctx, A, b, x, o->rhs == NULL, where, &r)) < 0) {
+    rc = app_fail_status(app_exit_code(s), "recomputing the residual", ctx, s);
+    goto done;
+  }
+  if (r.info.stop == CSR_SOLVER_CONVERGED)
+    warn_if_ill_conditioned(o, &r);
+  if (run->rank == 0 && o->history)
+    rc = write_history(o->history, history, r.info.history_length, r.b_norm2, title, &r);
+  if ((rc = dist_agree(run, rc)) != APP_OK)
+    goto done;
+  if ((rc = dist_shares_gather(run, A, &shares)) != APP_OK)
+    goto done;
+  if (run->rank == 0) {
+    if (o->json)
+      print_json(o, &shape, max_iter, &r, &shares);
+    else
+      print_text(o, &shape, max_iter, &r, &shares);
+    if (fflush(stdout) != 0 || ferror(stdout))
+      rc = app_fail(APP_RUNTIME, "writing the output failed");
+  }
+  rc = dist_agree(run, rc);
+done:
+  free(history);
+  dist_shares_free(&shares);
+  csr_dist_vector_free(&x);
+  csr_dist_vector_free(&b);
+  csr_dist_matrix_free(&A);
+  return rc;
+}
+
+#endif
+
 int main(int argc, char **argv) {
   options o;
   int exit_now = 0;
   int rc = parse(argc, argv, &o, &exit_now);
   if (rc != APP_OK || exit_now)
     return rc;
+#ifdef CSR_APP_HAVE_MPI
+  if (dist_launcher_size() > 1)
+    return dist_run_app(dist_body, &o);
+#endif
   const char *missing = o.backend == CSR_BACKEND_CUDA ? app_cuda_missing() : NULL;
   if (missing)
     return app_fail(APP_RUNTIME, "the CUDA backend is not available (%s)", missing);
@@ -600,10 +810,11 @@ int main(int argc, char **argv) {
   if (o.history && (rc = write_history(o.history, history, r.info.history_length, r.b_norm2, title,
                                        &r)) != APP_OK)
     goto done;
+  const matrix_shape shape = {A->rows, A->cols, A->nnz};
   if (o.json)
-    print_json(&o, A, max_iter, &r);
+    print_json(&o, &shape, max_iter, &r, NULL);
   else
-    print_text(&o, A, max_iter, &r);
+    print_text(&o, &shape, max_iter, &r, NULL);
   if (fflush(stdout) != 0 || ferror(stdout))
     rc = app_fail(APP_RUNTIME, "writing the output failed");
 done:

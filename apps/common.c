@@ -27,7 +27,10 @@ static struct {
   const char *prog;
   int json, verbose;
   int json_printed; /* the app's own JSON object went to stdout: no second object after it */
-} report = {"libcsr", 0, 0, 0};
+  int quiet;        /* failures and warnings are recorded, not printed (app_report_quiet) */
+  int last_code;    /* the last failure reported, for app_last_failure */
+  char last_message[1024];
+} report = {"libcsr", 0, 0, 0, 0, APP_OK, ""};
 
 void app_report_init(const char *prog, int argc, char **argv) {
   report.prog = prog;
@@ -41,10 +44,23 @@ int app_verbose(void) {
   return report.verbose;
 }
 
+void app_report_quiet(int quiet) {
+  report.quiet = quiet;
+}
+
+int app_last_failure(const char **message) {
+  *message = report.last_message;
+  return report.last_code;
+}
+
 /* The report of one failure: the line on stderr, and with --json the object on stdout. status
  * and source are NULL for failures of the app's own. */
 static void report_failure(int exit_code, const char *message, const char *status,
                            const char *source) {
+  report.last_code = exit_code;
+  snprintf(report.last_message, sizeof report.last_message, "%s", message);
+  if (report.quiet)
+    return;
   fprintf(stderr, "%s: %s", report.prog, message);
   if (report.verbose && status != NULL)
     fprintf(stderr, " [%s at %s]", status, source);
@@ -92,8 +108,14 @@ int app_fail_status(int exit_code, const char *what, const csr_context *ctx, csr
   char message[1024], source[256] = "(no source location)";
   if (*detail == '\0') /* a call that left no message: its status is all there is */
     detail = csr_status_string(status);
-  if (what == NULL || (strncmp(detail, what, what_length) == 0 &&
-                       (detail[what_length] == ':' || detail[what_length] == '\0')))
+  /* A distributed call's message may name the failing rank first ("rank 1 of 4: web.mtx:17:
+   * ..."); the file it then names counts as named. */
+  const char *named = detail;
+  int rank = 0, ranks = 0, skip = 0;
+  if (sscanf(detail, "rank %d of %d: %n", &rank, &ranks, &skip) == 2 && skip > 0)
+    named = detail + skip;
+  if (what == NULL || (strncmp(named, what, what_length) == 0 &&
+                       (named[what_length] == ':' || named[what_length] == '\0')))
     snprintf(message, sizeof message, "%s", detail);
   else
     snprintf(message, sizeof message, "%s: %s", what, detail);
@@ -106,6 +128,8 @@ int app_fail_status(int exit_code, const char *what, const csr_context *ctx, csr
 }
 
 void app_warn(const char *format, ...) {
+  if (report.quiet)
+    return;
   va_list args;
   va_start(args, format);
   fprintf(stderr, "%s: warning: ", report.prog);
@@ -120,7 +144,8 @@ int app_usage_error(const char *prog, const char *format, ...) {
   report.prog = prog;
   report_formatted(APP_USAGE, format, args);
   va_end(args);
-  fprintf(stderr, "Try '%s --help' for more information.\n", prog);
+  if (!report.quiet)
+    fprintf(stderr, "Try '%s --help' for more information.\n", prog);
   return APP_USAGE;
 }
 

@@ -11,6 +11,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* The ranks' shares of a distributed run (apps/dist_shares.h, built with MPI only), passed as NULL
+ * by the one-process reports. */
+struct dist_shares;
+
 /* Exit codes of every app. */
 enum {
   APP_OK = 0,        /* success */
@@ -27,6 +31,19 @@ enum {
   "\"from to [weight]\" lines, a .mtx or .mm file without the banner is refused, and any\n"        \
   "other name, standard input (\"-\") included, is read as an edge list. gzip (.gz) is\n"          \
   "recognised by its first bytes.\n"
+
+/* What changes under mpiexec, in the --help of spmv, pagerank and cg (apps/dist.c). */
+#define APP_DIST_HELP                                                                              \
+  "Under mpiexec -n P (P > 1, libcsr built with MPI; the launcher is told by\n"                    \
+  "OMPI_COMM_WORLD_SIZE (Open MPI) or PMI_SIZE (MPICH, Intel MPI, srun --mpi=pmi2) in the\n"       \
+  "environment; without them MPI is not started), the P processes share the work through\n"        \
+  "libcsr_mpi: they read the file together and each holds a block of rows; --threads is per\n"     \
+  "rank (default 1); --backend cuda gives each rank a GPU of its node; times are wall times\n"     \
+  "between barriers (the slowest rank's); rank 0 alone prints, and a failure is printed once\n"    \
+  "with the same exit code on every rank. The report adds the ranks: each one's first row,\n"      \
+  "rows, nonzeros, ghost columns, neighbours, interior rows and seconds spent communicating,\n"    \
+  "and the nonzeros' max/mean (--json: ranks, nnz_imbalance, shares: [{rank, first_row,\n"         \
+  "rows, nnz, ghosts, neighbours, interior_rows, comm_seconds}...]).\n"
 
 /* The --verbose line of every --help's options. */
 #define APP_VERBOSE_HELP                                                                           \
@@ -55,6 +72,11 @@ void app_print_version(const char *prog);
 void app_report_init(const char *prog, int argc, char **argv);
 /* 1 when --verbose was given. */
 int app_verbose(void);
+/* quiet 1: failures and warnings are recorded but not printed (the ranks other than 0 of a
+ * distributed run, whose rank 0 speaks for them). */
+void app_report_quiet(int quiet);
+/* The exit code of the last failure reported (APP_OK when none) and its message. */
+int app_last_failure(const char **message);
 
 /* Reports MESSAGE; returns exit_code. */
 int app_fail(int exit_code, const char *format, ...)

@@ -3,6 +3,9 @@
  * list) with csr_pagerank: the top pages, iterations, the final L1 change, time and the
  * bandwidth of the iteration; optionally every rank to a file. Text or --json. */
 #include "common.h"
+#ifdef CSR_APP_HAVE_MPI
+#include "dist_shares.h"
+#endif
 
 #include <errno.h>
 #include <math.h>
@@ -75,6 +78,11 @@ static void usage(void) {
       "             upload its triples and build the CSR on the GPU, build the pull graph\n"
       "             (out-weights, the transpose; csr_pagerank's set-up) and iterate\n"
       "A progress line per iteration goes to stderr (only when it is a terminal).\n"
+      "\n" APP_DIST_HELP
+      "pagerank under mpiexec: csr_dist_pagerank (the same iteration; its sums are exact, so\n"
+      "the ranks are the same bits for any P); --personalization is read by rank 0; the ranks\n"
+      "are gathered on rank 0 for --top and --output. The shares are the adjacency matrix's;\n"
+      "the iteration runs on its transpose, whose communication they do not count.\n"
       "\n" APP_INPUT_HELP "\n" APP_EXIT_HELP);
 }
 
@@ -286,7 +294,15 @@ typedef struct result {
   app_stages stages;
 } result;
 
-static void print_text(const options *o, const csr_matrix *A, const result *r) {
+/* What the report says of the graph (the whole graph's, also when the ranks of a distributed run
+ * hold it between them). */
+typedef struct graph_shape {
+  int64_t rows, nnz;
+} graph_shape;
+
+/* shares: the ranks of a distributed run, NULL on one process. */
+static void print_text(const options *o, const graph_shape *A, const result *r,
+                       const struct dist_shares *shares) {
   const char *precision = o->precision == CSR_F64 ? "f64" : "f32";
   printf("graph      %s: %lld pages (ids %d-based), %lld links, %lld dangling\n", o->path,
          (long long)A->rows, r->base, (long long)A->nnz, (long long)r->info.dangling);
@@ -296,8 +312,8 @@ static void print_text(const options *o, const csr_matrix *A, const result *r) {
   if (r->ran == CSR_BACKEND_CUDA)
     printf("backend    cuda, GPU, %s\n", precision);
   else
-    printf("backend    %s, %d thread%s, %s\n", csr_backend_name(r->ran), r->threads,
-           r->threads == 1 ? "" : "s", precision);
+    printf("backend    %s, %d thread%s%s, %s\n", csr_backend_name(r->ran), r->threads,
+           r->threads == 1 ? "" : "s", shares ? " per rank" : "", precision);
   printf("result     %s after %lld iterations, L1 change %.3g\n",
          r->converged ? "converged" : "NOT converged", (long long)r->info.iterations,
          r->info.l1_change);
@@ -312,9 +328,15 @@ static void print_text(const options *o, const csr_matrix *A, const result *r) {
   for (int64_t k = 0; k < r->top; k++)
     printf("%6lld %12lld %.*g\n", (long long)k + 1, (long long)(r->best[k].id + r->base),
            o->precision == CSR_F64 ? 17 : 9, r->best[k].rank);
+#ifdef CSR_APP_HAVE_MPI
+  if (shares)
+    dist_shares_print(shares, 11);
+#endif
+  (void)shares;
 }
 
-static void print_json(const options *o, const csr_matrix *A, const result *r) {
+static void print_json(const options *o, const graph_shape *A, const result *r,
+                       const struct dist_shares *shares) {
   app_json j;
   app_json_begin(&j, stdout);
   app_json_string(&j, "graph", o->path);
@@ -350,6 +372,11 @@ static void print_json(const options *o, const csr_matrix *A, const result *r) {
     app_json_close(&j, '}');
   }
   app_json_close(&j, ']');
+#ifdef CSR_APP_HAVE_MPI
+  if (shares)
+    dist_shares_json(&j, shares);
+#endif
+  (void)shares;
   app_json_end(&j);
 }
 
@@ -376,18 +403,40 @@ static void show_progress(void *user, int64_t iteration, double l1_change) {
 
 /* Runs csr_pagerank, timed; on a terminal a line per iteration through the library's progress
  * callback (the library never prints). */
+/* The library's options from the command line's; the progress line when `tty`. */
+static void pagerank_options(const options *o, const csr_vector *p, int tty,
+                             csr_pagerank_options *po) {
+  csr_pagerank_options_init(po);
+  po->damping = o->damping;
+  po->tol = o->tol;
+  po->max_iter = (int64_t)o->max_iter;
+  po->weighted = o->weighted;
+  po->personalization = p;
+  if (tty)
+    po->progress = show_progress;
+}
+
+/* The figures of a finished run: backend, threads, the bytes model, the stages, how many top
+ * pages there are to print. */
+static void summarise(const options *o, const graph_shape *A, csr_status s, csr_backend ran,
+                      int threads, result *r) {
+  r->converged = s == CSR_SUCCESS;
+  r->ran = ran;
+  r->threads = ran == CSR_BACKEND_OMP ? threads : 1;
+  r->stages.prepare_name = "pull graph";
+  r->stages.prepare = r->info.setup_seconds;
+  r->stages.compute = r->info.iterate_seconds;
+  double v = o->precision == CSR_F64 ? 8.0 : 4.0;
+  r->bytes = (4.0 + (o->weighted ? v : 0.0)) * (double)A->nnz + 3.0 * v * (double)A->rows;
+  r->gbs = r->seconds > 0.0 ? r->bytes * (double)r->info.iterations / r->seconds / 1e9 : 0.0;
+  r->top = o->top < A->rows ? (int64_t)o->top : A->rows;
+}
+
 static csr_status run(csr_context *ctx, const options *o, const csr_matrix *A, const csr_vector *p,
                       csr_vector *ranks, result *r) {
-  csr_pagerank_options po;
-  csr_pagerank_options_init(&po);
-  po.damping = o->damping;
-  po.tol = o->tol;
-  po.max_iter = (int64_t)o->max_iter;
-  po.weighted = o->weighted;
-  po.personalization = p;
   int tty = isatty(STDERR_FILENO);
-  if (tty)
-    po.progress = show_progress;
+  csr_pagerank_options po;
+  pagerank_options(o, p, tty, &po);
   if (tty)
     fprintf(stderr, "%s: computing the PageRank of %lld pages, %lld links...\n", prog,
             (long long)A->rows, (long long)A->nnz);
@@ -400,12 +449,129 @@ static csr_status run(csr_context *ctx, const options *o, const csr_matrix *A, c
   return s;
 }
 
+#ifdef CSR_APP_HAVE_MPI
+/* --- Under mpiexec ----------------------------------------------------------------------------
+ * The graph read by all the ranks at once (csr_dist_matrix_read), ranked by csr_dist_pagerank,
+ * the ranks gathered on rank 0 for the top pages and --output. Rank 0 prints. */
+
+/* The ranks on rank 0 (a host vector there, NULL on the others), the top pages and --output. */
+static int dist_rank_pages(const dist_run *run, csr_context *ctx, const options *o,
+                           const csr_dist_vector *ranks, int64_t n, result *r, ranked **best) {
+  csr_vector *whole = NULL;
+  int rc = APP_OK;
+  csr_status s = CSR_SUCCESS;
+  if (run->rank == 0 && (s = csr_vector_create(ctx, &whole, n, o->precision, CSR_HOST)) < 0)
+    rc = app_fail_status(APP_RUNTIME, "the rank vector on rank 0", ctx, s);
+  if ((rc = dist_agree(run, rc)) != APP_OK)
+    return rc;
+  if ((s = csr_dist_vector_gather(ctx, ranks, 0, whole)) < 0) {
+    csr_vector_free(&whole);
+    return app_fail_status(APP_RUNTIME, "gathering the ranks on rank 0", ctx, s);
+  }
+  if (run->rank == 0 && r->top > 0 && (*best = by_rank(whole)) == NULL)
+    rc = app_fail(APP_RUNTIME, "cannot allocate the ranking of %lld pages", (long long)n);
+  r->best = *best;
+  if (run->rank == 0 && rc == APP_OK && o->output)
+    rc = write_ranks(o->output, whole, r->base);
+  csr_vector_free(&whole);
+  return dist_agree(run, rc);
+}
+
+static int dist_body(const dist_run *run, csr_context *ctx, const void *given) {
+  const options *o = given;
+  csr_dist_matrix *A = NULL;
+  csr_dist_vector *ranks = NULL;
+  csr_vector *p = NULL;
+  ranked *best = NULL;
+  dist_shares shares = {0, NULL, NULL};
+  result r;
+  memset(&r, 0, sizeof r);
+  csr_location where = CSR_HOST;
+  int rc = dist_context(ctx, o->backend, o->threads, &where);
+  if (rc != APP_OK)
+    return rc;
+  csr_read_options ro;
+  csr_read_options_init(&ro);
+  ro.value_type = o->precision;
+  csr_file_info fi;
+  double t0 = dist_barrier_now();
+  csr_status s = csr_dist_matrix_read(ctx, MPI_COMM_WORLD, o->path, &ro, where, &A, &fi);
+  r.stages.read = dist_max(app_now() - t0);
+  r.stages.on_device = where == CSR_DEVICE;
+  if (s < 0)
+    return app_fail_status(app_exit_code(s), o->path, ctx, s);
+  graph_shape shape = {0, 0};
+  csr_dist_matrix_size(A, &shape.rows, NULL, &shape.nnz);
+  r.base = fi.format == CSR_FORMAT_MATRIX_MARKET ? 1 : 0;
+  /* The library reads the personalization of rank 0; the others pass an empty stand-in, so that
+   * every rank asks for a personalized run. */
+  csr_vector stand_in;
+  memset(&stand_in, 0, sizeof stand_in);
+  if (o->personalization) {
+    if (run->rank == 0)
+      rc = load_personalization(ctx, o->personalization, shape.rows, &p);
+    if ((rc = dist_agree(run, rc)) != APP_OK)
+      goto done;
+  }
+  if ((s = csr_dist_vector_create(ctx, A, CSR_DIST_ROWS, o->precision, where, &ranks)) < 0) {
+    rc = app_fail_status(APP_RUNTIME, "the rank vector", ctx, s);
+    goto done;
+  }
+  int tty = run->rank == 0 && isatty(STDERR_FILENO);
+  csr_pagerank_options po;
+  pagerank_options(o, o->personalization ? (p ? p : &stand_in) : NULL, tty, &po);
+  if (tty)
+    fprintf(stderr, "%s: computing the PageRank of %lld pages, %lld links on %d ranks...\n", prog,
+            (long long)shape.rows, (long long)shape.nnz, run->ranks);
+  t0 = dist_barrier_now();
+  s = csr_dist_pagerank(ctx, A, &po, ranks, &r.info);
+  r.seconds = dist_max(dist_barrier_now() - t0);
+  if (tty && s >= 0)
+    fprintf(stderr, "\n%s: %lld iterations in %.3f s\n", prog, (long long)r.info.iterations,
+            r.seconds);
+  if (s < 0) {
+    rc = app_fail_status(app_exit_code(s), o->path, ctx, s);
+    goto done;
+  }
+  summarise(o, &shape, s, csr_context_last_backend(ctx), dist_threads(o->threads), &r);
+  r.info.setup_seconds = dist_max(r.info.setup_seconds);
+  r.info.iterate_seconds = dist_max(r.info.iterate_seconds);
+  r.stages.prepare = r.info.setup_seconds;
+  r.stages.compute = r.info.iterate_seconds;
+  if ((rc = dist_rank_pages(run, ctx, o, ranks, shape.rows, &r, &best)) != APP_OK)
+    goto done;
+  if ((rc = dist_shares_gather(run, A, &shares)) != APP_OK)
+    goto done;
+  if (run->rank == 0) {
+    if (o->json)
+      print_json(o, &shape, &r, &shares);
+    else
+      print_text(o, &shape, &r, &shares);
+    if (fflush(stdout) != 0 || ferror(stdout))
+      rc = app_fail(APP_RUNTIME, "writing the output failed");
+  }
+  rc = dist_agree(run, rc);
+done:
+  free(best);
+  dist_shares_free(&shares);
+  csr_vector_free(&p);
+  csr_dist_vector_free(&ranks);
+  csr_dist_matrix_free(&A);
+  return rc;
+}
+
+#endif
+
 int main(int argc, char **argv) {
   options o;
   int exit_now = 0;
   int rc = parse(argc, argv, &o, &exit_now);
   if (rc != APP_OK || exit_now)
     return rc;
+#ifdef CSR_APP_HAVE_MPI
+  if (dist_launcher_size() > 1)
+    return dist_run_app(dist_body, &o);
+#endif
   app_build where;
   if ((rc = placement(&o, &where)) != APP_OK)
     return rc;
@@ -442,22 +608,14 @@ int main(int argc, char **argv) {
     rc = app_fail_status(app_exit_code(s), o.path, ctx, s);
     goto done;
   }
-  r.converged = s == CSR_SUCCESS;
-  r.ran = csr_context_last_backend(ctx);
-  r.stages.prepare_name = "pull graph";
-  r.stages.prepare = r.info.setup_seconds;
-  r.stages.compute = r.info.iterate_seconds;
+  const graph_shape shape = {A->rows, A->nnz};
+  summarise(&o, &shape, s, csr_context_last_backend(ctx), app_omp_threads((int)o.threads), &r);
   host_ranks = ranks;
   if (A->location != CSR_HOST && (s = csr_vector_clone(ctx, ranks, &host_ranks, CSR_HOST)) < 0) {
     host_ranks = NULL;
     rc = app_fail_status(APP_RUNTIME, "copying the ranks from the GPU", ctx, s);
     goto done;
   }
-  r.threads = r.ran == CSR_BACKEND_OMP ? app_omp_threads((int)o.threads) : 1;
-  double v = o.precision == CSR_F64 ? 8.0 : 4.0;
-  r.bytes = (4.0 + (o.weighted ? v : 0.0)) * (double)A->nnz + 3.0 * v * (double)A->rows;
-  r.gbs = r.seconds > 0.0 ? r.bytes * (double)r.info.iterations / r.seconds / 1e9 : 0.0;
-  r.top = o.top < A->rows ? (int64_t)o.top : A->rows;
   if (r.top > 0 && (best = by_rank(host_ranks)) == NULL) {
     rc = app_fail(APP_RUNTIME, "cannot allocate the ranking of %lld pages", (long long)A->rows);
     goto done;
@@ -466,9 +624,9 @@ int main(int argc, char **argv) {
   if (o.output && (rc = write_ranks(o.output, host_ranks, r.base)) != APP_OK)
     goto done;
   if (o.json)
-    print_json(&o, A, &r);
+    print_json(&o, &shape, &r, NULL);
   else
-    print_text(&o, A, &r);
+    print_text(&o, &shape, &r, NULL);
   if (fflush(stdout) != 0 || ferror(stdout))
     rc = app_fail(APP_RUNTIME, "writing the output failed");
 done:

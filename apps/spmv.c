@@ -4,6 +4,9 @@
  * with the same thread count, a checksum of y, and optionally validates y against the reference
  * backend row by row. Text or --json. */
 #include "common.h"
+#ifdef CSR_APP_HAVE_MPI
+#include "dist_shares.h"
+#endif
 
 #include <float.h>
 #include <math.h>
@@ -69,6 +72,12 @@ static void usage(void) {
       "  stages     seconds to read the file (with the host's assembly of the CSR on the CPU),\n"
       "             to copy the triples to the GPU and to build the CSR there (cuda), and of\n"
       "             all the SpMV calls, warm-up included\n"
+      "\n" APP_DIST_HELP
+      "spmv under mpiexec: csr_dist_spmv, x (ones, or --x read by rank 0) laid out like A's\n"
+      "columns; the checksum's sum (y . ones) and 2-norm are exact sums rounded once, the same\n"
+      "for any P (they may differ from the serial sums in the last digits); the copy runs on\n"
+      "every host rank at once on arrays of the size / P, its GB/s summed (none on the GPU);\n"
+      "--validate gathers A, x and y on rank 0; the GPU's kernel is not reported (kernel null).\n"
       "\n" APP_INPUT_HELP "\n" APP_EXIT_HELP,
       WARMUP, COPY_REPS);
 }
@@ -283,6 +292,15 @@ static const char *cuda_unavailable = "the CUDA backend is not available for thi
 
 /* Times `iters` calls of y = A*x after the warm-up; on failure prints why, returns the exit code.
  */
+
+/* The report of a timed product that failed: the matrix and x were checked when read, so the
+ * failure is the run's, not the input's. */
+static int product_failed(const options *o, csr_context *ctx, csr_status s) {
+  if (o->backend == CSR_BACKEND_CUDA && s == CSR_ERR_UNSUPPORTED)
+    return app_fail_status(APP_RUNTIME, cuda_unavailable, ctx, s);
+  return app_fail_status(app_exit_code(s) == APP_BAD_INPUT ? APP_RUNTIME : app_exit_code(s),
+                         "the SpMV", ctx, s);
+}
 static int time_spmv(csr_context *ctx, const options *o, const csr_matrix *A, const csr_vector *x,
                      csr_vector *y, double *median_s, double *all_s) {
   double *t = malloc((size_t)o->iters * sizeof *t);
@@ -295,11 +313,7 @@ static int time_spmv(csr_context *ctx, const options *o, const csr_matrix *A, co
     double seconds = app_now() - t0;
     if (s < 0) {
       free(t);
-      if (o->backend == CSR_BACKEND_CUDA && s == CSR_ERR_UNSUPPORTED)
-        return app_fail_status(APP_RUNTIME, cuda_unavailable, ctx, s);
-      /* The matrix and x were checked when read: a failure here is the run's, not the input's. */
-      return app_fail_status(app_exit_code(s) == APP_BAD_INPUT ? APP_RUNTIME : app_exit_code(s),
-                             "the SpMV", ctx, s);
+      return product_failed(o, ctx, s);
     }
     if (r >= 0)
       t[r] = seconds;
@@ -375,8 +389,39 @@ done:
   return rc;
 }
 
-static void print_text(const options *o, const csr_matrix *A, const result *r,
-                       const validation *v) {
+/* What the report says of the matrix: its shape and values (the whole matrix's, also when the
+ * ranks of a distributed run hold it between them). */
+typedef struct matrix_shape {
+  int64_t rows, cols, nnz;
+  csr_value_type value_type;
+} matrix_shape;
+
+static matrix_shape shape_of(const csr_matrix *A) {
+  matrix_shape shape = {A->rows, A->cols, A->nnz, A->value_type};
+  return shape;
+}
+
+/* The bytes of one SpMV by the model of --help. */
+static double spmv_bytes(const options *o, const matrix_shape *A) {
+  int vbytes = o->precision == CSR_F64 ? 8 : 4, abytes = A->value_type == CSR_PATTERN ? 0 : vbytes;
+  return (4.0 + abytes) * (double)A->nnz + 8.0 * (double)(A->rows + 1) +
+         (double)vbytes * (double)(A->cols + A->rows);
+}
+
+/* The size of each copy array: --copy-mib, or by the model (0: no copy). */
+static size_t copy_bytes_for(const options *o, double bytes) {
+  if (o->copy_mib >= 0)
+    return (size_t)o->copy_mib * MIB;
+  double want = 2.0 * bytes;
+  size_t copy_bytes = want < 256.0 * MIB   ? 256 * MIB
+                      : want > 512.0 * MIB ? 512 * MIB
+                                           : (size_t)want;
+  return copy_bytes - copy_bytes % 64;
+}
+
+/* shares: the ranks of a distributed run, NULL on one process. */
+static void print_text(const options *o, const matrix_shape *A, const result *r,
+                       const validation *v, const struct dist_shares *shares) {
   printf("matrix    %s: %lld x %lld, %lld nnz, %s\n", o->path, (long long)A->rows,
          (long long)A->cols, (long long)A->nnz,
          A->value_type == CSR_PATTERN ? "pattern (no values)"
@@ -386,7 +431,7 @@ static void print_text(const options *o, const csr_matrix *A, const result *r,
   if (r->ran == CSR_BACKEND_CUDA)
     printf(", GPU, every launch synchronised\n");
   else
-    printf(", %d thread%s\n", r->threads, r->threads == 1 ? "" : "s");
+    printf(", %d thread%s%s\n", r->threads, r->threads == 1 ? "" : "s", shares ? " per rank" : "");
   if (r->have_choice) {
     printf("kernel    %s", csr_spmv_kernel_name(r->choice.kernel));
     if (r->choice.lanes > 1)
@@ -430,10 +475,15 @@ static void print_text(const options *o, const csr_matrix *A, const result *r,
       printf("          %lld rows beyond it; worst row %lld at %.3g times its tolerance\n",
              (long long)v->failed_rows, (long long)v->worst_row, v->worst_ratio);
   }
+#ifdef CSR_APP_HAVE_MPI
+  if (shares)
+    dist_shares_print(shares, 10);
+#endif
+  (void)shares;
 }
 
-static void print_json(const options *o, const csr_matrix *A, const result *r,
-                       const validation *v) {
+static void print_json(const options *o, const matrix_shape *A, const result *r,
+                       const validation *v, const struct dist_shares *shares) {
   app_json j;
   app_json_begin(&j, stdout);
   app_json_string(&j, "matrix", o->path);
@@ -500,8 +550,227 @@ static void print_json(const options *o, const csr_matrix *A, const result *r,
     app_json_null(&j, "validation");
   }
   app_json_stages(&j, &r->stages);
+#ifdef CSR_APP_HAVE_MPI
+  if (shares)
+    dist_shares_json(&j, shares);
+#endif
+  (void)shares;
   app_json_end(&j);
 }
+
+#ifdef CSR_APP_HAVE_MPI
+/* --- Under mpiexec ----------------------------------------------------------------------------
+ * The matrix read by all the ranks at once (csr_dist_matrix_read), x laid out like its columns
+ * and y like its rows; each call timed between barriers, so that its time is the slowest rank's.
+ * Rank 0 prints. */
+
+/* Times `iters` distributed calls after the warm-up (each between barriers; the median of the
+ * slowest rank's times); the same exit code on every rank. */
+static int dist_time_spmv(const dist_run *run, csr_context *ctx, const options *o,
+                          const csr_dist_matrix *A, const csr_dist_vector *x, csr_dist_vector *y,
+                          double *median_s, double *all_s) {
+  double *t = malloc((size_t)o->iters * sizeof *t);
+  int rc = t ? APP_OK : app_fail(APP_RUNTIME, "cannot allocate %lld timings", o->iters);
+  if ((rc = dist_agree(run, rc)) != APP_OK) {
+    free(t);
+    return rc;
+  }
+  const double start = dist_barrier_now();
+  for (long long r = -WARMUP; r < o->iters; r++) {
+    double t0 = dist_barrier_now();
+    csr_status s = csr_dist_spmv(ctx, 1.0, A, x, 0.0, y);
+    double seconds = dist_barrier_now() - t0;
+    if (s < 0) { /* agreed by the library: every rank leaves here */
+      free(t);
+      return product_failed(o, ctx, s);
+    }
+    if (r >= 0)
+      t[r] = seconds;
+  }
+  *all_s = dist_max(app_now() - start);
+  MPI_Allreduce(MPI_IN_PLACE, t, (int)o->iters, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  *median_s = app_median(t, (int)o->iters);
+  free(t);
+  return APP_OK;
+}
+
+/* x from --x (read by rank 0, sent to the ranks) or all ones. */
+static int dist_load_x(const dist_run *run, csr_context *ctx, const options *o, int64_t cols,
+                       csr_dist_vector *x) {
+  csr_status s;
+  if (o->x_path == NULL) {
+    s = csr_dist_fill(ctx, 1.0, x);
+    return s < 0 ? app_fail_status(APP_RUNTIME, "x = ones", ctx, s) : APP_OK;
+  }
+  csr_vector *whole = NULL;
+  int rc = APP_OK;
+  if (run->rank == 0) {
+    s = csr_vector_create(ctx, &whole, cols, o->precision, CSR_HOST);
+    rc = s < 0 ? app_fail_status(APP_RUNTIME, "allocating x", ctx, s)
+               : load_x(ctx, o->x_path, o->precision, cols, whole);
+  }
+  if ((rc = dist_agree(run, rc)) == APP_OK && (s = csr_dist_vector_scatter(ctx, x, 0, whole)) < 0)
+    rc = app_fail_status(APP_RUNTIME, "sending x to the ranks", ctx, s);
+  csr_vector_free(&whole);
+  return rc;
+}
+
+/* The checksum of a distributed y: its sum (y . ones) and 2-norm, each an exact sum rounded once,
+ * so the same for any number of ranks. */
+static int dist_checksum(csr_context *ctx, const csr_dist_matrix *A, const options *o,
+                         csr_location where, const csr_dist_vector *y, result *r) {
+  csr_dist_vector *ones = NULL;
+  csr_status s = csr_dist_vector_create(ctx, A, CSR_DIST_ROWS, o->precision, where, &ones);
+  if (s >= 0)
+    s = csr_dist_fill(ctx, 1.0, ones);
+  if (s >= 0)
+    s = csr_dist_dot(ctx, y, ones, &r->sum);
+  if (s >= 0)
+    s = csr_dist_nrm2(ctx, y, &r->nrm2);
+  csr_dist_vector_free(&ones);
+  return s < 0 ? app_fail_status(APP_RUNTIME, "the checksum of y", ctx, s) : APP_OK;
+}
+
+/* --validate: A, x and y gathered on rank 0 and compared there with the ref backend. */
+static int dist_validate(const dist_run *run, csr_context *ctx, const options *o,
+                         const csr_dist_matrix *A, const csr_dist_vector *x,
+                         const csr_dist_vector *y, validation *v) {
+  csr_matrix *hA = NULL;
+  csr_vector *hx = NULL, *hy = NULL, *yref = NULL;
+  csr_context *ref = NULL;
+  int64_t rows = 0, cols = 0;
+  csr_dist_matrix_size(A, &rows, &cols, NULL);
+  int rc = APP_OK;
+  csr_status s = CSR_SUCCESS;
+  if (run->rank == 0 && ((s = csr_vector_create(ctx, &hx, cols, o->precision, CSR_HOST)) < 0 ||
+                         (s = csr_vector_create(ctx, &hy, rows, o->precision, CSR_HOST)) < 0))
+    rc = app_fail_status(APP_RUNTIME, "allocating x and y for --validate", ctx, s);
+  if ((rc = dist_agree(run, rc)) != APP_OK)
+    goto done;
+  if ((s = csr_dist_matrix_gather(ctx, A, 0, &hA)) < 0 ||
+      (s = csr_dist_vector_gather(ctx, x, 0, hx)) < 0 ||
+      (s = csr_dist_vector_gather(ctx, y, 0, hy)) < 0) {
+    rc = app_fail_status(APP_RUNTIME, "gathering A, x and y on rank 0 for --validate", ctx, s);
+    goto done;
+  }
+  if (run->rank == 0) {
+    s = csr_context_create(&ref);
+    if (s >= 0)
+      s = csr_context_set_backend(ref, CSR_BACKEND_REF);
+    if (s >= 0)
+      s = csr_vector_create(ref, &yref, rows, o->precision, CSR_HOST);
+    if (s >= 0)
+      s = csr_spmv(ref, 1.0, hA, hx, 0.0, yref);
+    if (s < 0)
+      rc = app_fail_status(APP_RUNTIME, "the reference SpMV of --validate", ref, s);
+    else
+      compare(hA, hx, hy, yref, v);
+  }
+  rc = dist_agree(run, rc);
+done:
+  csr_vector_free(&yref);
+  csr_vector_free(&hy);
+  csr_vector_free(&hx);
+  csr_matrix_free(&hA);
+  csr_context_free(&ref);
+  return rc;
+}
+
+/* Every rank copies arrays of copy_bytes / ranks at once (after a barrier); the copy bandwidth
+ * is the sum of the ranks'. Host ranks only. */
+static void dist_copy(const dist_run *run, size_t copy_bytes, result *r) {
+  size_t each = copy_bytes / (size_t)run->ranks;
+  each = each < MIB ? MIB : each - each % 64;
+  app_copy_result mine;
+  MPI_Barrier(MPI_COMM_WORLD);
+  int ok = app_copy_bandwidth(each, r->threads, COPY_REPS, &mine) == 0, all = 0;
+  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (!all) {
+    app_warn("cannot allocate 2 x %zu MiB per rank for the copy; copy bandwidth not measured",
+             each / MIB);
+    return;
+  }
+  r->have_copy = 1;
+  r->copy = mine;
+  MPI_Allreduce(&mine.gbs, &r->copy.gbs, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  r->copy.median_s = dist_max(mine.median_s);
+  r->copy.array_bytes = each * (size_t)run->ranks;
+}
+
+static int dist_body(const dist_run *run, csr_context *ctx, const void *given) {
+  const options *o = given;
+  csr_dist_matrix *A = NULL;
+  csr_dist_vector *x = NULL, *y = NULL;
+  dist_shares shares = {0, NULL, NULL};
+  result r;
+  validation v;
+  memset(&r, 0, sizeof r);
+  memset(&v, 0, sizeof v);
+  csr_location where = CSR_HOST;
+  int rc = dist_context(ctx, o->backend, o->threads, &where);
+  csr_status s = CSR_SUCCESS;
+  if (rc == APP_OK && (s = csr_context_set_kernel(ctx, o->kernel)) < 0)
+    rc = app_fail_status(APP_RUNTIME, "--kernel", ctx, s);
+  if (rc == APP_OK && where == CSR_DEVICE && (s = csr_context_set_debug_sync(ctx, 1)) < 0)
+    rc = app_fail_status(APP_RUNTIME, "--backend cuda", ctx, s);
+  if (rc != APP_OK)
+    return rc;
+  csr_read_options ro;
+  csr_read_options_init(&ro);
+  ro.value_type = o->precision;
+  csr_file_info info;
+  double t0 = dist_barrier_now();
+  s = csr_dist_matrix_read(ctx, MPI_COMM_WORLD, o->path, &ro, where, &A, &info);
+  r.stages.read = dist_max(app_now() - t0);
+  r.stages.on_device = where == CSR_DEVICE;
+  if (s < 0)
+    return app_fail_status(app_exit_code(s), o->path, ctx, s);
+  /* A pattern file gives a matrix without values, as csr_read_csr does. */
+  matrix_shape shape = {0, 0, 0, info.field == CSR_MM_PATTERN ? CSR_PATTERN : o->precision};
+  csr_dist_matrix_size(A, &shape.rows, &shape.cols, &shape.nnz);
+  if ((s = csr_dist_vector_create(ctx, A, CSR_DIST_COLS, o->precision, where, &x)) < 0 ||
+      (s = csr_dist_vector_create(ctx, A, CSR_DIST_ROWS, o->precision, where, &y)) < 0) {
+    rc = app_fail_status(APP_RUNTIME, "allocating x and y", ctx, s);
+    goto done;
+  }
+  if ((rc = dist_load_x(run, ctx, o, shape.cols, x)) != APP_OK)
+    goto done;
+  if ((rc = dist_time_spmv(run, ctx, o, A, x, y, &r.median_s, &r.stages.compute)) != APP_OK)
+    goto done;
+  r.ran = csr_context_last_backend(ctx);
+  r.threads = r.ran == CSR_BACKEND_OMP ? dist_threads(o->threads) : 1;
+  r.bytes = spmv_bytes(o, &shape);
+  r.gbs = r.median_s > 0.0 ? r.bytes / r.median_s / 1e9 : 0.0;
+  size_t copy_bytes = copy_bytes_for(o, r.bytes);
+  if (where == CSR_HOST && copy_bytes > 0)
+    dist_copy(run, copy_bytes, &r);
+  if ((rc = dist_checksum(ctx, A, o, where, y, &r)) != APP_OK)
+    goto done;
+  if (o->validate && (rc = dist_validate(run, ctx, o, A, x, y, &v)) != APP_OK)
+    goto done;
+  if ((rc = dist_shares_gather(run, A, &shares)) != APP_OK)
+    goto done;
+  if (run->rank == 0) {
+    if (o->json)
+      print_json(o, &shape, &r, &v, &shares);
+    else
+      print_text(o, &shape, &r, &v, &shares);
+    if (fflush(stdout) != 0 || ferror(stdout))
+      rc = app_fail(APP_RUNTIME, "writing the output failed");
+    else if (v.done && !v.passed)
+      rc = app_fail(APP_RUNTIME, "validation failed: %lld rows beyond " TOLERANCE_TEXT,
+                    (long long)v.failed_rows);
+  }
+  rc = dist_agree(run, rc);
+done:
+  dist_shares_free(&shares);
+  csr_dist_vector_free(&y);
+  csr_dist_vector_free(&x);
+  csr_dist_matrix_free(&A);
+  return rc;
+}
+
+#endif
 
 int main(int argc, char **argv) {
   options o;
@@ -509,6 +778,10 @@ int main(int argc, char **argv) {
   int rc = parse(argc, argv, &o, &exit_now);
   if (rc != APP_OK || exit_now)
     return rc;
+#ifdef CSR_APP_HAVE_MPI
+  if (dist_launcher_size() > 1)
+    return dist_run_app(dist_body, &o);
+#endif
   /* Before reading the file, which may take a minute. */
   const char *missing = o.backend == CSR_BACKEND_CUDA ? app_cuda_missing() : NULL;
   if (missing)
@@ -559,17 +832,9 @@ int main(int argc, char **argv) {
     goto done;
   }
 
-  int vbytes = o.precision == CSR_F64 ? 8 : 4, abytes = A->value_type == CSR_PATTERN ? 0 : vbytes;
-  r.bytes = (4.0 + abytes) * (double)A->nnz + 8.0 * (double)(A->rows + 1) +
-            (double)vbytes * (double)(A->cols + A->rows);
-  size_t copy_bytes = 0;
-  if (o.copy_mib > 0) {
-    copy_bytes = (size_t)o.copy_mib * MIB;
-  } else if (o.copy_mib < 0) {
-    double want = 2.0 * r.bytes;
-    copy_bytes = want < 256.0 * MIB ? 256 * MIB : want > 512.0 * MIB ? 512 * MIB : (size_t)want;
-    copy_bytes -= copy_bytes % 64;
-  }
+  const matrix_shape shape = shape_of(A);
+  r.bytes = spmv_bytes(&o, &shape);
+  size_t copy_bytes = copy_bytes_for(&o, r.bytes);
 
   if (o.backend == CSR_BACKEND_CUDA) {
     if ((rc = run_cuda(ctx, &o, A, x, y, &r, copy_bytes)) != APP_OK)
@@ -611,9 +876,9 @@ int main(int argc, char **argv) {
   }
 
   if (o.json)
-    print_json(&o, A, &r, &v);
+    print_json(&o, &shape, &r, &v, NULL);
   else
-    print_text(&o, A, &r, &v);
+    print_text(&o, &shape, &r, &v, NULL);
   if (fflush(stdout) != 0 || ferror(stdout))
     rc = app_fail(APP_RUNTIME, "writing the output failed");
   else if (v.done && !v.passed)

@@ -62,6 +62,17 @@ if(CSR_BUILD_APPS)
               ${PROJECT_SOURCE_DIR})
     set_tests_properties(apps_cg_${case} PROPERTIES LABELS apps SKIP_RETURN_CODE 77 TIMEOUT 300)
   endforeach()
+  # apps_mpi_*: spmv, pagerank and cg under mpiexec on 2 ranks against the same command on one
+  # process (tests/apps/mpi.sh); only with the distributed layer; labels apps and mpi.
+  if(CSR_WITH_MPI)
+    foreach(case pagerank spmv cg errors text)
+      add_test(NAME apps_mpi_${case}
+        COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/apps/mpi.sh ${case} $<TARGET_FILE_DIR:spmv>
+                ${PROJECT_SOURCE_DIR} ${MPIEXEC_EXECUTABLE})
+      set_tests_properties(apps_mpi_${case} PROPERTIES LABELS "apps;mpi" SKIP_RETURN_CODE 77
+        PROCESSORS 2 TIMEOUT 300 ENVIRONMENT "${mpi_test_environment}")
+    endforeach()
+  endif()
   # apps_pagerank_igraph: the top 100 of cnr-2000 and web-NotreDame in igraph's order, against
   # igraph's ranking stored in tests/data/igraph (77 when ../shared is absent).
   add_test(NAME apps_pagerank_igraph
