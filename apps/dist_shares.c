@@ -48,8 +48,9 @@ double dist_shares_imbalance(const dist_shares *shares) {
 }
 
 void dist_shares_print(const dist_shares *shares, int width) {
-  printf("%-*s%d (processes under MPI), nonzeros max/mean %.3f\n", width, "ranks", shares->ranks,
-         dist_shares_imbalance(shares));
+  printf("%-*s%d (processes under MPI), nonzeros max/mean %.3f, halo %s\n", width, "ranks",
+         shares->ranks, dist_shares_imbalance(shares),
+         csr_dist_halo_path_name(shares->share[0].halo_path));
   printf("%*s%6s %12s %12s %14s %10s %10s %14s %10s\n", width, "", "rank", "first row", "rows",
          "nonzeros", "ghosts", "neighbours", "interior rows", "comm s");
   for (int r = 0; r < shares->ranks; r++) {
@@ -63,6 +64,7 @@ void dist_shares_print(const dist_shares *shares, int width) {
 void dist_shares_json(app_json *j, const dist_shares *shares) {
   app_json_int(j, "ranks", shares->ranks);
   app_json_double(j, "nnz_imbalance", dist_shares_imbalance(shares));
+  app_json_string(j, "halo_path", csr_dist_halo_path_name(shares->share[0].halo_path));
   app_json_open(j, "shares", '[');
   for (int r = 0; r < shares->ranks; r++) {
     const csr_dist_share *s = &shares->share[r];

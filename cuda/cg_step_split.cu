@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* CG's step for a matrix whose SpMV is the segmented or the stream kernel, in three passes: the
+/* CG's step for a matrix whose SpMV is the segmented or the stream kernel, in three passes (the
+ * first alone is csri_cuda_cg_update, for the distributed solver): the
  * point update r' = r - alpha q, x += alpha p, z' = d .* r', p' = z' + beta p (one pass over the
  * vectors); q' = A p' by the matrix's kernel (cuda/spmv_merge.cu, cuda/spmv_stream.cu); the five
  * sums of src/core/backend.h over r', z', p', q' (a reduction). The fused step (cuda/cg_step.cu)
@@ -34,16 +35,23 @@ __global__ void __launch_bounds__(CSRI_REDUCE_THREADS)
   csri_grid_combine<csri_add, CSRI_CG_SUMS, CSRI_REDUCE_THREADS>(s, space);
 }
 
+/* The point update over n entries (csri_cg_update_fn), on the stream. */
+template <typename T, bool JACOBI>
+void update(cudaStream_t stream, int64_t n, double alpha, double beta, const csri_cg_vectors *v) {
+  const T *d = v->d ? (const T *)v->d->data : NULL;
+  cg_point<T, JACOBI> pt{
+      (const T *)v->r->data, (const T *)v->q->data, (const T *)v->p->data, d, alpha, beta};
+  update_kernel<T, JACOBI><<<csri_vector_blocks(n), CSRI_VECTOR_THREADS, 0, stream>>>(
+      n, pt, (T *)v->x->data, (T *)v->r_next->data, (T *)v->p_next->data);
+}
+
 template <typename T, bool JACOBI>
 csr_status step(csr_context *ctx, const csri_spmv_plan *plan, const csr_matrix *A, double alpha,
                 double beta, const csri_cg_vectors *v, double *sums) {
   cudaStream_t stream = csri_stream(ctx);
   const int64_t n = A->rows;
   const T *d = v->d ? (const T *)v->d->data : NULL;
-  cg_point<T, JACOBI> pt{
-      (const T *)v->r->data, (const T *)v->q->data, (const T *)v->p->data, d, alpha, beta};
-  update_kernel<T, JACOBI><<<csri_vector_blocks(n), CSRI_VECTOR_THREADS, 0, stream>>>(
-      n, pt, (T *)v->x->data, (T *)v->r_next->data, (T *)v->p_next->data);
+  update<T, JACOBI>(stream, n, alpha, beta, v);
   CSRI_TRY(CSRI_CUDA_CHECK(ctx, "CG update kernel"));
   CSRI_TRY(csri_cuda_spmv_out<T>(ctx, plan, A, (const T *)v->p_next->data,
                                  csri_spmv_to_y<T>{(T *)v->q_next->data, 1.0, 0.0}, NULL));
@@ -58,6 +66,22 @@ csr_status step(csr_context *ctx, const csri_spmv_plan *plan, const csr_matrix *
 }
 
 } // namespace
+
+extern "C" csr_status csri_cuda_cg_update(csr_context *ctx, double alpha, double beta,
+                                          const csri_cg_vectors *v) {
+  const int64_t n = v->x->n;
+  const bool f64 = v->x->value_type == CSR_F64, jacobi = v->d != NULL;
+  cudaStream_t stream = csri_stream(ctx);
+  if (f64 && jacobi)
+    update<double, true>(stream, n, alpha, beta, v);
+  else if (f64)
+    update<double, false>(stream, n, alpha, beta, v);
+  else if (jacobi)
+    update<float, true>(stream, n, alpha, beta, v);
+  else
+    update<float, false>(stream, n, alpha, beta, v);
+  return CSRI_CUDA_CHECK(ctx, "CG update kernel");
+}
 
 csr_status csri_cuda_cg_step_split(csr_context *ctx, const csri_spmv_plan *plan,
                                    const csr_matrix *A, double alpha, double beta,

@@ -34,18 +34,30 @@ typedef struct csr_dist_matrix csr_dist_matrix;
 /** A vector distributed like a matrix's rows or columns (opaque). */
 typedef struct csr_dist_vector csr_dist_vector;
 
+/** How a matrix's halo travels between ranks (csr_dist_share.halo_path). */
+typedef enum csr_dist_halo_path {
+  CSR_DIST_HALO_HOST = 0,     /**< host matrices: MPI on host memory */
+  CSR_DIST_HALO_STAGED = 1,   /**< GPU ranks: MPI through page-locked host buffers */
+  CSR_DIST_HALO_CUDA_MPI = 2, /**< GPU ranks: MPI on device memory (a CUDA-aware MPI) */
+  CSR_DIST_HALO_NCCL = 3      /**< GPU ranks, each on a GPU of its own: NCCL on device memory */
+} csr_dist_halo_path;
+
 /** One rank's share of a distributed matrix (csr_dist_matrix_share). */
 typedef struct csr_dist_share {
-  int rank, ranks;         /**< this rank, and the communicator's size */
-  int64_t first_row, rows; /**< the rows [first_row, first_row + rows) this rank holds */
-  int64_t first_col, cols; /**< the entries of x this rank holds (owned columns) */
-  int64_t nnz;             /**< the stored entries of its rows */
-  int64_t ghosts;          /**< distinct columns its rows read from other ranks */
-  int64_t interior_rows;   /**< rows that read no ghost (multiplied while the halo travels) */
-  int neighbours;          /**< ranks it receives ghosts from */
-  int send_neighbours;     /**< ranks it sends entries of x to */
-  int64_t send_entries;    /**< entries of x it sends per SpMV */
+  int rank, ranks;              /**< this rank, and the communicator's size */
+  int64_t first_row, rows;      /**< the rows [first_row, first_row + rows) this rank holds */
+  int64_t first_col, cols;      /**< the entries of x this rank holds (owned columns) */
+  int64_t nnz;                  /**< the stored entries of its rows */
+  int64_t ghosts;               /**< distinct columns its rows read from other ranks */
+  int64_t interior_rows;        /**< rows that read no ghost (multiplied while the halo travels) */
+  int neighbours;               /**< ranks it receives ghosts from */
+  int send_neighbours;          /**< ranks it sends entries of x to */
+  int64_t send_entries;         /**< entries of x it sends per SpMV */
+  csr_dist_halo_path halo_path; /**< how the halo travels (the same on every rank) */
 } csr_dist_share;
+
+/** The path's name: "host", "staged", "cuda-mpi", "nccl". */
+const char *csr_dist_halo_path_name(csr_dist_halo_path path);
 
 /** Which side of a matrix a distributed vector is laid out like. */
 typedef enum csr_dist_side {
@@ -165,7 +177,10 @@ csr_status csr_dist_fill(csr_context *ctx, double alpha, csr_dist_vector *x);
 
 /** y = alpha*A*x + beta*y, x laid out like A's columns, y like its rows. The halo is exchanged
  *  while the rows that read no ghost are multiplied (receives posted, owned entries packed and
- *  sent, interior rows multiplied, wait, the other rows multiplied). Each row is summed by the
+ *  sent, interior rows multiplied, wait, the other rows multiplied). GPU ranks send through
+ *  page-locked host buffers, or device memory when the MPI library reports CUDA support, or NCCL
+ *  when libcsr has it and every rank has a GPU of its own (csr_dist_share.halo_path says which;
+ *  CSR_NCCL=0 in the environment keeps NCCL out). Each row is summed by the
  *  single-process kernel of the context's backend, in its stored order, so on the CPU backends
  *  every entry of y has the bits csr_spmv gives on one process, whatever the number of ranks. On
  *  the GPU each rank's two row sets get the kernel csr_spmv_choose picks for them, which may sum a
@@ -180,8 +195,8 @@ csr_status csr_dist_spmv(csr_context *ctx, double alpha, const csr_dist_matrix *
  *  the iterates, the iteration count and info are the same bits on any number of ranks. Before
  *  any iteration: a host A with a non-finite value or a row without a nonzero value is refused
  *  (naming the row), and so are non-finite b and x; a column of zeros shows as a breakdown.
- *  GPU ranks run the same iteration with public vector operations on the device and the sums'
- *  terms copied to the host. */
+ *  GPU ranks run the same iteration on the device (the step's update in one kernel, the sums'
+ *  exact terms summed there): the host sees only the sums' accumulators each iteration. */
 csr_status csr_dist_solve(csr_context *ctx, const csr_dist_matrix *A, const csr_dist_vector *b,
                           csr_dist_vector *x, const csr_solver_options *options,
                           csr_solver_info *info);
@@ -191,8 +206,9 @@ csr_status csr_dist_solve(csr_context *ctx, const csr_dist_matrix *A, const csr_
  *  a host vector of n entries, read on rank 0: the other ranks' pointer is ignored). The pull graph
  * A^T is distributed once, split by its own weights (a page's in-links); the dangling sum and the
  * L1 change of each iteration are exact sums across ranks, so the ranks are the same bits on any
- * number of ranks. ranks: laid out like A's rows, where A lives (on GPU ranks the product runs on
- * the device and the per-page update on the host). */
+ * number of ranks. ranks: laid out like A's rows, where A lives. On GPU ranks the product and the
+ * per-page update (with its two sums' terms) run on the device, where the ranks stay until they
+ * are copied to ranks at the end: the host sees only the sums' accumulators each iteration. */
 csr_status csr_dist_pagerank(csr_context *ctx, const csr_dist_matrix *A,
                              const csr_pagerank_options *options, csr_dist_vector *ranks,
                              csr_pagerank_info *info);

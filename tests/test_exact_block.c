@@ -10,12 +10,6 @@
 #include <math.h>
 #include <string.h>
 
-static int same(csri_exact_acc *a, csri_exact_acc *b) {
-  csri_exact_normalize(a);
-  csri_exact_normalize(b);
-  return memcmp(a->w, b->w, sizeof a->w) == 0;
-}
-
 /* A term of the given kind: 0 similar sizes, 1 exponents over [-300, 300], 2 any bit pattern
  * (finite), 3 subnormal or tiny, 4 near the overflow threshold. */
 static double term(csrt_rng *rng, int kind) {
@@ -51,7 +45,8 @@ static void check_blocks(csrt_rng *rng) {
       csri_exact_add_block(&a, t, n);
       for (int i = 0; i < n; i++)
         csri_exact_add(&b, copy[i]);
-      CHECKF(same(&a, &b), "kind %d, %d terms: the block's sum differs from the terms'", kind, n);
+      CHECKF(csrt_exact_same(&a, &b), "kind %d, %d terms: the block's sum differs from the terms'",
+             kind, n);
     }
   /* Specials: a NaN, infinities of both signs. */
   double specials[3][4] = {
@@ -87,13 +82,13 @@ static void check_vectors(csrt_rng *rng) {
     csri_exact_add_products(&a, x, y, n);
     for (int64_t i = 0; i < n; i++)
       csri_exact_add(&b, x[i] * y[i]);
-    CHECKF(same(&a, &b), "products, kind %d, %lld terms", kind, (long long)n);
+    CHECKF(csrt_exact_same(&a, &b), "products, kind %d, %lld terms", kind, (long long)n);
     csri_exact_init(&a);
     csri_exact_init(&b);
     csri_exact_add_abs(&a, x, n);
     for (int64_t i = 0; i < n; i++)
       csri_exact_add(&b, fabs(x[i]));
-    CHECKF(same(&a, &b), "absolute values, kind %d", kind);
+    CHECKF(csrt_exact_same(&a, &b), "absolute values, kind %d", kind);
   }
   /* Squares of ordinary entries are rounded squares; of huge or tiny ones, exact squares. */
   for (int scale = -1; scale <= 1; scale++) {
@@ -109,10 +104,34 @@ static void check_vectors(csrt_rng *rng) {
       else
         csri_exact_add_square(&b, x[i]);
     }
-    CHECKF(same(&a, &b), "squares at 2^%d", scale * 600);
+    CHECKF(csrt_exact_same(&a, &b), "squares at 2^%d", scale * 600);
     double root = csri_exact_sqrt_round(&a);
     CHECKF(isfinite(root) && root > 0.0, "the norm at 2^%d is %g", scale * 600, root);
   }
+  /* Entries of every scale side by side: each square follows its own entry's rule, so the sum is
+   * the same wherever the vector is cut into blocks (as processes cut it). */
+  for (int i = 0; i < N; i++)
+    x[i] = ldexp(term(rng, 0), (int)csrt_below(rng, 1201) - 600);
+  x[7] = 0x1p480;
+  x[8] = 0x1p-480;
+  x[9] = 0x1.0000000000001p480; /* just outside: exact */
+  csri_exact_acc whole, oracle, cut;
+  csri_exact_init(&whole);
+  csri_exact_init(&oracle);
+  csri_exact_init(&cut);
+  csri_exact_add_squares(&whole, x, N);
+  for (int i = 0; i < N; i++) {
+    double a = fabs(x[i]);
+    if (a >= 0x1p-480 && a <= 0x1p480)
+      csri_exact_add(&oracle, x[i] * x[i]);
+    else
+      csri_exact_add_square(&oracle, x[i]);
+  }
+  int64_t at = 1 + (int64_t)csrt_below(rng, N - 1);
+  csri_exact_add_squares(&cut, x, at);
+  csri_exact_add_squares(&cut, x + at, N - at);
+  CHECK(csrt_exact_same(&whole, &oracle));
+  CHECKF(csrt_exact_same(&cut, &oracle), "squares cut at %lld", (long long)at);
 }
 
 int main(void) {

@@ -14,6 +14,7 @@
 
 #include "core/internal.h"
 #include "csr_primitives.h"
+#include "kernels/exact_sum.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -39,6 +40,34 @@ typedef enum csri_reduction { CSRI_DOT, CSRI_NRM2, CSRI_NRM1, CSRI_NRMINF } csri
  * device model), so a run gives the same bits every time. *result is a host value. */
 typedef csr_status csri_reduce_fn(csr_context *ctx, csri_reduction which, const csr_vector *x,
                                   const csr_vector *y, double *result);
+
+/* --- exact sums (src/ops/exact_sums.c; the reductions across processes) ---------------------- */
+
+/* Which terms an exact sum adds up, each rounded to double once (explicit roundings: no fused
+ * multiply-add), so that every backend forms the same terms:
+ *   CSRI_TERMS_DOT      one sum: x_i y_i                          v = {x, y}
+ *   CSRI_TERMS_SQUARES  one sum: x_i^2, rounded where 2^-480 <= |x_i| <= 2^480 and exact
+ *                       outside (a norm neither overflows nor loses tiny entries)   v = {x}
+ *   CSRI_TERMS_ABS      one sum: |x_i|                            v = {x}
+ *   CSRI_TERMS_CG       the five sums of csri_cg_step_fn over r', p', q' and d, z' = d .* r'
+ *                       rounded to the vectors' type as the step stores it; d NULL: z' = r'
+ *                       and sum 1 (r'.z') is left alone          v = {r', p', q', d}
+ * The rule of each term is the term's own (never a block's), so any split of the entries gives
+ * the same terms. */
+typedef enum csri_terms {
+  CSRI_TERMS_DOT,
+  CSRI_TERMS_SQUARES,
+  CSRI_TERMS_ABS,
+  CSRI_TERMS_CG
+} csri_terms;
+enum { CSRI_TERMS_MAX_SUMS = 5 };
+/* acc[k] += sum over i < n of term k of index i, exactly (src/kernels/exact_sum.h: whatever the
+ * order and the grouping, the same accumulator value). The vectors share a type and a length
+ * (n >= 1) and live where the backend works; acc are host accumulators, one per sum the terms
+ * have (five for CSRI_TERMS_CG, else one: a dot's may be one of several in the caller's array),
+ * and nothing past them is touched. */
+typedef csr_status csri_exact_sums_fn(csr_context *ctx, csri_terms terms,
+                                      const csr_vector *const *v, csri_exact_acc *acc);
 
 /* --- sparse matrices (src/ops/spmv.c, src/ops/row_stats.c) ---------------------------------- */
 
@@ -148,6 +177,11 @@ enum { CSRI_CG_SUMS = 5 };
 typedef csr_status csri_cg_step_fn(csr_context *ctx, const csri_spmv_plan *plan,
                                    const csr_matrix *A, double alpha, double beta,
                                    const csri_cg_vectors *v, double *sums);
+/* The element-wise half of that step alone, over v->x->n entries: r', x, p' as above (q_next
+ * unused), rounded as the step rounds them; for a caller that forms q' = A p' itself (the
+ * distributed solver, whose product needs p' of other processes). */
+typedef csr_status csri_cg_update_fn(csr_context *ctx, double alpha, double beta,
+                                     const csri_cg_vectors *v);
 
 /* The first row whose diagonal cannot precondition: row -1 when there is none, else why (0: no
  * diagonal entry, 1: a non-finite a_ii, 2: a_ii <= 0) and a_ii. */
@@ -217,6 +251,33 @@ typedef csr_status csri_pagerank_step_fn(csr_context *ctx, const csri_spmv_plan 
                                          int write_ranks, const double *p, double d, double base,
                                          const double *inv_w, const int32_t *degree, int scale,
                                          csr_vector *x_next, double *dangling, double *l1_change);
+
+/* The distributed PageRank's update (src/dist/pagerank.c) with its two sums exact, on one rank's
+ * n = x->n pages (n >= 1; the front end, src/graph/pagerank_exact.c, skips n == 0). For each i:
+ *   next = y NULL (the first iteration): uniform; else d (y_i + base) + (1 - d) (p ? p_i : uniform)
+ *   next rounded to the ranks' type (x's: F32 next = (double)(float)next)
+ *   change term |next - r_i| (y NULL: none, r not read), hanging term next where inv_w[i] == 0
+ *   r_i = next,  x_i = scale ? next inv_w[i] : next (stored in x's type)
+ * acc[0] += the sum of the change terms, acc[1] += the sum of the hanging terms, exactly
+ * (src/kernels/exact_sum.h); a NaN or infinite term goes to its count. Every operation is rounded
+ * on its own, to nearest, in that order (d (y_i + base) first, then (1 - d) times the teleport,
+ * then their sum; no fused multiply-add: the CPU code is ISO C with each operation a statement
+ * of its own, the GPU's __dmul_rn / __dadd_rn). What is bitwise equal between backends, then:
+ * the accumulators' values (equal words once normalised, however the backend groups the
+ * terms), and r and x themselves too (a NaN aside, whose payload a GPU does not keep). */
+typedef struct csri_pagerank_exact {
+  double *r;           /* n ranks as doubles, where the backend works: the old in, the new out */
+  const csr_vector *y; /* M x: n entries of the ranks' type (F64 / F32), or NULL (first) */
+  csr_vector *x;       /* n entries of the ranks' type: the next iteration's spread */
+  const double *p;     /* n teleport weights, or NULL (uniform) */
+  const double *inv_w; /* n reciprocal out-weights, 0 for a dangling page */
+  double d, base;      /* damping; the dangling sum over the global page count */
+  double uniform;      /* 1 / the global page count */
+  int scale;           /* x = r / w (1) or x = r (0) */
+} csri_pagerank_exact;
+enum { CSRI_PAGERANK_EXACT_SUMS = 2 };
+typedef csr_status csri_pagerank_exact_update_fn(csr_context *ctx, const csri_pagerank_exact *u,
+                                                 csri_exact_acc *acc);
 
 /* --- primitives (src/ops/scan.c, compact.c, radix_sort.c, histogram.c) ----------------------- */
 
@@ -307,6 +368,7 @@ typedef struct csri_backend {
     csri_fill_fn *fill;
     csri_copy_fn *copy;
     csri_reduce_fn *reduce;
+    csri_exact_sums_fn *exact_sums;
   } vector;
   struct {
     csri_spmv_fn *spmv;
@@ -327,6 +389,7 @@ typedef struct csri_backend {
   } convert;
   struct {
     csri_cg_step_fn *cg_step;
+    csri_cg_update_fn *cg_update;
     csri_jacobi_fn *jacobi;
   } solve;
   struct {
@@ -336,6 +399,7 @@ typedef struct csri_backend {
     csri_pagerank_update_fn *pagerank_update;   /* NULL when pagerank_step is given */
     csri_pagerank_step_fn *pagerank_step;       /* NULL: pagerank_update after an SpMV */
     csri_pagerank_degrees_fn *pagerank_degrees; /* NULL: the step reads inv_w alone */
+    csri_pagerank_exact_update_fn *pagerank_exact_update;
   } graph;
   struct {
     csri_scan_bytes_fn *scan_bytes;
@@ -368,6 +432,7 @@ typedef struct csri_backend {
   csri_fill_fn csri_##b##_fill;                                                                    \
   csri_copy_fn csri_##b##_copy;                                                                    \
   csri_reduce_fn csri_##b##_reduce;                                                                \
+  csri_exact_sums_fn csri_##b##_exact_sums;                                                        \
   csri_spmv_fn csri_##b##_spmv;                                                                    \
   csri_row_stats_fn csri_##b##_row_stats;                                                          \
   csri_from_coo_fn csri_##b##_from_coo;                                                            \
@@ -380,6 +445,7 @@ typedef struct csri_backend {
   csri_transpose_fn csri_##b##_transpose;                                                          \
   csri_symmetric_expand_fn csri_##b##_symmetric_expand;                                            \
   csri_cg_step_fn csri_##b##_cg_step;                                                              \
+  csri_cg_update_fn csri_##b##_cg_update;                                                          \
   csri_jacobi_fn csri_##b##_jacobi;                                                                \
   csri_pagerank_weights_fn csri_##b##_pagerank_weights;                                            \
   csri_pagerank_pull_fn csri_##b##_pagerank_pull;                                                  \
@@ -387,6 +453,7 @@ typedef struct csri_backend {
   csri_pagerank_update_fn csri_##b##_pagerank_update;                                              \
   csri_pagerank_step_fn csri_##b##_pagerank_step;                                                  \
   csri_pagerank_degrees_fn csri_##b##_pagerank_degrees;                                            \
+  csri_pagerank_exact_update_fn csri_##b##_pagerank_exact_update;                                  \
   csri_scan_bytes_fn csri_##b##_scan_bytes;                                                        \
   csri_scan_fn csri_##b##_scan;                                                                    \
   csri_compact_bytes_fn csri_##b##_compact_bytes;                                                  \

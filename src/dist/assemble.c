@@ -361,6 +361,9 @@ csr_status csri_dist_assemble(csr_context *ctx, csri_dist_layout *rows, csri_dis
     status = csri_dist_agree(ctx, comm, halo_send_lists(ctx, a, &w));
   if (status >= 0)
     status = csri_dist_agree(ctx, comm, halo_device_side(ctx, a));
+  if (status >= 0) /* every rank: they decide on NCCL together */
+    status = csri_dist_agree(
+        ctx, comm, csri_dist_nccl_create(ctx, comm, location == CSR_DEVICE, &a->halo.nccl));
   wants_free(&w);
   csri_free(from);
   if (status >= 0) {
@@ -396,6 +399,7 @@ void csr_dist_matrix_free(csr_dist_matrix **A) {
   } else {
     csri_free(h->send_buffer);
   }
+  csri_dist_nccl_free(&h->nccl);
   csr_matrix_free(&h->select);
   csri_array_free(h->send_device, CSR_DEVICE);
   csri_free(h->requests);

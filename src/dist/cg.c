@@ -5,15 +5,12 @@
  * one MPI_Allreduce per iteration, and the same bits on any number of ranks. beta comes from the
  * recurrence r'z' = rz - 2 alpha zq + alpha^2 qDq, as on one process. */
 #include "dist/solver.h"
-#include "kernels/exact_block.h"
 #include "kernels/rows.h"
 
 #include <math.h>
 
 typedef struct work {
   csr_dist_vector *d;
-  csr_matrix *diagonal; /* GPU ranks: diag(d), so that z = d .* r is a product on the device */
-  double *host[4];      /* GPU ranks: host copies of r', p', q', d for the sums */
   csr_dist_vector *r[2], *p[2], *q[2];
   int now;
   double sums[CSRI_CG_SUMS];
@@ -21,9 +18,6 @@ typedef struct work {
 
 static void work_free(work *w) {
   csr_dist_vector_free(&w->d);
-  csr_matrix_free(&w->diagonal);
-  for (int k = 0; k < 4; k++)
-    csri_free(w->host[k]);
   for (int k = 0; k < 2; k++) {
     csr_dist_vector_free(&w->r[k]);
     csr_dist_vector_free(&w->p[k]);
@@ -36,7 +30,7 @@ static void work_free(work *w) {
 static csr_status jacobi_rows(csr_context *ctx, const csr_dist_matrix *A,
                               const csr_matrix *const *part, double *d);
 
-/* d on the host, then where A lives; on a GPU rank also diag(d) as a matrix. */
+/* d on the host (from a host copy of a device A's parts, once), then where A lives. */
 static csr_status jacobi(csr_context *ctx, const csr_dist_matrix *A, work *w) {
   int64_t n = A->rows->count;
   double *d = csri_malloc(((size_t)n + 1) * sizeof *d);
@@ -51,19 +45,8 @@ static csr_status jacobi(csr_context *ctx, const csr_dist_matrix *A, work *w) {
                          A->location == CSR_DEVICE ? (const csr_matrix *const *)host
                                                    : (const csr_matrix *const *)part,
                          d);
-  csr_matrix *D = NULL;
-  if (status >= 0 && A->location == CSR_DEVICE)
-    status = csri_matrix_create(ctx, &D, n, n, n, w->d->value_type, CSR_HOST);
-  for (int64_t p = 0; status >= 0 && D != NULL && p < n; p++) {
-    D->row_offsets[p + 1] = p + 1;
-    D->col_indices[p] = (int32_t)p;
-    csri_value_put(D->values, D->value_type, p, d[p]);
-  }
-  if (status >= 0 && D != NULL)
-    status = csr_matrix_copy(ctx, D, &w->diagonal, CSR_DEVICE);
   if (status >= 0)
     status = csri_dist_store_local(ctx, w->d, d);
-  csri_matrix_free(&D);
   for (int h = 0; h < 2; h++)
     csr_matrix_free(&host[h]);
   csri_free(d);
@@ -75,13 +58,8 @@ static csr_status jacobi_rows(csr_context *ctx, const csr_dist_matrix *A,
   int64_t p = 0;
   for (int h = 0; h < 2; h++)
     for (int64_t i = 0; i < part[h]->rows; i++, p++) {
-      double a = 0.0;
       int found = 0;
-      for (int64_t k = part[h]->row_offsets[i]; k < part[h]->row_offsets[i + 1]; k++)
-        if (part[h]->col_indices[k] == p) {
-          found = 1;
-          a += csri_value_get(part[h]->values, part[h]->value_type, k);
-        }
+      double a = csri_row_diagonal(part[h], i, p, &found);
       int64_t row = A->rows->first + A->rows->order[p];
       if (!found)
         return CSRI_FAIL(ctx, CSR_ERR_INVALID_MATRIX,
@@ -106,9 +84,6 @@ static csr_status setup(csri_dist_run *run, int precondition, work *w) {
     if (status >= 0)
       status = jacobi(run->base.ctx, run->A, w);
   }
-  for (int k = 0; k < 4 && status >= 0 && run->A->location == CSR_DEVICE; k++)
-    if (!(w->host[k] = csri_malloc(((size_t)run->A->rows->count + 1) * sizeof(double))))
-      status = CSRI_FAIL(run->base.ctx, CSR_ERR_OUT_OF_MEMORY, "allocating host copies failed");
   for (int k = 0; k < 2 && status >= 0; k++) {
     status = csri_dist_run_vector(run, &w->r[k]);
     if (status >= 0)
@@ -119,61 +94,13 @@ static csr_status setup(csri_dist_run *run, int precondition, work *w) {
   return csri_dist_agree(run->base.ctx, run->A->rows->comm, status);
 }
 
-static double at(const csr_dist_vector *v, int64_t i) {
-  return v->value_type == CSR_F64 ? ((const double *)v->data)[i] : ((const float *)v->data)[i];
-}
-
-/* The five sums' terms of this rank, as the single-process step forms them, each product rounded
- * to double and the terms summed exactly a block at a time (from host copies on a GPU rank). */
+/* The five sums' terms of this rank, as the single-process step forms them, summed exactly by
+ * the backend where the vectors live. */
 static csr_status deposit(csr_context *ctx, work *w, int b, csri_dist_sums *s) {
-  const csr_dist_vector *r = w->r[b], *p = w->p[b], *q = w->q[b], *d = w->d;
-  const csr_dist_vector *from[4] = {r, p, q, d};
-  for (int k = 0; k < 4 && r->location == CSR_DEVICE; k++)
-    if (from[k] != NULL)
-      CSRI_TRY(csri_dist_load_local(ctx, from[k], w->host[k]));
-  double terms[CSRI_CG_SUMS][CSRI_EXACT_BLOCK];
-  int fill = 0;
-  const int64_t n = r->layout->count;
-  for (int64_t i = 0; i < n; i++) {
-    double ri, pi, qi, di;
-    if (r->location == CSR_DEVICE) {
-      ri = w->host[0][i], pi = w->host[1][i], qi = w->host[2][i], di = d ? w->host[3][i] : 1.0;
-    } else {
-      ri = at(r, i), pi = at(p, i), qi = at(q, i), di = d ? at(d, i) : 1.0;
-    }
-    double zi = d ? (r->value_type == CSR_F64 ? di * ri : (double)(float)(di * ri)) : ri;
-    terms[0][fill] = ri * ri;
-    terms[1][fill] = ri * zi; /* unpreconditioned, z = r: r'z' is r'r', and not summed */
-    terms[2][fill] = pi * qi;
-    terms[3][fill] = zi * qi;
-    terms[4][fill] = (d ? di * qi : qi) * qi;
-    if (++fill == CSRI_EXACT_BLOCK || i + 1 == n) {
-      for (int k = 0; k < CSRI_CG_SUMS; k++)
-        if (k != 1 || d != NULL)
-          csri_exact_add_block(&s->acc[k], terms[k], fill);
-      fill = 0;
-    }
-  }
-  return CSR_SUCCESS;
-}
-
-/* The element-wise half of the step on a GPU rank, from public operations on the device:
- * r' = r - alpha q, x += alpha p, z' = diag(d) r', p' = z' + beta p (a zero coefficient drops
- * its term, as the fused kernels do). */
-static csr_status update_device(csr_context *ctx, double alpha, double beta, work *w, csr_vector *x,
-                                int a, int b) {
-  csr_vector r = csri_dist_own(w->r[a]), p = csri_dist_own(w->p[a]), q = csri_dist_own(w->q[a]),
-             rn = csri_dist_own(w->r[b]), pn = csri_dist_own(w->p[b]);
-  CSRI_TRY(csr_copy(ctx, &r, &rn));
-  if (alpha != 0.0) {
-    CSRI_TRY(csr_axpy(ctx, -alpha, &q, &rn));
-    CSRI_TRY(csr_axpy(ctx, alpha, &p, x));
-  }
-  if (w->diagonal != NULL)
-    CSRI_TRY(csr_spmv(ctx, 1.0, w->diagonal, &rn, 0.0, &pn));
-  else
-    CSRI_TRY(csr_copy(ctx, &rn, &pn));
-  return beta == 0.0 ? CSR_SUCCESS : csr_axpby(ctx, beta, &p, 1.0, &pn);
+  csr_vector r = csri_dist_own(w->r[b]), p = csri_dist_own(w->p[b]), q = csri_dist_own(w->q[b]),
+             d = w->d ? csri_dist_own(w->d) : r;
+  const csr_vector *v[4] = {&r, &p, &q, w->d ? &d : NULL};
+  return csri_exact_sums(ctx, CSRI_TERMS_CG, v, s->acc);
 }
 
 /* One fused step from this iterate to the next; the next becomes this one. */
@@ -183,11 +110,8 @@ static csr_status step(csri_dist_run *run, work *w, double alpha, double beta) {
              q = csri_dist_own(w->q[a]), rn = csri_dist_own(w->r[b]), pn = csri_dist_own(w->p[b]),
              qn = csri_dist_own(w->q[b]), d = w->d ? csri_dist_own(w->d) : x;
   csri_cg_vectors v = {&x, &r, &p, &q, &rn, &pn, &qn, w->d ? &d : NULL};
-  csr_status status = CSR_SUCCESS;
-  if (x.location == CSR_DEVICE)
-    status = update_device(run->base.ctx, alpha, beta, w, &x, a, b);
-  else
-    csri_cg_update_rows(alpha, beta, &v, 0, x.n);
+  /* The element-wise half on the backend where the vectors live (an empty rank has none). */
+  csr_status status = x.n > 0 ? csri_cg_update(run->base.ctx, alpha, beta, &v) : CSR_SUCCESS;
   /* The product runs whatever the update said: every rank takes part in the exchange. */
   csr_status product = csri_dist_spmv(run->base.ctx, 1.0, run->A, w->p[b], 0.0, w->q[b]);
   status = status < 0 ? status : product;

@@ -82,6 +82,9 @@ typedef struct csri_dist_halo {
   void *send_device, *recv_buffer;
   int device_direct;     /* 1: MPI reads and writes device memory itself */
   MPI_Request *requests; /* recv_ranks + send_ranks */
+  /* GPU ranks each on a GPU of its own, with NCCL: the exchange goes device to device through
+   * NCCL on a stream of its own (src/dist/nccl.c); NULL otherwise. */
+  struct csri_dist_nccl *nccl;
 } csri_dist_halo;
 
 struct csr_dist_matrix {
@@ -158,6 +161,25 @@ csr_status csri_dist_halo_start(csr_context *ctx, const csr_dist_matrix *A,
                                 const csr_dist_vector *x);
 csr_status csri_dist_halo_finish(csr_context *ctx, const csr_dist_matrix *A,
                                  const csr_dist_vector *x);
+
+/* --- NCCL (src/dist/nccl.c) ------------------------------------------------------------------- */
+
+typedef struct csri_dist_nccl csri_dist_nccl;
+/* *nccl = an NCCL communicator over comm's ranks when libcsr has NCCL, `device` holds on every
+ * rank, no two ranks use one GPU (NCCL needs a GPU a rank; CSR_NCCL=1 tries anyway) and
+ * CSR_NCCL is not 0 in any rank's environment; else NULL, and MPI carries the halo. The ranks
+ * decide together from what they gather, and fall back to MPI together when NCCL fails to start.
+ * Collective. */
+csr_status csri_dist_nccl_create(csr_context *ctx, MPI_Comm comm, int device,
+                                 csri_dist_nccl **nccl);
+void csri_dist_nccl_free(csri_dist_nccl **nccl);
+/* Enqueues the exchange of h after the work already on the context's stream (the packing into
+ * h->send_device): sends from there, receives into `ghosts` (device memory, h->ghosts entries),
+ * on NCCL's own stream. csri_dist_nccl_wait makes the context's stream wait for it, without
+ * the host waiting. */
+csr_status csri_dist_nccl_exchange(csr_context *ctx, csri_dist_nccl *nccl, const csri_dist_halo *h,
+                                   void *ghosts, csr_value_type type);
+csr_status csri_dist_nccl_wait(csr_context *ctx, csri_dist_nccl *nccl);
 
 /* --- GPU ranks (src/dist/device.c) ----------------------------------------------------------- */
 

@@ -296,7 +296,21 @@ csr_status csr_dist_matrix_share(const csr_dist_matrix *A, csr_dist_share *share
   share->neighbours = A->halo.recv_ranks;
   share->send_neighbours = A->halo.send_ranks;
   share->send_entries = A->halo.send_at ? A->halo.send_at[A->halo.send_ranks] : 0;
+  share->halo_path = A->location == CSR_HOST ? CSR_DIST_HALO_HOST
+                     : A->halo.nccl != NULL  ? CSR_DIST_HALO_NCCL
+                     : A->halo.device_direct ? CSR_DIST_HALO_CUDA_MPI
+                                             : CSR_DIST_HALO_STAGED;
   return CSR_SUCCESS;
+}
+
+const char *csr_dist_halo_path_name(csr_dist_halo_path path) {
+  switch (path) {
+  case CSR_DIST_HALO_HOST: return "host";
+  case CSR_DIST_HALO_STAGED: return "staged";
+  case CSR_DIST_HALO_CUDA_MPI: return "cuda-mpi";
+  case CSR_DIST_HALO_NCCL: return "nccl";
+  default: return "unknown";
+  }
 }
 
 double csr_dist_matrix_comm_seconds(const csr_dist_matrix *A) {

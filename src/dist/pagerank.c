@@ -4,34 +4,36 @@
  * on the pull graph M = A^T, distributed once by its own weights (a page's in-links), with the
  * out-weights moved from A's split to M's. Each iteration: y = M x (halo overlapped), then the
  * update with the next x = r / w, the L1 change and the next dangling sum, both exact sums across
- * ranks in one reduction. */
+ * ranks in one reduction. The update is one backend pass where the vectors live
+ * (csri_pagerank_exact_update: the CPU backends on CPU ranks, a kernel on GPU ranks, whose ranks,
+ * weights and teleport stay on the device): only the sums' words come to the host each
+ * iteration, and the ranks once at the end. */
 #include "graph/pagerank.h"
 #include "dist/dist.h"
-#include "kernels/exact_block.h"
 #include "kernels/rows.h"
 
 #include <math.h>
 #include <string.h>
 
+/* The arrays on M's split: built on the host, then all placed where A lives at the end of the
+ * set-up (`where` says where they are). */
 typedef struct work {
   csr_dist_matrix *M;
-  double *inv_w;      /* 1 / out-weight on M's split (0: dangling) */
-  double *p;          /* the teleport distribution on M's split, or NULL (uniform) */
-  double *rank_local; /* r on M's split, as doubles (the vector's type applied when stored) */
+  csr_location where;
+  double *inv_w; /* 1 / out-weight on M's split (0: dangling) */
+  double *p;     /* the teleport distribution on M's split, or NULL (uniform) */
+  double *rank;  /* r on M's split, as doubles (the vector's type applied when stored) */
   csr_dist_vector *x, *y;
-  double *x_host, *y_host; /* GPU ranks: x and y as doubles on the host, for the update */
-  int scale;               /* x = r / w (M holds the links only), else x = r (M holds a_ji / w_j) */
+  int scale; /* x = r / w (M holds the links only), else x = r (M holds a_ji / w_j) */
 } work;
 
 static void work_free(work *w) {
   csr_dist_matrix_free(&w->M);
-  csri_free(w->inv_w);
-  csri_free(w->p);
-  csri_free(w->rank_local);
+  csri_array_free(w->inv_w, w->where);
+  csri_array_free(w->p, w->where);
+  csri_array_free(w->rank, w->where);
   csr_dist_vector_free(&w->x);
   csr_dist_vector_free(&w->y);
-  csri_free(w->x_host);
-  csri_free(w->y_host);
 }
 
 static double value_at(const csr_matrix *m, int64_t k) {
@@ -188,6 +190,39 @@ static csr_status setup(csr_context *ctx, const csr_dist_matrix *A, const csr_pa
   return setup_host(ctx, A, A->location, o, ranks, w, dangling_pages);
 }
 
+/* inv_w and p (host) moved to `where` and the ranks' array made there, all or nothing, so that
+ * w->where says where every array is whatever fails. */
+static csr_status place(csr_context *ctx, work *w, csr_location where) {
+  const int64_t count = w->M->rows->count;
+  const size_t bytes = (size_t)count * sizeof(double);
+  void *rank = NULL, *inv_w = NULL, *p = NULL;
+  csr_status status = csri_array_alloc(ctx, &rank, count, sizeof(double), where, 0);
+  if (status >= 0 && where == CSR_DEVICE) {
+    status = csri_array_alloc(ctx, &inv_w, count, sizeof(double), where, 0);
+    if (status >= 0)
+      status = csri_array_copy(ctx, inv_w, where, w->inv_w, CSR_HOST, bytes);
+    if (status >= 0 && w->p != NULL)
+      status = csri_array_alloc(ctx, &p, count, sizeof(double), where, 0);
+    if (status >= 0 && w->p != NULL)
+      status = csri_array_copy(ctx, p, where, w->p, CSR_HOST, bytes);
+  }
+  if (status < 0) {
+    csri_array_free(rank, where);
+    csri_array_free(inv_w, where);
+    csri_array_free(p, where);
+    return status;
+  }
+  w->rank = rank;
+  if (where == CSR_DEVICE) {
+    csri_free(w->inv_w);
+    csri_free(w->p);
+    w->inv_w = inv_w;
+    w->p = p;
+  }
+  w->where = where;
+  return CSR_SUCCESS;
+}
+
 /* The set-up from A's rows on the host; M and the vectors made at `where`. */
 static csr_status setup_host(csr_context *ctx, const csr_dist_matrix *A, csr_location where,
                              const csr_pagerank_options *o, const csr_dist_vector *ranks, work *w,
@@ -213,21 +248,14 @@ static csr_status setup_host(csr_context *ctx, const csr_dist_matrix *A, csr_loc
   if (status >= 0) {
     const csri_dist_layout *L = w->M->rows;
     w->inv_w = csri_malloc(((size_t)L->count + 1) * sizeof *w->inv_w);
-    w->rank_local = csri_malloc(((size_t)L->count + 1) * sizeof *w->rank_local);
-    status = w->inv_w && w->rank_local
+    status = w->inv_w
                  ? CSR_SUCCESS
-                 : CSRI_FAIL(ctx, CSR_ERR_OUT_OF_MEMORY, "allocating PageRank's vectors failed");
+                 : CSRI_FAIL(ctx, CSR_ERR_OUT_OF_MEMORY, "allocating PageRank's weights failed");
     if (status >= 0)
       status = csri_dist_vector_make(ctx, w->M->cols, w->M->halo.ghosts, ranks->value_type, where,
                                      &w->x);
     if (status >= 0)
       status = csri_dist_vector_make(ctx, w->M->rows, 0, ranks->value_type, where, &w->y);
-    if (status >= 0 && where == CSR_DEVICE) {
-      w->x_host = csri_malloc(((size_t)L->count + 1) * sizeof *w->x_host);
-      w->y_host = csri_malloc(((size_t)L->count + 1) * sizeof *w->y_host);
-      if (!w->x_host || !w->y_host)
-        status = CSRI_FAIL(ctx, CSR_ERR_OUT_OF_MEMORY, "allocating host copies failed");
-    }
     status = csri_dist_agree(ctx, comm, status);
   }
   if (status >= 0)
@@ -237,56 +265,29 @@ static csr_status setup_host(csr_context *ctx, const csr_dist_matrix *A, csr_loc
     CSRI_MPI(ctx, MPI_Bcast(&personal, 1, MPI_INT, 0, comm));
   if (status >= 0 && personal)
     status = teleport(ctx, o->personalization, w, A->global_rows);
+  if (status >= 0)
+    status = csri_dist_agree(ctx, comm, place(ctx, w, where));
   csri_free(inv_w_a);
   return status;
 }
 
-static double get(const csr_dist_vector *v, int64_t i) {
-  return v->value_type == CSR_F64 ? ((const double *)v->data)[i] : ((const float *)v->data)[i];
-}
-
-static void put(csr_dist_vector *v, int64_t i, double value) {
-  if (v->value_type == CSR_F64)
-    ((double *)v->data)[i] = value;
-  else
-    ((float *)v->data)[i] = (float)value;
-}
-
 /* r = next (rounded to the ranks' type), x = the spread of r; the terms of the L1 change and of
- * the dangling sum into s. first: r = 1/n, no change counted. GPU ranks: y comes down and x goes
- * up as doubles (the update is on the host). */
+ * the dangling sum into s, exactly. first: r = 1/n, no change counted. One pass of the backend
+ * where the vectors live. */
 static csr_status update(csr_context *ctx, work *w, double d, double base, int64_t n, int first,
                          csri_dist_sums *s) {
   const int64_t count = w->M->rows->count;
-  const double uniform = 1.0 / (double)n;
-  const int gpu = w->x_host != NULL;
-  if (gpu && !first)
-    CSRI_TRY(csri_dist_load_local(ctx, w->y, w->y_host));
-  double change[CSRI_EXACT_BLOCK], hanging[CSRI_EXACT_BLOCK]; /* terms, summed a block at a time */
-  int fill = 0, dangling = 0;
-  for (int64_t i = 0; i < count; i++) {
-    double yi = first ? 0.0 : gpu ? w->y_host[i] : get(w->y, i);
-    double next = first ? uniform : d * (yi + base) + (1.0 - d) * (w->p ? w->p[i] : uniform);
-    if (w->x->value_type == CSR_F32)
-      next = (double)(float)next;
-    change[fill++] = first ? 0.0 : fabs(next - w->rank_local[i]);
-    w->rank_local[i] = next;
-    if (w->inv_w[i] == 0.0)
-      hanging[dangling++] = next;
-    if (fill == CSRI_EXACT_BLOCK || i + 1 == count) {
-      csri_exact_add_block(&s->acc[0], change, fill);
-      fill = 0;
-    }
-    if (dangling == CSRI_EXACT_BLOCK || (i + 1 == count && dangling > 0)) {
-      csri_exact_add_block(&s->acc[1], hanging, dangling);
-      dangling = 0;
-    }
-    if (gpu)
-      w->x_host[i] = w->scale ? next * w->inv_w[i] : next;
-    else
-      put(w->x, i, w->scale ? next * w->inv_w[i] : next);
-  }
-  return gpu ? csri_dist_store_local(ctx, w->x, w->x_host) : CSR_SUCCESS;
+  csr_vector y = csri_dist_view(w->y, 0, count), x = csri_dist_view(w->x, 0, count);
+  csri_pagerank_exact u = {.r = w->rank,
+                           .y = first ? NULL : &y,
+                           .x = &x,
+                           .p = w->p,
+                           .inv_w = w->inv_w,
+                           .d = d,
+                           .base = base,
+                           .uniform = 1.0 / (double)n,
+                           .scale = w->scale};
+  return csri_pagerank_exact_update(ctx, &u, s->acc);
 }
 
 csr_status csr_dist_pagerank(csr_context *ctx, const csr_dist_matrix *A,
@@ -336,8 +337,18 @@ csr_status csr_dist_pagerank(csr_context *ctx, const csr_dist_matrix *A,
     csr_status s = csri_dist_agree(
         ctx, comm,
         back ? CSR_SUCCESS : CSRI_FAIL(ctx, CSR_ERR_OUT_OF_MEMORY, "allocating the ranks failed"));
+    double *rank = w.rank; /* GPU ranks: copied down once */
+    if (s >= 0 && w.where == CSR_DEVICE) {
+      rank = csri_malloc(((size_t)w.M->rows->count + 1) * sizeof *rank);
+      s = rank ? csri_array_copy(ctx, rank, CSR_HOST, w.rank, CSR_DEVICE,
+                                 (size_t)w.M->rows->count * sizeof *rank)
+               : CSRI_FAIL(ctx, CSR_ERR_OUT_OF_MEMORY, "allocating the ranks failed");
+      s = csri_dist_agree(ctx, comm, s);
+    }
     if (s >= 0)
-      s = csri_dist_move(ctx, w.M->rows, w.rank_local, ranks->layout, back);
+      s = csri_dist_move(ctx, w.M->rows, rank, ranks->layout, back);
+    if (rank != w.rank)
+      csri_free(rank);
     if (s >= 0)
       s = csri_dist_store_local(ctx, ranks, back);
     csri_free(back);

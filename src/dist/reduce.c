@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Dots and norms across ranks, exact: S = sum over ranks of sum over own i of t_i, each t_i (a
  * product of two entries rounded to double, a square, an absolute value) summed without further
- * rounding, a block at a time (src/kernels/exact_block.h) into a fixed-point accumulator
- * (src/kernels/exact_sum.h); the accumulators are added as integers by one MPI_Allreduce and S is
- * rounded once. Integer addition does not care about order or grouping, so the result has the
- * same bits on any number of ranks and any split. Cost: 139 words (1.1 KB) per sum in the
- * reduction, and a few floating-point operations per term. */
+ * rounding into a fixed-point accumulator (src/kernels/exact_sum.h) by the backend where the
+ * entries live (src/ops/exact_sums.c: the CPU a block at a time, the GPU a warp at a time); the
+ * accumulators are added as integers by one MPI_Allreduce and S is rounded once. Integer addition
+ * does not care about order or grouping, so the result has the same bits on any number of ranks and
+ * any split. Cost: 139 words (1.1 KB) per sum in the reduction, and a few floating-point operations
+ * per term. */
 #include "dist/dist.h"
-#include "kernels/exact_block.h"
+#include "ops/ops.h"
 
 #include <math.h>
 #include <string.h>
@@ -39,71 +40,27 @@ csr_status csri_dist_sums_finish(csr_context *ctx, MPI_Comm comm, csri_dist_sums
   return local;
 }
 
-/* The local entries of v on the host: v's own storage, or a copy of a device vector's. */
-static csr_status host_entries(csr_context *ctx, const csr_dist_vector *v, const void **data,
-                               void **copy) {
-  *copy = NULL;
-  *data = v->data;
-  if (v->location == CSR_HOST)
-    return CSR_SUCCESS;
-  size_t bytes = (size_t)v->layout->count * csri_value_size(v->value_type);
-  *copy = csri_malloc(bytes + 1);
-  if (*copy == NULL)
-    return CSRI_FAIL(ctx, CSR_ERR_OUT_OF_MEMORY, "allocating a host copy failed");
-  *data = *copy;
-  return csri_array_copy(ctx, *copy, CSR_HOST, v->data, CSR_DEVICE, bytes);
-}
-
-/* The local entries [b, b + n) of v as doubles in out (a copy for F32 data). */
-static const double *as_doubles(const void *data, csr_value_type type, int64_t b, int64_t n,
-                                double *out) {
-  if (type == CSR_F64)
-    return (const double *)data + b;
-  for (int64_t i = 0; i < n; i++)
-    out[i] = ((const float *)data)[b + i];
-  return out;
-}
-
-/* What one deposit adds: the products, the squares or the absolute values of a run of entries. */
-typedef enum terms { PRODUCTS, SQUARES, ABSOLUTE } terms;
-
-/* acc += the terms of this rank's entries of x (and y), a block at a time. */
-static csr_status deposit(csr_context *ctx, csri_exact_acc *acc, terms kind,
+/* acc += the terms of this rank's entries of x (and y), on the backend where they live. */
+static csr_status deposit(csr_context *ctx, csri_exact_acc *acc, csri_terms terms,
                           const csr_dist_vector *x, const csr_dist_vector *y) {
-  const void *xd, *yd = NULL;
-  void *xc = NULL, *yc = NULL;
-  csr_status status = host_entries(ctx, x, &xd, &xc);
-  if (status >= 0 && y != NULL)
-    status = host_entries(ctx, y, &yd, &yc);
-  int64_t n = x->layout->count;
-  double xb[CSRI_EXACT_BLOCK], yb[CSRI_EXACT_BLOCK];
-  for (int64_t b = 0; status >= 0 && b < n; b += CSRI_EXACT_BLOCK) {
-    int64_t len = n - b < CSRI_EXACT_BLOCK ? n - b : CSRI_EXACT_BLOCK;
-    const double *xs = as_doubles(xd, x->value_type, b, len, xb);
-    if (kind == PRODUCTS)
-      csri_exact_add_products(acc, xs, as_doubles(yd, y->value_type, b, len, yb), len);
-    else if (kind == SQUARES)
-      csri_exact_add_squares(acc, xs, len);
-    else
-      csri_exact_add_abs(acc, xs, len);
-  }
-  csri_free(xc);
-  csri_free(yc);
-  return status;
+  csr_vector xv = csri_dist_view(x, 0, x->layout->count);
+  csr_vector yv = y ? csri_dist_view(y, 0, y->layout->count) : xv;
+  const csr_vector *v[4] = {&xv, y ? &yv : NULL, NULL, NULL};
+  return csri_exact_sums(ctx, terms, v, acc);
 }
 
 csr_status csri_dist_deposit_dot(csr_context *ctx, csri_exact_acc *acc, const csr_dist_vector *x,
                                  const csr_dist_vector *y) {
-  return deposit(ctx, acc, PRODUCTS, x, y);
+  return deposit(ctx, acc, CSRI_TERMS_DOT, x, y);
 }
 
 csr_status csri_dist_deposit_squares(csr_context *ctx, csri_exact_acc *acc,
                                      const csr_dist_vector *x) {
-  return deposit(ctx, acc, SQUARES, x, NULL);
+  return deposit(ctx, acc, CSRI_TERMS_SQUARES, x, NULL);
 }
 
 csr_status csri_dist_deposit_abs(csr_context *ctx, csri_exact_acc *acc, const csr_dist_vector *x) {
-  return deposit(ctx, acc, ABSOLUTE, x, NULL);
+  return deposit(ctx, acc, CSRI_TERMS_ABS, x, NULL);
 }
 
 static MPI_Comm comm_of(const csr_dist_vector *x, const csr_dist_vector *y) {

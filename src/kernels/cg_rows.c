@@ -126,18 +126,24 @@ void csri_cg_product_rows(const csr_matrix *A, const csri_cg_vectors *v, int64_t
   }
 }
 
+double csri_row_diagonal(const csr_matrix *A, int64_t i, int64_t column, int *found) {
+  double a = 0.0;
+  *found = 0;
+  for (int64_t k = A->row_offsets[i]; k < A->row_offsets[i + 1]; k++)
+    if (A->col_indices[k] == column) {
+      *found = 1;
+      a += A->value_type == CSR_PATTERN ? 1.0
+           : A->value_type == CSR_F64   ? ((const double *)A->values)[k]
+                                        : (double)((const float *)A->values)[k];
+    }
+  return a;
+}
+
 int64_t csri_jacobi_rows(const csr_matrix *A, csr_vector *d, int64_t r0, int64_t r1, int *why,
                          double *value) {
   for (int64_t i = r0; i < r1; i++) {
-    double a = 0.0;
     int found = 0;
-    for (int64_t k = A->row_offsets[i]; k < A->row_offsets[i + 1]; k++)
-      if (A->col_indices[k] == i) {
-        found = 1;
-        a += A->value_type == CSR_PATTERN ? 1.0
-             : A->value_type == CSR_F64   ? ((const double *)A->values)[k]
-                                          : (double)((const float *)A->values)[k];
-      }
+    double a = csri_row_diagonal(A, i, i, &found);
     *why = !found ? 0 : !isfinite(a) ? 1 : !(a > 0.0) ? 2 : -1;
     if (*why >= 0) {
       *value = a;

@@ -82,15 +82,17 @@ void csri_exact_add_products(csri_exact_acc *acc, const double *x, const double 
 void csri_exact_add_squares(csri_exact_acc *acc, const double *x, int64_t n) {
   double t[CSRI_EXACT_BLOCK];
   for (int64_t b = 0; b < n; b += CSRI_EXACT_BLOCK) {
-    int len = n - b < CSRI_EXACT_BLOCK ? (int)(n - b) : CSRI_EXACT_BLOCK, finite = 1;
-    double m = largest(x + b, len, &finite);
-    if (!finite || m > 0x1p480 || (m > 0.0 && m < 0x1p-480)) {
-      for (int i = 0; i < len; i++) /* squares that would overflow or underflow: exact */
-        csri_exact_add_square(acc, x[b + i]);
-      continue;
+    int len = n - b < CSRI_EXACT_BLOCK ? (int)(n - b) : CSRI_EXACT_BLOCK;
+    for (int i = 0; i < len; i++) {
+      double a = fabs(x[b + i]);
+      if (a >= 0x1p-480 && a <= 0x1p480) {
+        t[i] = x[b + i] * x[b + i];
+      } else { /* a square that could overflow or underflow (or a NaN, an infinity): exact */
+        t[i] = 0.0;
+        if (a != 0.0)
+          csri_exact_add_square(acc, x[b + i]);
+      }
     }
-    for (int i = 0; i < len; i++)
-      t[i] = x[b + i] * x[b + i];
     csri_exact_add_block(acc, t, len);
   }
 }

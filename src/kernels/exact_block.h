@@ -12,8 +12,9 @@
  * every term to the accumulator, at a few floating-point operations per term and level instead
  * of the accumulator's ten integer operations and five memory updates per term.
  * The products and squares are rounded to double first (deterministically), then summed
- * exactly; a block whose terms are not finite, or so large that 2 n max|t| overflows, or whose
- * squares would underflow, is added term by term exactly (exact_sum.h). Internal. */
+ * exactly; a block whose terms are not finite, or so large that 2 n max|t| overflows, is added
+ * term by term exactly (exact_sum.h), and so is the square of an entry outside [2^-480, 2^480].
+ * Each term's rule is its own, so the sum does not depend on where the blocks begin. Internal. */
 #ifndef CSR_KERNELS_EXACT_BLOCK_H
 #define CSR_KERNELS_EXACT_BLOCK_H
 
@@ -33,8 +34,8 @@ extern "C" {
 void csri_exact_add_block(csri_exact_acc *acc, double *t, int n);
 
 /* acc += the sums of fl(x_i y_i), of fl(x_i^2), of |x_i| for i < n, exactly (any n; x and y
- * doubles). The squares of a block whose largest |x| lies outside [2^-480, 2^480] are added
- * exactly, without rounding, so that a norm neither overflows nor loses tiny entries. */
+ * doubles). The square of an entry outside [2^-480, 2^480] is added exactly, without rounding,
+ * so that a norm neither overflows nor loses tiny entries. */
 void csri_exact_add_products(csri_exact_acc *acc, const double *x, const double *y, int64_t n);
 void csri_exact_add_squares(csri_exact_acc *acc, const double *x, int64_t n);
 void csri_exact_add_abs(csri_exact_acc *acc, const double *x, int64_t n);

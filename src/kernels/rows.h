@@ -106,6 +106,10 @@ void csri_cg_update_rows(double alpha, double beta, const csri_cg_vectors *v, in
                          int64_t end);
 void csri_cg_product_rows(const csr_matrix *A, const csri_cg_vectors *v, int64_t begin, int64_t end,
                           double *sums);
+/* The sum of row i's entries in column `column` in stored order (its diagonal entry when column
+ * is the row's own, duplicates summed), 1 a pattern entry; *found = 0 when it stores none. The
+ * Jacobi diagonals (CG's here, GMRES's, the distributed one's) all read their a_ii through it. */
+double csri_row_diagonal(const csr_matrix *A, int64_t i, int64_t column, int *found);
 /* d_i = 1 / a_ii for rows [r0, r1) up to the first bad one, which it returns (with *why and
  * *value as in csri_bad_diagonal); -1 when every row is fine. */
 int64_t csri_jacobi_rows(const csr_matrix *A, csr_vector *d, int64_t r0, int64_t r1, int *why,

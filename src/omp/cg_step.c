@@ -34,6 +34,17 @@ csr_status csri_omp_cg_step(csr_context *ctx, const csri_spmv_plan *plan, const 
   return CSR_SUCCESS;
 }
 
+csr_status csri_omp_cg_update(csr_context *ctx, double alpha, double beta,
+                              const csri_cg_vectors *v) {
+  (void)ctx; /* used only by OpenMP clauses */
+  int64_t n = v->x->n, chunks = csri_reduce_chunks(n);
+#pragma omp parallel for num_threads(csri_omp_threads(ctx)) if (chunks > 1) schedule(static)
+  for (int64_t c = 0; c < chunks; c++)
+    csri_cg_update_rows(alpha, beta, v, csri_chunk_begin(n, chunks, c),
+                        csri_chunk_begin(n, chunks, c + 1));
+  return CSR_SUCCESS;
+}
+
 csr_status csri_omp_jacobi(csr_context *ctx, const csr_matrix *A, csr_vector *d,
                            csri_bad_diagonal *bad) {
   (void)ctx; /* used only by OpenMP clauses */

@@ -18,6 +18,13 @@ csr_status csri_check_vector_pair(csr_context *ctx, const csr_vector *x, const c
 /* 1 when the arrays of x and y share any byte (both non-empty). */
 int csri_vectors_overlap(const csr_vector *x, const csr_vector *y);
 
+/* --- exact sums (src/ops/exact_sums.c) -------------------------------------------------------- */
+
+/* acc[k] += the exact sums of the terms csri_terms names over v's entries, on the backend where
+ * v lives (v checked by the caller: one type, one length, one location). */
+csr_status csri_exact_sums(csr_context *ctx, csri_terms terms, const csr_vector *const *v,
+                           csri_exact_acc *acc);
+
 /* --- the SpMV plan (src/ops/spmv_choice.c) --------------------------------------------------- */
 
 /* The plan of an SpMV with A on backend b (src/core/backend.h, csri_spmv_plan), made in *plan

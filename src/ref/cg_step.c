@@ -16,6 +16,13 @@ csr_status csri_ref_cg_step(csr_context *ctx, const csri_spmv_plan *plan, const 
   return CSR_SUCCESS;
 }
 
+csr_status csri_ref_cg_update(csr_context *ctx, double alpha, double beta,
+                              const csri_cg_vectors *v) {
+  (void)ctx;
+  csri_cg_update_rows(alpha, beta, v, 0, v->x->n);
+  return CSR_SUCCESS;
+}
+
 csr_status csri_ref_jacobi(csr_context *ctx, const csr_matrix *A, csr_vector *d,
                            csri_bad_diagonal *bad) {
   (void)ctx;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Dispatch of CG's fused step and of the Jacobi diagonal to the backend where the operands live
- * (the solver has checked them: one location, one value type, matching sizes). */
+/* Dispatch of CG's fused step, of its element-wise half alone and of the Jacobi diagonal to the
+ * backend where the operands live (the solver has checked them: one location, one value type,
+ * matching sizes). */
 #include "solve/solver.h"
 
 csr_status csri_cg_step(csr_context *ctx, const csr_matrix *A, double alpha, double beta,
@@ -12,6 +13,13 @@ csr_status csri_cg_step(csr_context *ctx, const csr_matrix *A, double alpha, dou
   const csri_spmv_plan *handed;
   CSRI_TRY(csri_spmv_plan_for(ctx, b, A, &plan, &handed));
   return csri_ran(ctx, b, status, b->solve.cg_step(ctx, handed, A, alpha, beta, v, sums));
+}
+
+csr_status csri_cg_update(csr_context *ctx, double alpha, double beta, const csri_cg_vectors *v) {
+  const csri_backend *b;
+  csr_status status = CSRI_DISPATCH(ctx, v->x->location, solve.cg_update, "CG", &b);
+  CSRI_TRY(status);
+  return csri_ran(ctx, b, status, b->solve.cg_update(ctx, alpha, beta, v));
 }
 
 csr_status csri_jacobi(csr_context *ctx, const csr_matrix *A, csr_vector *d) {

@@ -36,6 +36,8 @@ void csri_solve_rerecord(csri_solve_run *run, double rnorm);
 /* CG's fused step (src/core/backend.h) on the backend where A lives (src/solve/cg_step.c). */
 csr_status csri_cg_step(csr_context *ctx, const csr_matrix *A, double alpha, double beta,
                         const csri_cg_vectors *v, double *sums);
+/* Its element-wise half alone (csri_cg_update_fn) on the backend where v->x lives. */
+csr_status csri_cg_update(csr_context *ctx, double alpha, double beta, const csri_cg_vectors *v);
 /* d = 1 / diag(A) in d's type; CSR_ERR_INVALID_MATRIX (no diagonal entry, a_ii <= 0) or
  * CSR_ERR_INVALID_VALUE (non-finite a_ii) naming the first bad row. */
 csr_status csri_jacobi(csr_context *ctx, const csr_matrix *A, csr_vector *d);

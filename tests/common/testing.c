@@ -208,6 +208,27 @@ csr_matrix *csrt_read_if_present(csr_context *ctx, const char *path) {
   return A;
 }
 
+csr_vector csrt_vector_piece(const csr_vector *v, int64_t begin, int64_t end) {
+  csr_vector p = *v;
+  p.data = (char *)v->data + begin * (v->value_type == CSR_F64 ? 8 : 4);
+  p.n = end - begin;
+  p.owns_data = 0;
+  return p;
+}
+
+int csrt_exact_same(csri_exact_acc *a, csri_exact_acc *b) {
+  csri_exact_normalize(a);
+  csri_exact_normalize(b);
+  return memcmp(a->w, b->w, sizeof a->w) == 0;
+}
+
+void csrt_set_value(csr_vector *v, int64_t i, double value) {
+  if (v->value_type == CSR_F64)
+    ((double *)v->data)[i] = value;
+  else
+    ((float *)v->data)[i] = (float)value;
+}
+
 double csrt_value(const void *values, csr_value_type type, int64_t k) {
   if (type == CSR_F64)
     return ((const double *)values)[k];

@@ -162,8 +162,14 @@ csr_matrix *csrt_from_row_lengths(csr_context *ctx, int64_t rows, int64_t cols,
 csr_matrix *csrt_poisson_2d(csr_context *ctx, int64_t m, double shift);
 /* A host vector with random entries in [-1, 1) avoiding 0. */
 csr_vector *csrt_random_vector(csr_context *ctx, int64_t n, csr_value_type type, csrt_rng *rng);
+/* A view (owning nothing) of entries [begin, end) of v, where v lives. */
+csr_vector csrt_vector_piece(const csr_vector *v, int64_t begin, int64_t end);
+/* 1 when two exact accumulators hold the same sum: both normalised, then their words compared. */
+int csrt_exact_same(csri_exact_acc *a, csri_exact_acc *b);
 /* Value k of a matrix or vector array as double (1 for pattern). */
 double csrt_value(const void *values, csr_value_type type, int64_t k);
+/* Entry i of a host vector set to value, rounded to its type. */
+void csrt_set_value(csr_vector *v, int64_t i, double value);
 /* The CSR of a Matrix Market file, or NULL (after printing "PATH: absent, skipped") when the file
  * does not exist: tests of files in ../shared skip them where it is not checked out. */
 csr_matrix *csrt_read_if_present(csr_context *ctx, const char *path);

@@ -1,19 +1,37 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* GPU ranks (all sharing the machine's GPUs: csr_dist_select_device): the matrix and vectors on
- * the device, the halo through page-locked host buffers (or device memory, when the MPI library
- * takes it). SpMV against the host's single-process product (the GPU's kernel for each rank's
- * row sets may sum in another order: relative error below 1e-13), the solvers against the host's
- * distributed run (iteration counts within 2, converged), PageRank against csr_pagerank (L1
- * below 1e-12). Skipped (77) without a CUDA device. */
+/* GPU ranks (sharing the machine's GPUs: csr_dist_select_device): the matrix and vectors on the
+ * device, the halo through page-locked host buffers, or device memory when the MPI library takes
+ * it, or NCCL when each rank has a GPU of its own. SpMV against the host's single-process product
+ * (the GPU's kernel for each rank's row sets may sum in another order: relative error below 1e-13),
+ * the solvers against the host's distributed run (iteration counts within 2, converged), PageRank
+ * against csr_pagerank (L1 below 1e-12). Skipped (77) without a CUDA device. */
 #include "mpi_testing.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int rank, ranks;
 
 static csr_dist_matrix *on_device(csr_context *ctx, const csr_matrix *A) {
   return mpit_distribute(ctx, A, CSR_DEVICE);
+}
+
+/* A device matrix's halo travels by a device path, the same on every rank; CSR_TEST_HALO_PATH
+ * (staged, cuda-mpi, nccl) names the one this machine must take (nccl: ranks on GPUs of their
+ * own, with libcsr built with NCCL). */
+static void check_halo_path(const csr_dist_matrix *D, const char *what) {
+  csr_dist_share share;
+  CHECK(csr_dist_matrix_share(D, &share) == CSR_SUCCESS);
+  int path = (int)share.halo_path, low = 0, high = 0;
+  MPI_Allreduce(&path, &low, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(&path, &high, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  CHECKF(low == high && path != CSR_DIST_HALO_HOST, "%s: halo paths %d..%d", what, low, high);
+  const char *want = getenv("CSR_TEST_HALO_PATH");
+  if (want != NULL && ranks > 1)
+    CHECKF(strcmp(want, csr_dist_halo_path_name(share.halo_path)) == 0,
+           "%s: the halo takes the %s path, not %s", what, csr_dist_halo_path_name(share.halo_path),
+           want);
 }
 
 static void check_spmv(csr_context *ctx, const csr_matrix *given, const char *what) {
@@ -26,6 +44,7 @@ static void check_spmv(csr_context *ctx, const csr_matrix *given, const char *wh
   CHECK_OK(host, csr_spmv(host, 1.0, A, x, 0.0, y));
   csr_context_free(&host);
   csr_dist_matrix *D = on_device(ctx, A);
+  check_halo_path(D, what);
   csr_dist_vector *dx = NULL, *dy = NULL;
   CHECK_OK(ctx, csr_dist_vector_create(ctx, D, CSR_DIST_COLS, CSR_F64, CSR_DEVICE, &dx));
   CHECK_OK(ctx, csr_dist_vector_create(ctx, D, CSR_DIST_ROWS, CSR_F64, CSR_DEVICE, &dy));
