@@ -11,7 +11,9 @@
 # root). PETSC_DIR: an installed PETSc built with that MPI (without it, libcsr's side alone).
 # CSR_SCALING_RANKS (default "1 2 4 8 16"), CSR_SCALING_STENCIL (side of the strong-scaling
 # grid, default 128), CSR_SCALING_WEAK (side per rank, default 64), CSR_SCALING_FILE and
-# CSR_SCALING_COPIES (a real matrix replicated down the diagonal; none by default).
+# CSR_SCALING_COPIES (a real matrix replicated down the diagonal; none by default),
+# CSR_SCALING_CASES (which of strong, weak, file to run; default all three, file when given), and
+# CSR_SCALING_HEADER=0 (no header line: for a run split into several).
 set -euo pipefail
 build="${1:-build-scaling}"
 ranks="${CSR_SCALING_RANKS:-1 2 4 8 16}"
@@ -27,11 +29,16 @@ if [ -n "${PETSC_DIR:-}" ]; then
 fi
 launch=(mpiexec --bind-to core --map-by core)
 [ "$(id -u)" = 0 ] && launch+=(--allow-run-as-root)
-cases=("--stencil ${CSR_SCALING_STENCIL:-128}" "--stencil ${CSR_SCALING_WEAK:-64} --weak")
-[ -n "${CSR_SCALING_FILE:-}" ] &&
+wanted="${CSR_SCALING_CASES:-strong weak file}"
+cases=()
+[[ " $wanted " == *" strong "* ]] && cases+=("--stencil ${CSR_SCALING_STENCIL:-128}")
+[[ " $wanted " == *" weak "* ]] && cases+=("--stencil ${CSR_SCALING_WEAK:-64} --weak")
+[[ " $wanted " == *" file "* ]] && [ -n "${CSR_SCALING_FILE:-}" ] &&
   cases+=("--file $CSR_SCALING_FILE --copies ${CSR_SCALING_COPIES:-16}")
-echo "library,case,ranks,rows,nnz,spmv_seconds,spmv_gbs,cg_iteration_seconds,copy_gbs" |
-  tee ${out:+"$out/scaling.csv"}
+if [ "${CSR_SCALING_HEADER:-1}" != 0 ]; then
+  echo "library,case,ranks,rows,nnz,spmv_seconds,spmv_gbs,cg_iteration_seconds,copy_gbs" |
+    tee ${out:+"$out/scaling.csv"}
+fi
 for c in "${cases[@]}"; do
   for p in $ranks; do
     for exe in "${runs[@]}"; do
