@@ -697,6 +697,68 @@ csr_status csr_solve(csr_context *ctx, const csr_matrix *A, const csr_vector *b,
                      const csr_solver_options *options, csr_solver_info *info);
 
 /* ---------------------------------------------------------------------------------------------
+ * Sparse triangular solve
+ * ------------------------------------------------------------------------------------------- */
+
+/** Whether csr_spsv divides by the stored diagonal of its triangle or takes it as 1. */
+typedef enum csr_diagonal {
+  CSR_DIAGONAL_STORED = 0, /**< a_ii as stored (duplicates summed): present, finite, nonzero */
+  CSR_DIAGONAL_UNIT = 1    /**< 1 for every row; stored diagonal entries are ignored */
+} csr_diagonal;
+
+/** Opaque: the analysis of one triangle of one matrix, made by csr_spsv_analyze for csr_spsv. */
+typedef struct csr_spsv_plan csr_spsv_plan;
+
+/** Analyses the triangle T of A for csr_spsv: T is the lower (CSR_LOWER: entries j <= i) or upper
+ *  (CSR_UPPER: j >= i) triangle of the square host matrix A, whose entries in the other triangle
+ *  are ignored, so a general matrix gives its triangle and a triangular matrix itself. Duplicate
+ *  entries count as csr_spmv counts them: each off-diagonal duplicate is a term of its own, and
+ *  duplicates on the diagonal are summed in stored order. A is F64, F32 or PATTERN (stored
+ *  entries count as 1). The analysis sorts the rows into levels: a row that depends on no other
+ *  row of T is at level 0, any other row i one level past the highest row j it reads (a_ij != 0
+ *  stored, j != i); the rows of a level can be solved at once. With CSR_DIAGONAL_STORED each row
+ *  must store its diagonal, and the sum must be finite and nonzero: the first row in row order
+ *  that fails is refused with CSR_ERR_INVALID_MATRIX, its message naming the row (0-based) and
+ *  why ("row 3 has no diagonal entry", "row 3's diagonal entry is zero: A(3,3) = 0", "... is not
+ *  finite: A(3,3) = nan"). Off-diagonal values are not checked (a NaN in them reaches the entries
+ *  of x that depend on it). The plan holds its own copy of T (its off-diagonal entries as doubles
+ *  in A's stored order, about 12 bytes each, the diagonal and the levels, about 20 bytes a row and
+ * 16 a level): A may be freed or changed once this returns, and a change to A reaches a solve only
+ * through a new analysis. One pass over A in row order and one over its triangle; no OpenMP. *plan
+ * is NULL on failure. Errors: NULL_POINTER (A, plan, A's arrays), INVALID_VALUE (triangle or
+ *  diagonal not one of the enums), DIMENSION_MISMATCH (A not square), INVALID_MATRIX (the
+ *  diagonal as above; row offsets that do not start at 0, decrease or miss nnz),
+ *  INDEX_OUT_OF_BOUNDS (a column outside [0, n), the first in stored order named),
+ *  OUT_OF_MEMORY; device matrices: UNSUPPORTED (the CUDA backend has no triangular solve yet;
+ *  copy A to the host), NOT_COMPILED (no CUDA backend), LOCATION_MISMATCH (a context set to ref
+ *  or omp). */
+csr_status csr_spsv_analyze(csr_context *ctx, const csr_matrix *A, csr_triangle triangle,
+                            csr_diagonal diagonal, csr_spsv_plan **plan);
+/** x = alpha * T^-1 b: solves T x = alpha b for the triangle T that `plan` analysed, by forward
+ *  (lower) or backward (upper) substitution. b and x: the plan's n entries, both F64 or both F32
+ *  (F64 for an F64 A, F32 for an F32 A, either for a pattern A), not overlapping, on the host.
+ *  Row i computes s = the sum of a_ij x_j over its stored off-diagonal entries, in A's stored
+ *  order, in double, then x_i = (alpha b_i - s) / a_ii (unit diagonal: alpha b_i - s), rounded
+ *  to x's type once; a later row reads that rounded x_i. Since every row is computed so whoever
+ *  runs it, the result has the same bits on every run, for every thread count and on ref and
+ *  omp. The reference backend substitutes row after row; the OpenMP backend solves the rows of a
+ *  level in parallel with a barrier between levels, and runs consecutive levels of little work
+ *  (fewer than 4096 rows + entries each) on one thread without barriers between them, so a chain
+ *  of dependent rows costs what the serial substitution costs. alpha == 0 writes zeros (b is not
+ *  read); otherwise NaN and infinity in b (or in alpha, or off the diagonal) propagate as the
+ *  arithmetic carries them, unchecked. Errors: NULL_POINTER (plan, b, x, their data),
+ *  DIMENSION_MISMATCH (b or x not of n entries), TYPE_MISMATCH, INVALID_VALUE (b and x overlap),
+ *  LOCATION_MISMATCH (b and x in two places), and for device vectors UNSUPPORTED /
+ *  NOT_COMPILED / LOCATION_MISMATCH as csr_spsv_analyze. */
+csr_status csr_spsv(csr_context *ctx, const csr_spsv_plan *plan, double alpha, const csr_vector *b,
+                    csr_vector *x);
+/** The number of levels the analysis found: 0 for an empty matrix, 1 for a diagonal one, n for a
+ *  chain where each row depends on the one before; 0 for a NULL plan. */
+int64_t csr_spsv_levels(const csr_spsv_plan *plan);
+/** Frees the plan; accepts NULL and *plan == NULL; sets *plan NULL. */
+void csr_spsv_plan_free(csr_spsv_plan **plan);
+
+/* ---------------------------------------------------------------------------------------------
  * Testing hook
  * ------------------------------------------------------------------------------------------- */
 

@@ -195,6 +195,33 @@ typedef struct csri_bad_diagonal {
 typedef csr_status csri_jacobi_fn(csr_context *ctx, const csr_matrix *A, csr_vector *d,
                                   csri_bad_diagonal *bad);
 
+/* --- triangular solve (src/solve/spsv_analyze.c, src/solve/spsv.c) --------------------------- */
+
+/* What csr_spsv_analyze keeps of the triangle T of a matrix: host arrays the plan owns, so the
+ * matrix may go once the analysis is done. Only T's strictly triangular entries are kept (the
+ * diagonal apart, the other triangle dropped), in the matrix's stored order. */
+struct csr_spsv_plan {
+  int64_t n;
+  csr_triangle triangle;
+  csr_diagonal diagonal;
+  csr_value_type value_type; /* the matrix's: which vector types a solve takes */
+  int64_t *offsets;          /* n + 1: row i's entries are [offsets[i], offsets[i + 1]) */
+  int32_t *cols;
+  double *values;         /* the entries' values (exact for F32); NULL for a pattern: all 1 */
+  double *diag;           /* n: a_ii, duplicates summed in stored order; NULL when unit */
+  int64_t levels;         /* 0 for n == 0 */
+  int64_t *level_offsets; /* levels + 1: level l's rows are level_rows[level_offsets[l] ..) */
+  int32_t *level_rows;    /* n: the rows level by level, ascending within a level */
+  int64_t *level_work;    /* levels: a level's rows + their entries (what a row costs) */
+};
+
+/* x = alpha T^-1 b on the plan's n >= 1 rows with alpha != 0 (the front end writes zeros for
+ * alpha == 0). b and x: n entries, one type (F64 / F32), disjoint, where the backend works. Each
+ * row by csri_spsv_rows (src/kernels/rows.h), whatever order the rows run in, so that every
+ * backend gives the same bits. */
+typedef csr_status csri_spsv_fn(csr_context *ctx, const csr_spsv_plan *plan, double alpha,
+                                const csr_vector *b, csr_vector *x);
+
 /* --- PageRank's passes (src/graph/pagerank.c) ----------------------------------------------- */
 
 /* What the out-weight pass found: the dangling pages (out-weight 0) and the explicit zeros (not
@@ -391,6 +418,7 @@ typedef struct csri_backend {
     csri_cg_step_fn *cg_step;
     csri_cg_update_fn *cg_update;
     csri_jacobi_fn *jacobi;
+    csri_spsv_fn *spsv;
   } solve;
   struct {
     csri_pagerank_weights_fn *pagerank_weights;
@@ -447,6 +475,7 @@ typedef struct csri_backend {
   csri_cg_step_fn csri_##b##_cg_step;                                                              \
   csri_cg_update_fn csri_##b##_cg_update;                                                          \
   csri_jacobi_fn csri_##b##_jacobi;                                                                \
+  csri_spsv_fn csri_##b##_spsv;                                                                    \
   csri_pagerank_weights_fn csri_##b##_pagerank_weights;                                            \
   csri_pagerank_pull_fn csri_##b##_pagerank_pull;                                                  \
   csri_pagerank_spread_fn csri_##b##_pagerank_spread;                                              \

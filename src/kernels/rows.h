@@ -115,6 +115,14 @@ double csri_row_diagonal(const csr_matrix *A, int64_t i, int64_t column, int *fo
 int64_t csri_jacobi_rows(const csr_matrix *A, csr_vector *d, int64_t r0, int64_t r1, int *why,
                          double *value);
 
+/* --- triangular solve (src/kernels/spsv_rows.c) -------------------------------------------- */
+
+/* Rows rows[0 .. count) of x = alpha T^-1 b (csri_spsv_fn), in the order given, each from the x
+ * entries it reads, which must be solved already; rows NULL: all n rows (count = n) in
+ * substitution order, 0 to n - 1 for a lower triangle, n - 1 to 0 for an upper one. */
+void csri_spsv_rows(const csr_spsv_plan *p, double alpha, const csr_vector *b, csr_vector *x,
+                    const int32_t *rows, int64_t count);
+
 /* --- PageRank (src/kernels/pagerank_rows.c) ------------------------------------------------ */
 
 /* The out-weight pass of src/core/backend.h over pages [b, e): stops at the first bad row, which

@@ -23,6 +23,7 @@ const csri_backend csri_omp_backend = {
     .solve.cg_step = csri_omp_cg_step,
     .solve.cg_update = csri_omp_cg_update,
     .solve.jacobi = csri_omp_jacobi,
+    .solve.spsv = csri_omp_spsv,
     .graph.pagerank_weights = csri_omp_pagerank_weights,
     .graph.pagerank_pull = csri_omp_pagerank_pull,
     .graph.pagerank_spread = csri_omp_pagerank_spread,

@@ -23,6 +23,7 @@ const csri_backend csri_ref_backend = {
     .solve.cg_step = csri_ref_cg_step,
     .solve.cg_update = csri_ref_cg_update,
     .solve.jacobi = csri_ref_jacobi,
+    .solve.spsv = csri_ref_spsv,
     .graph.pagerank_weights = csri_ref_pagerank_weights,
     .graph.pagerank_pull = csri_ref_pagerank_pull,
     .graph.pagerank_spread = csri_ref_pagerank_spread,
