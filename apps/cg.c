@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* cg: solves A x = b with csr_solve (CG, Jacobi-PCG or BiCGSTAB) and reports iterations, why it
- * stopped, the relative and scaled residuals, the error against the known solution when b is
- * A * ones, and the time; optionally the residual history as CSV and a PNG plot. Text or --json. */
+/* cg: solves A x = b with csr_solve (CG, Jacobi-PCG, BiCGSTAB or GMRES) and reports iterations,
+ * why it stopped, the relative and scaled residuals, the error against the known solution when b
+ * is A * ones, and the time; optionally the residual history as CSV and a PNG plot. Text or
+ * --json. */
 #include "cg_advice.h"
 #include "common.h"
 #include "plot.h"
@@ -20,9 +21,9 @@ static const char *prog = "cg";
 
 static void usage(void) {
   printf(
-      "Usage: cg A.mtx [b.mtx] [--method cg|pcg|bicgstab] [--tol T] [--max-iter N]\n"
-      "          [--backend auto|ref|omp|cuda] [--threads N] [--history FILE] [--json]\n"
-      "          [--verbose]\n"
+      "Usage: cg A.mtx [b.mtx] [--method cg|pcg|bicgstab|gmres|gmres-jacobi] [--restart M]\n"
+      "          [--tol T] [--max-iter N] [--backend auto|ref|omp|cuda] [--threads N]\n"
+      "          [--history FILE] [--json] [--verbose]\n"
       "\n"
       "Solves A x = b with csr_solve from x = 0. A: a square Matrix Market matrix (.mtx[.gz]).\n"
       "b: a Matrix Market array (n x 1) or coordinate vector (n x 1, entries not stored are 0);\n"
@@ -30,7 +31,13 @@ static void usage(void) {
       "\n"
       "Options:\n"
       "  --method M     cg (default: A symmetric positive definite), pcg (CG with the Jacobi\n"
-      "                 preconditioner diag(A)^-1: A SPD), bicgstab (any nonsingular A)\n"
+      "                 preconditioner diag(A)^-1: A SPD), bicgstab (any nonsingular A),\n"
+      "                 gmres (restarted GMRES(M): any nonsingular A; it minimises the true\n"
+      "                 residual over each cycle, so it cannot break down as BiCGSTAB can),\n"
+      "                 gmres-jacobi (GMRES with diag(A)^-1 on the right: a_ii != 0)\n"
+      "  --restart M    GMRES: M Krylov steps per cycle (M >= 1, default 30; M above n is\n"
+      "                 taken as n); M + 1 vectors of n entries are kept. Iterations count\n"
+      "                 the steps\n"
       "  --tol T        stop when ||b - A x||_2 <= T * ||b||_2 (T > 0), default 1e-8\n"
       "  --max-iter N   at most N iterations (>= 1), default the library's max(10n, 1000);\n"
       "                 --maxit is the same\n"
@@ -46,7 +53,8 @@ static void usage(void) {
       "                 against the iteration next to it (FILE with .png for .csv, else\n"
       "                 FILE.png), both axes with ticks, numbers and titles\n"
       "  --json         one JSON object instead of text (keys: matrix, rhs, n, nnz, method,\n"
-      "                 tol, max_iter, iterations, stop, converged, residual_norm,\n"
+      "                 restart (the M used, GMRES only; else null), tol, max_iter,\n"
+      "                 iterations, stop, converged, residual_norm,\n"
       "                 relative_residual, scaled_residual, error_inf, seconds,\n"
       "                 seconds_per_iteration, backend, threads, history, plot, plot_width,\n"
       "                 plot_height, stages: the seconds to read, upload and build A, and\n"
@@ -65,7 +73,8 @@ static void usage(void) {
       "cond(A) times the residual).\n"
       "A progress line follows the iterations on stderr (only when it is a terminal; at most 10\n"
       "updates a second).\n"
-      "A breakdown (CG/PCG: p'Ap <= 0, A not SPD; BiCGSTAB: a zero inner product) is bad\n"
+      "A breakdown (CG/PCG: p'Ap <= 0, A not SPD; BiCGSTAB: a zero inner product; GMRES: the\n"
+      "Krylov space stopped growing short of the solution, A singular) is bad\n"
       "input, exit 2: the iterations and the relative residual reached, the library's message\n"
       "and, when A's symmetry or diagonal explains it, the method that fits (A not symmetric:\n"
       "--method bicgstab). CG or PCG at the iteration limit on such an A warns the same way.\n"
@@ -85,13 +94,35 @@ typedef struct options {
   const char *path, *rhs, *history;
   csr_backend backend;
   csr_solver_method method;
+  csr_solver_preconditioner preconditioner;
   double tol;
-  long long max_iter, threads; /* 0: the defaults */
+  long long max_iter, threads, restart; /* 0: the defaults */
   int json;
 } options;
 
-static const char *method_name(csr_solver_method m) {
-  return m == CSR_SOLVER_CG ? "cg" : m == CSR_SOLVER_PCG_JACOBI ? "pcg" : "bicgstab";
+/* What --method names: a method of csr_solve and its preconditioner. */
+static const struct {
+  const char *name;
+  csr_solver_method method;
+  csr_solver_preconditioner preconditioner;
+} methods[] = {{"cg", CSR_SOLVER_CG, CSR_PRECOND_NONE},
+               {"pcg", CSR_SOLVER_PCG_JACOBI, CSR_PRECOND_NONE},
+               {"bicgstab", CSR_SOLVER_BICGSTAB, CSR_PRECOND_NONE},
+               {"gmres", CSR_SOLVER_GMRES, CSR_PRECOND_NONE},
+               {"gmres-jacobi", CSR_SOLVER_GMRES, CSR_PRECOND_JACOBI}};
+
+static const char *method_name(const struct options *o) {
+  for (size_t k = 0; k < sizeof methods / sizeof *methods; k++)
+    if (o->method == methods[k].method && o->preconditioner == methods[k].preconditioner)
+      return methods[k].name;
+  return "unknown";
+}
+
+/* The restart GMRES uses on an n x n A: what --restart asked (the library's 30 without it), at
+ * most n. */
+static long long restart_used(const struct options *o, int64_t n) {
+  long long m = o->restart > 0 ? o->restart : 30;
+  return m < n ? m : (long long)n;
 }
 
 /* A whole finite decimal number; 0 on success. */
@@ -106,7 +137,7 @@ static int parse_double(const char *text, double *value) {
 }
 
 static const char *const valued[] = {"--method",  "--tol",     "--max-iter", "--maxit",
-                                     "--backend", "--threads", "--history"};
+                                     "--backend", "--threads", "--history",  "--restart"};
 
 /* Stores the value v of option `name`; 1, or -1 after a usage error. */
 static int parse_value(const char *name, const char *v, options *o) {
@@ -114,11 +145,11 @@ static int parse_value(const char *name, const char *v, options *o) {
   if (strcmp(name, "--backend") == 0) {
     want = app_parse_backend(v, &o->backend) == 0 ? NULL : "auto, ref, omp or cuda";
   } else if (strcmp(name, "--method") == 0) {
-    const csr_solver_method methods[] = {CSR_SOLVER_CG, CSR_SOLVER_PCG_JACOBI, CSR_SOLVER_BICGSTAB};
-    want = "cg, pcg or bicgstab";
-    for (int k = 0; k < 3; k++)
-      if (strcmp(v, method_name(methods[k])) == 0) {
-        o->method = methods[k];
+    want = "cg, pcg, bicgstab, gmres or gmres-jacobi";
+    for (size_t k = 0; k < sizeof methods / sizeof *methods; k++)
+      if (strcmp(v, methods[k].name) == 0) {
+        o->method = methods[k].method;
+        o->preconditioner = methods[k].preconditioner;
         want = NULL;
       }
   } else if (strcmp(name, "--tol") == 0) {
@@ -126,6 +157,9 @@ static int parse_value(const char *name, const char *v, options *o) {
       want = "a number > 0";
   } else if (strcmp(name, "--max-iter") == 0 || strcmp(name, "--maxit") == 0) {
     if (app_parse_int(v, 1, 1000000000LL, &o->max_iter) != 0)
+      want = "an integer in [1, 1e9]";
+  } else if (strcmp(name, "--restart") == 0) {
+    if (app_parse_int(v, 1, 1000000000LL, &o->restart) != 0)
       want = "an integer in [1, 1e9]";
   } else if (strcmp(name, "--threads") == 0) {
     if (app_parse_int(v, 1, 4096, &o->threads) != 0)
@@ -191,6 +225,9 @@ static int parse(int argc, char **argv, options *o, int *exit_now) {
   }
   if (o->path == NULL)
     return app_usage_error(prog, "missing A.mtx");
+  if (o->restart > 0 && o->method != CSR_SOLVER_GMRES)
+    return app_usage_error(prog, "--restart applies to --method gmres or gmres-jacobi, not %s",
+                           method_name(o));
   return APP_OK;
 }
 
@@ -258,8 +295,8 @@ static int plot_path(const char *csv, char *png, size_t size) {
 static void plot_title(const options *o, int64_t n, char *title, size_t size) {
   const char *slash = strrchr(o->path, '/'), *name = slash ? slash + 1 : o->path;
   size_t length = strcspn(name, ".");
-  snprintf(title, size, "%s: %.*s (N = %lld)", method_name(o->method),
-           (int)(length < 60 ? length : 60), name, (long long)n);
+  snprintf(title, size, "%s: %.*s (N = %lld)", method_name(o), (int)(length < 60 ? length : 60),
+           name, (long long)n);
   for (char *c = title; *c; c++)
     *c = (char)toupper((unsigned char)*c);
 }
@@ -319,7 +356,11 @@ static void print_json(const options *o, const matrix_shape *A, int64_t max_iter
     app_json_string(&j, "rhs", "A*ones");
   app_json_int(&j, "n", (long long)A->rows);
   app_json_int(&j, "nnz", (long long)A->nnz);
-  app_json_string(&j, "method", method_name(o->method));
+  app_json_string(&j, "method", method_name(o));
+  if (o->method == CSR_SOLVER_GMRES)
+    app_json_int(&j, "restart", restart_used(o, A->rows));
+  else
+    app_json_null(&j, "restart");
   app_json_double(&j, "tol", o->tol);
   app_json_int(&j, "max_iter", (long long)max_iter);
   app_json_int(&j, "iterations", (long long)r->info.iterations);
@@ -363,8 +404,12 @@ static void print_text(const options *o, const matrix_shape *A, int64_t max_iter
   printf("matrix             %s: %lld x %lld, %lld stored entries\n", o->path, (long long)A->rows,
          (long long)A->cols, (long long)A->nnz);
   printf("right-hand side    %s\n", o->rhs ? o->rhs : "b = A * ones (solution: ones)");
-  printf("method             %s, tol %g, at most %lld iterations\n", method_name(o->method), o->tol,
-         (long long)max_iter);
+  if (o->method == CSR_SOLVER_GMRES)
+    printf("method             %s (restart %lld), tol %g, at most %lld iterations\n",
+           method_name(o), restart_used(o, A->rows), o->tol, (long long)max_iter);
+  else
+    printf("method             %s, tol %g, at most %lld iterations\n", method_name(o), o->tol,
+           (long long)max_iter);
   if (r->info.stop == CSR_SOLVER_CONVERGED)
     printf("stopped            converged after %lld iterations\n", (long long)r->info.iterations);
   else
@@ -609,6 +654,8 @@ static int dist_body(const dist_run *run, csr_context *ctx, const void *given) {
   csr_solver_options so;
   csr_solver_options_init(&so);
   so.method = o->method;
+  so.preconditioner = o->preconditioner;
+  so.restart = (int64_t)o->restart;
   so.rtol = o->tol;
   so.max_iter = (int64_t)o->max_iter;
   int64_t max_iter = so.max_iter > 0 ? so.max_iter : (10 * n > 1000 ? 10 * n : 1000);
@@ -629,7 +676,7 @@ static int dist_body(const dist_run *run, csr_context *ctx, const void *given) {
     so.progress = show_progress;
     so.progress_user = &line;
     fprintf(stderr, "%s: solving with %s: n = %lld, %lld stored entries on %d ranks...\n", prog,
-            method_name(o->method), (long long)n, (long long)shape.nnz, run->ranks);
+            method_name(o), (long long)n, (long long)shape.nnz, run->ranks);
   }
   t0 = dist_barrier_now();
   s = csr_dist_solve(ctx, A, b, x, &so, &r.info);
@@ -645,9 +692,9 @@ static int dist_body(const dist_run *run, csr_context *ctx, const void *given) {
     if (r.info.stop == CSR_SOLVER_BREAKDOWN)
       snprintf(what, sizeof what,
                "%s: %s broke down after %lld iterations (relative residual %.3e)", o->path,
-               method_name(o->method), (long long)r.info.iterations, r.info.relative_residual);
+               method_name(o), (long long)r.info.iterations, r.info.relative_residual);
     else
-      snprintf(what, sizeof what, "%s: %s", o->path, method_name(o->method));
+      snprintf(what, sizeof what, "%s: %s", o->path, method_name(o));
     rc = app_fail_status(app_exit_code(s), what, ctx, s);
     if (run->rank == 0 && o->history && r.info.history_length > 0 &&
         write_history(o->history, history, r.info.history_length, r.b_norm2, title, &r) == APP_OK)
@@ -751,6 +798,8 @@ int main(int argc, char **argv) {
   csr_solver_options so;
   csr_solver_options_init(&so);
   so.method = o.method;
+  so.preconditioner = o.preconditioner;
+  so.restart = (int64_t)o.restart;
   so.rtol = o.tol;
   so.max_iter = (int64_t)o.max_iter;
   int64_t max_iter = so.max_iter > 0 ? so.max_iter : (10 * n > 1000 ? 10 * n : 1000);
@@ -770,7 +819,7 @@ int main(int argc, char **argv) {
     so.progress = show_progress;
     so.progress_user = &line;
     fprintf(stderr, "%s: solving with %s: n = %lld, %lld stored entries...\n", prog,
-            method_name(o.method), (long long)n, (long long)A->nnz);
+            method_name(&o), (long long)n, (long long)A->nnz);
   }
   double t0 = app_now();
   s = on_device ? solve_on_device(ctx, dA, b, x, &so, &r.info, &t0)
@@ -787,9 +836,9 @@ int main(int argc, char **argv) {
     if (r.info.stop == CSR_SOLVER_BREAKDOWN)
       snprintf(what, sizeof what,
                "%s: %s broke down after %lld iterations (relative residual %.3e)", o.path,
-               method_name(o.method), (long long)r.info.iterations, r.info.relative_residual);
+               method_name(&o), (long long)r.info.iterations, r.info.relative_residual);
     else
-      snprintf(what, sizeof what, "%s: %s", o.path, method_name(o.method));
+      snprintf(what, sizeof what, "%s: %s", o.path, method_name(&o));
     rc = app_fail_status(app_exit_code(s), what, ctx, s);
     if (r.info.stop == CSR_SOLVER_BREAKDOWN)
       advise(ctx, A, o.method, 1);

@@ -88,6 +88,8 @@ csr_status cg_check_symmetry(csr_context *ctx, const csr_matrix *A, cg_symmetry 
 int cg_advice(const cg_symmetry *sym, csr_solver_method method, int broke_down, char *text,
               size_t size) {
   const char *needs = "CG and PCG need a symmetric positive definite A";
+  if (method == CSR_SOLVER_GMRES) /* any A: a breakdown says A is singular, which no method fixes */
+    return 0;
   if (method == CSR_SOLVER_BICGSTAB) {
     if (!broke_down || !sym->symmetric || sym->diagonal_row >= 0)
       return 0;

@@ -607,8 +607,20 @@ csr_status csr_pagerank(csr_context *ctx, const csr_matrix *A, const csr_pageran
 typedef enum csr_solver_method {
   CSR_SOLVER_CG = 0,         /**< conjugate gradients: A symmetric positive definite */
   CSR_SOLVER_PCG_JACOBI = 1, /**< CG preconditioned by diag(A)^-1: A SPD, diagonal > 0 */
-  CSR_SOLVER_BICGSTAB = 2    /**< BiCGSTAB (van der Vorst): any nonsingular square A */
+  CSR_SOLVER_BICGSTAB = 2,   /**< BiCGSTAB (van der Vorst): any nonsingular square A */
+  CSR_SOLVER_GMRES = 3       /**< restarted GMRES(m) (Saad-Schultz), right-preconditioned:
+                                  any nonsingular square A; minimises ||b - A x|| over each
+                                  cycle of `restart` steps */
 } csr_solver_method;
+
+/** Preconditioner M of csr_solve, applied as M^-1 (right preconditioning for GMRES, so the
+ *  residual it minimises and tests is the true b - A x). A field of its own rather than a method
+ *  per pair: the methods and the preconditioners combine (docs/design.md). */
+typedef enum csr_solver_preconditioner {
+  CSR_PRECOND_NONE = 0,  /**< M = I (CSR_SOLVER_PCG_JACOBI is Jacobi whatever this says) */
+  CSR_PRECOND_JACOBI = 1 /**< M = diag(A): CG (then the same as CSR_SOLVER_PCG_JACOBI; a_ii > 0)
+                              and GMRES (a_ii != 0, of either sign); not yet BiCGSTAB */
+} csr_solver_preconditioner;
 
 /** Solver options; csr_solver_options_init sets the defaults noted. The iteration stops when
  *  ||r|| <= max(rtol * ||b||, atol), r = b - A x (2-norms; for PCG the unpreconditioned r). */
@@ -619,13 +631,18 @@ typedef struct csr_solver_options {
   int64_t max_iter;         /**< iteration limit, >= 0; 0 (default): max(10n, 1000) */
   double *history;          /**< NULL (default), or caller's array receiving ||r_k|| for
                                  k = 0 (the initial guess), 1, 2, ...: iterations + 1 values
-                                 when history_capacity allows, the first ones otherwise */
+                                 when history_capacity allows, the first ones otherwise (GMRES:
+                                 the estimate |g_k| within a cycle, the recomputed ||b - A x||
+                                 at each cycle's last step) */
   int64_t history_capacity; /**< entries history can take, >= 0; default 0 */
   /** Called after each iteration with its number (from 1) and the residual norm ||r_k|| the
    *  method tracks (what history receives), when not NULL (the default): a progress report for
    *  apps; the library itself never prints. */
   void (*progress)(void *user, int64_t iteration, double residual_norm);
-  void *progress_user; /**< passed to progress */
+  void *progress_user;                      /**< passed to progress */
+  csr_solver_preconditioner preconditioner; /**< CSR_PRECOND_NONE */
+  int64_t restart; /**< GMRES: Krylov steps per cycle, m >= 0; 0 (default): 30. An m above n is
+                        taken as n. The cycle keeps m + 1 vectors of n entries where A is */
 } csr_solver_options;
 /** Sets the solver's defaults (noted at each field); accepts NULL. */
 void csr_solver_options_init(csr_solver_options *options);
@@ -641,7 +658,8 @@ typedef enum csr_solver_stop {
 
 /** What a csr_solve run did. */
 typedef struct csr_solver_info {
-  int64_t iterations;       /**< iterations run (a BiCGSTAB half step that converges counts 1) */
+  int64_t iterations;       /**< iterations run (a BiCGSTAB half step that converges counts 1;
+                                 GMRES: its Arnoldi steps, over all cycles) */
   double residual_norm;     /**< ||b - A x|| of the returned x, recomputed (not the recurrence) */
   double relative_residual; /**< residual_norm / ||b|| (0 when b = 0) */
   int64_t history_length;   /**< entries written to options->history: min(iterations + 1,
@@ -659,6 +677,16 @@ typedef struct csr_solver_info {
  *  BiCGSTAB is made of the public operations (csr_spmv, csr_dot, csr_axpby, ...). When the
  *  recurrence residual meets the tolerance the true residual b - A x is recomputed; if it does not
  *  meet it, the method restarts from it.
+ *  GMRES(m) (m = options->restart) is made of the public operations too, its m + 1 Krylov vectors
+ *  where A is (checked first against the context's memory limit on the host): Arnoldi with
+ *  modified Gram-Schmidt, orthogonalising once more when a pass leaves less than 1/sqrt(2) of the
+ *  vector's norm; Givens rotations give the residual estimate |g_k| after every step, checked
+ *  against the tolerance; ||b - A x|| is recomputed at the end of every cycle (each restart) and
+ *  decides. The (m + 1) x m Hessenberg matrix lives on the host, in double. The Jacobi
+ *  preconditioner (options->preconditioner) is applied on the right, so the residual GMRES
+ *  minimises is b - A x itself. h_{k+1,k} = 0 (the solution lies in the Krylov space: A = I, b an
+ *  eigenvector) ends the cycle and converges. GMRES(m) with m < n may stagnate (the residual stops
+ *  decreasing across restarts): it ends at max_iter with CSR_INFO_NOT_CONVERGED.
  *  Before any iteration A's values are checked, then b, then (when b != 0) x: a NaN or infinity is
  *  refused, the first one named ("A holds a non-finite value: A(i,j) = nan", in row order; "b
  *  holds ...: b(i) = inf"), and so is a provably singular A, one with a row or a column without a
@@ -680,16 +708,21 @@ typedef struct csr_solver_info {
  *     A p = 0 for the direction p != 0 the message says "A is singular"); PCG: a diagonal entry
  *     missing, zero or negative (the message names the row); BiCGSTAB: rho = rhat'r = 0,
  *     rhat'v = 0 or omega = 0 (the message says which), or A u = 0 for a u != 0 ("A is
- *     singular"). x holds the last finite iterate;
+ *     singular"); GMRES: the Krylov space stopped growing with A (M^-1) singular on it and
+ *     ||b - A x|| above the tolerance ("A is singular": b is not in A's range; x holds the
+ *     least-squares solution over that space); GMRES with Jacobi: a diagonal entry missing or
+ *     zero (the message names the row; info->stop CSR_SOLVER_FAILED, x untouched). After a
+ *     breakdown x holds the last finite iterate;
  *   - CSR_ERR_INVALID_VALUE: A, b or x non-finite as above (x untouched); bad method, negative or
- *     NaN tolerances, both 0, negative max_iter or history_capacity, history NULL with a capacity,
- *     b and x overlapping; ||b|| or a residual overflowing during the iteration (x may then hold
- *     non-finite values);
+ *     NaN tolerances, both 0, negative max_iter, history_capacity or restart, an unknown
+ *     preconditioner, history NULL with a capacity, b and x overlapping; ||b|| or a residual
+ *     overflowing during the iteration (x may then hold non-finite values);
  *   - CSR_ERR_NULL_POINTER (A, b, x), CSR_ERR_DIMENSION_MISMATCH (A not square, b or x not of
  *     A's size), CSR_ERR_TYPE_MISMATCH, CSR_ERR_INDEX_OUT_OF_BOUNDS (a host A with a column index
  *     outside [0, n)), CSR_ERR_LOCATION_MISMATCH (A, b, x in two places, or device operands with
  *     a context set to ref or omp), CSR_ERR_UNSUPPORTED (the segmented kernel forced on the
- *     device for CG or PCG), CSR_ERR_OUT_OF_MEMORY, CSR_ERR_DEVICE.
+ *     device for CG or PCG; BiCGSTAB with a preconditioner), CSR_ERR_OUT_OF_MEMORY (GMRES: also
+ *     when its m + 1 host vectors together exceed what the context allows), CSR_ERR_DEVICE.
  *  info (may be NULL) is filled on every return after the arguments were accepted, including
  *  breakdowns and the refusals above (0 iterations, stop CSR_SOLVER_FAILED); it is left untouched
  *  on argument errors. */

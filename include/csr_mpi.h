@@ -196,7 +196,9 @@ csr_status csr_dist_spmv(csr_context *ctx, double alpha, const csr_dist_matrix *
  *  any iteration: a host A with a non-finite value or a row without a nonzero value is refused
  *  (naming the row), and so are non-finite b and x; a column of zeros shows as a breakdown.
  *  GPU ranks run the same iteration on the device (the step's update in one kernel, the sums'
- *  exact terms summed there): the host sees only the sums' accumulators each iteration. */
+ *  exact terms summed there): the host sees only the sums' accumulators each iteration. CG with
+ *  options->preconditioner CSR_PRECOND_JACOBI is PCG; GMRES is not distributed
+ *  (CSR_ERR_UNSUPPORTED). */
 csr_status csr_dist_solve(csr_context *ctx, const csr_dist_matrix *A, const csr_dist_vector *b,
                           csr_dist_vector *x, const csr_solver_options *options,
                           csr_solver_info *info);

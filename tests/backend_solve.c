@@ -17,18 +17,10 @@
 static csr_backend backend;
 static csr_context *ref; /* builds the inputs on the host */
 
-/* csr_solve(ctx, A, b, x) with copies of the host A, b and x where the backend runs; the x it
- * leaves is copied back into the host x. */
+/* csr_solve with copies of the host A, b and x where the backend runs; x comes back. */
 static csr_status solve_placed(csr_context *ctx, const csr_matrix *A, const csr_vector *b,
                                csr_vector *x, const csr_solver_options *o, csr_solver_info *info) {
-  csr_matrix *Ap = csrt_place_matrix(backend, A);
-  csr_vector *bp = csrt_place_vector(backend, b), *xp = csrt_place_vector(backend, x);
-  csr_status s = csr_solve(ctx, Ap, bp, xp, o, info);
-  csrt_set_vector(x, xp);
-  csr_matrix_free(&Ap);
-  csr_vector_free(&bp);
-  csr_vector_free(&xp);
-  return s;
+  return csrt_solve_placed(backend, ctx, A, b, x, o, info);
 }
 
 /* The 5-point stencil on an m x m grid: 4 + shift on the diagonal, -1 - c (west, north) and
@@ -110,7 +102,10 @@ static double scaled_residual(const csr_matrix *A, const csr_vector *x, const cs
 }
 
 static const char *method_name(csr_solver_method m) {
-  return m == CSR_SOLVER_CG ? "CG" : m == CSR_SOLVER_PCG_JACOBI ? "PCG" : "BiCGSTAB";
+  return m == CSR_SOLVER_CG           ? "CG"
+         : m == CSR_SOLVER_PCG_JACOBI ? "PCG"
+         : m == CSR_SOLVER_BICGSTAB   ? "BiCGSTAB"
+                                      : "GMRES";
 }
 
 /* b = A * ones, x = 0, solve; expects convergence, the scaled residual below 1e-10 and
@@ -434,7 +429,7 @@ static void test_bad_values(csr_context *ctx) {
   double *a = values_of(P), *bv = b->data, *xv = x->data;
   int64_t k56 = entry_of(P, 5, 6), k21 = entry_of(P, 2, 1);
   CHECK(k56 >= 0 && k21 >= 0);
-  for (int m = 0; m < 3; m++) {
+  for (int m = 0; m < 4; m++) {
     csr_solver_method method = (csr_solver_method)m;
     a[k56] = NAN;
     expect_refused(ctx, "A(5,6) = NaN", P, b, x, method, CSR_ERR_INVALID_VALUE,
@@ -566,7 +561,7 @@ static void test_singular(csr_context *ctx) {
                      "entry";
   /* Row 6 stores nothing: refused everywhere before any iteration, b consistent or not, and
    * b = 0 too (A is checked first). */
-  for (int m = 0; m < 3; m++) {
+  for (int m = 0; m < 4; m++) {
     expect_refused(ctx, "empty row 6", E, b, x, (csr_solver_method)m, CSR_ERR_INVALID_MATRIX, row6,
                    NULL);
     expect_refused(ctx, "empty row 6, b = ones", E, ones, x, (csr_solver_method)m,
@@ -591,7 +586,7 @@ static void test_singular(csr_context *ctx) {
   if (csrt_location(backend) == CSR_HOST) {
     csr_vector *bz = NULL, *xz = NULL;
     ones_system(Z, &bz, &xz);
-    for (int m = 0; m < 3; m++)
+    for (int m = 0; m < 4; m++)
       expect_refused(ctx, "zero row 6, b = A ones", Z, bz, xz, (csr_solver_method)m,
                      CSR_ERR_INVALID_MATRIX, row6, NULL);
     csr_vector_free(&bz);
@@ -710,7 +705,7 @@ static void test_limits(csr_context *ctx) {
   o.history = history;
   o.history_capacity = 8;
   csr_solver_info info;
-  for (int m = 0; m < 3; m++) {
+  for (int m = 0; m < 4; m++) {
     o.method = (csr_solver_method)m;
     CHECK_OK(ref, csr_fill(ref, 0.0, x));
     CHECK_STATUS(ctx, solve_placed(ctx, P, b, x, &o, &info), CSR_INFO_NOT_CONVERGED);
@@ -731,7 +726,7 @@ static void test_limits(csr_context *ctx) {
   /* b = 0: x = 0 whatever the guess, success, no iteration. */
   CHECK_OK(ref, csr_fill(ref, 0.0, b));
   CHECK_OK(ref, csr_fill(ref, 5.0, x));
-  for (int m = 0; m < 3; m++) {
+  for (int m = 0; m < 4; m++) {
     o.method = (csr_solver_method)m;
     CHECK_OK(ctx, solve_placed(ctx, P, b, x, &o, &info));
     CHECK(norm_inf(x) == 0.0 && info.iterations == 0 && info.residual_norm == 0.0 &&
@@ -757,7 +752,7 @@ static void test_limits(csr_context *ctx) {
   CHECK_OK(ref, csr_fill(ref, 1.0, b32));
   csr_solver_options_init(&o);
   o.rtol = 1e-5;
-  for (int m = 0; m < 3; m++) {
+  for (int m = 0; m < 4; m++) {
     o.method = (csr_solver_method)m;
     CHECK_OK(ref, csr_fill(ref, 0.0, x32));
     CHECK_OK(ctx, solve_placed(ctx, P32, b32, x32, &o, &info));
@@ -795,7 +790,17 @@ static void test_errors(csr_context *ctx) {
   CHECK_STATUS(ctx, csr_solve(ctx, P, short_x, x, &o, &info), CSR_ERR_DIMENSION_MISMATCH);
   CHECK_STATUS(ctx, csr_solve(ctx, P, b, x32, &o, &info), CSR_ERR_TYPE_MISMATCH);
   CHECK_STATUS(ctx, csr_solve(ctx, P, b, b, &o, &info), CSR_ERR_INVALID_VALUE);
-  o.method = (csr_solver_method)3;
+  o.method = (csr_solver_method)4;
+  CHECK_STATUS(ctx, csr_solve(ctx, P, b, x, &o, &info), CSR_ERR_INVALID_VALUE);
+  csr_solver_options_init(&o);
+  o.preconditioner = (csr_solver_preconditioner)2;
+  CHECK_STATUS(ctx, csr_solve(ctx, P, b, x, &o, &info), CSR_ERR_INVALID_VALUE);
+  o.preconditioner = CSR_PRECOND_JACOBI;
+  o.method = CSR_SOLVER_BICGSTAB;
+  CHECK_STATUS(ctx, csr_solve(ctx, P, b, x, &o, &info), CSR_ERR_UNSUPPORTED);
+  csr_solver_options_init(&o);
+  o.method = CSR_SOLVER_GMRES;
+  o.restart = -1;
   CHECK_STATUS(ctx, csr_solve(ctx, P, b, x, &o, &info), CSR_ERR_INVALID_VALUE);
   csr_solver_options_init(&o);
   o.rtol = -1.0;

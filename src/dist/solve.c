@@ -57,7 +57,11 @@ static csr_status check(csr_context *ctx, const csr_dist_matrix *A, const csr_di
     return CSRI_FAIL(ctx, CSR_ERR_DIMENSION_MISMATCH,
                      "csr_dist_solve: x has no room for A's ghosts: make it with "
                      "csr_dist_vector_create from A");
-  return csri_solve_check_options(ctx, o, "csr_dist_solve");
+  CSRI_TRY(csri_solve_check_options(ctx, o, "csr_dist_solve"));
+  if (o->method == CSR_SOLVER_GMRES)
+    return CSRI_FAIL(ctx, CSR_ERR_UNSUPPORTED,
+                     "csr_dist_solve: GMRES runs on one process only (csr_solve)");
+  return CSR_SUCCESS;
 }
 
 /* The first non-finite entry of a local vector, named by its global index; CSR_SUCCESS if none. */
@@ -108,7 +112,7 @@ static csr_status check_matrix(csr_context *ctx, const csr_dist_matrix *A) {
 static csr_status run_method(csri_dist_run *run, double *rnorm) {
   csr_status status = run->base.options->method == CSR_SOLVER_BICGSTAB
                           ? csri_dist_bicgstab(run)
-                          : csri_dist_cg(run, run->base.options->method == CSR_SOLVER_PCG_JACOBI);
+                          : csri_dist_cg(run, csri_solve_jacobi(run->base.options));
   /* ||b - A x|| of the x returned, on every outcome the ranks agreed on. */
   csr_dist_vector *r = NULL;
   *rnorm = NAN;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Solves A x = b iteratively: checks the operands and options, then runs the method asked for
- * (src/solve/cg.c, src/solve/bicgstab.c) and reports ||b - A x|| of what it returns. */
+ * (src/solve/cg.c, src/solve/bicgstab.c, src/solve/gmres.c) and reports ||b - A x|| of what it
+ * returns. */
 #include "solve/solver.h"
 
 #include <math.h>
@@ -16,6 +17,8 @@ void csr_solver_options_init(csr_solver_options *options) {
   options->history_capacity = 0;
   options->progress = NULL;
   options->progress_user = NULL;
+  options->preconditioner = CSR_PRECOND_NONE;
+  options->restart = 0;
 }
 
 static csr_status check(csr_context *ctx, const csr_matrix *A, const csr_vector *b,
@@ -46,8 +49,17 @@ static csr_status check(csr_context *ctx, const csr_matrix *A, const csr_vector 
 csr_status csri_solve_check_options(csr_context *ctx, const csr_solver_options *o,
                                     const char *who) {
   if (o->method != CSR_SOLVER_CG && o->method != CSR_SOLVER_PCG_JACOBI &&
-      o->method != CSR_SOLVER_BICGSTAB)
+      o->method != CSR_SOLVER_BICGSTAB && o->method != CSR_SOLVER_GMRES)
     return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "%s: unknown method %d", who, (int)o->method);
+  if (o->preconditioner != CSR_PRECOND_NONE && o->preconditioner != CSR_PRECOND_JACOBI)
+    return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "%s: unknown preconditioner %d", who,
+                     (int)o->preconditioner);
+  if (o->method == CSR_SOLVER_BICGSTAB && o->preconditioner != CSR_PRECOND_NONE)
+    return CSRI_FAIL(ctx, CSR_ERR_UNSUPPORTED,
+                     "%s: BiCGSTAB takes no preconditioner yet (GMRES with Jacobi does)", who);
+  if (o->restart < 0)
+    return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "%s: restart %lld (>= 0; 0: the default, 30)", who,
+                     (long long)o->restart);
   if (!(o->rtol >= 0.0 && o->atol >= 0.0) || (o->rtol == 0.0 && o->atol == 0.0) ||
       !isfinite(o->rtol) || !isfinite(o->atol))
     return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE,
@@ -93,11 +105,16 @@ void csri_solve_rerecord(csri_solve_run *run, double rnorm) {
     run->options->history[run->history_length - 1] = rnorm; /* that entry is this iterate's */
 }
 
+int csri_solve_jacobi(const csr_solver_options *o) {
+  return o->method == CSR_SOLVER_PCG_JACOBI || o->preconditioner == CSR_PRECOND_JACOBI;
+}
+
 /* The method's run, then ||b - A x|| of the x it leaves. */
 static csr_status run_method(csri_solve_run *run, double *residual_norm) {
-  csr_status status = run->options->method == CSR_SOLVER_BICGSTAB
-                          ? csri_bicgstab(run)
-                          : csri_cg(run, run->options->method == CSR_SOLVER_PCG_JACOBI);
+  const csr_solver_options *o = run->options;
+  csr_status status = o->method == CSR_SOLVER_BICGSTAB ? csri_bicgstab(run)
+                      : o->method == CSR_SOLVER_GMRES  ? csri_gmres(run, csri_solve_jacobi(o))
+                                                       : csri_cg(run, csri_solve_jacobi(o));
   *residual_norm = NAN;
   csr_vector *r = NULL;
   csr_status s = csr_vector_create(run->ctx, &r, run->b->n, run->b->value_type, run->x->location);

@@ -20,7 +20,8 @@ typedef struct csri_solve_run {
   csr_solver_stop stop; /* set by the method before it returns */
 } csri_solve_run;
 
-/* The options' method, tolerances, limit and history, checked; messages start with `who`. */
+/* The options' method, preconditioner, restart, tolerances, limit and history, checked; messages
+ * start with `who`. */
 csr_status csri_solve_check_options(csr_context *ctx, const csr_solver_options *o, const char *who);
 /* r = b - A x (r of b's size and type). */
 csr_status csri_solve_residual(csri_solve_run *run, csr_vector *r);
@@ -85,6 +86,16 @@ typedef struct csri_cg_ops {
 /* CG's iteration from x, until converged, at the limit, or refused (src/solve/cg.c). */
 csr_status csri_cg_iterate(csri_solve_run *run, const csri_cg_ops *ops);
 csr_status csri_bicgstab(csri_solve_run *run);
+/* Restarted GMRES(options->restart), right-preconditioned by Jacobi when `jacobi`
+ * (src/solve/gmres.c). */
+csr_status csri_gmres(csri_solve_run *run, int jacobi);
+/* *D = diag(A)^-1 as a diagonal matrix of `type` where A lives, for a preconditioner applied by
+ * csr_spmv; CSR_ERR_INVALID_MATRIX naming the first row whose a_ii is missing or zero,
+ * CSR_ERR_INVALID_VALUE when 1 / a_ii overflows (src/solve/inverse_diagonal.c). */
+csr_status csri_inverse_diagonal(csr_context *ctx, const csr_matrix *A, csr_value_type type,
+                                 csr_matrix **D);
+/* 1 when the options ask for Jacobi preconditioning (the PCG method or the preconditioner). */
+int csri_solve_jacobi(const csr_solver_options *o);
 /* BiCGSTAB's refusals, shared with the distributed method (src/dist/bicgstab.c): a breakdown
  * (what = value, CSR_ERR_INVALID_MATRIX, run->stop set), and a quantity that overflowed
  * (CSR_ERR_INVALID_VALUE), each naming the iteration. */

@@ -6,7 +6,8 @@
 #
 # CASE: help, usage, bad_input, spd (cg and pcg on matrices/1138_bus.mtx, the iteration limit, the
 # ill-conditioning warning on bcsstk16), progress (the line on a terminal), bicgstab (a generated
-# unsymmetric convection-diffusion matrix), rhs (b from array and coordinate files), history (CSV
+# unsymmetric convection-diffusion matrix), gmres (the same with gmres and gmres-jacobi, the
+# restart in the text and the JSON), rhs (b from array and coordinate files), history (CSV
 # rows and the PNG's signature, IHDR and IDAT size), breakdown (indefinite and unsymmetric
 # matrices with cg: the residual reached and the method suggested), bad_values (NaN and infinity
 # in A or b, named), singular (a zero row or column, A p = 0), cuda (--backend cuda: A built on
@@ -63,7 +64,7 @@ case_help() {
   run 0 "$app" --help
   for text in "Usage: cg A.mtx [b.mtx]" "--method cg|pcg|bicgstab" "--history FILE" \
     "iteration,residual_norm" "numbers and titles" "scaled residual" "||x - 1||_inf" \
-    "--max-iter N" "--maxit is the same" "--verbose" \
+    "--max-iter N" "--maxit is the same" "--verbose" "gmres|gmres-jacobi" "--restart M" \
     "Exit status: 0 success, 1 usage error, 2 bad input"; do
     contains "$tmp/out" "$text"
   done
@@ -84,13 +85,15 @@ case_usage() {
   run 1 "$app" "$bus" --frobnicate
   contains "$tmp/err" "unknown option '--frobnicate'"
   local bad
-  for bad in "--method gmres" "--method CG" "--tol 0" "--tol -1e-6" "--tol inf" "--tol x" \
+  for bad in "--method gmres3" "--method CG" "--restart 0" "--restart x" "--tol 0" "--tol -1e-6" "--tol inf" "--tol x" \
     "--maxit 0" "--maxit 1.5" "--maxit -3" "--threads 0" "--threads 5000" "--backend gpu"; do
     # shellcheck disable=SC2086 # split "--option value" on purpose
     run 1 "$app" "$bus" $bad
     contains "$tmp/err" "${bad%% *}"
     contains "$tmp/err" "must be"
   done
+  run 1 "$app" "$bus" --method pcg --restart 5
+  contains "$tmp/err" "--restart applies to --method gmres or gmres-jacobi, not pcg"
   run 1 "$app" "$bus" --history
   contains "$tmp/err" "option --history needs a value"
   # Accepted spellings and bounds; the iteration limit is not an error (exit 0, "not converged").
@@ -201,6 +204,34 @@ case_bicgstab() {
   run 0 "$app" "$tmp/cd.mtx" --method bicgstab --tol 1e-10 --backend ref --threads 1 --json
   check_json "j['converged']" "j['backend'] == 'ref'" "j['threads'] == 1"
   echo "bicgstab: ok"
+}
+
+case_gmres() {
+  need_python
+  write_convection_diffusion "$tmp/cd.mtx" 30
+  local m
+  for m in gmres gmres-jacobi; do
+    run 0 "$app" "$tmp/cd.mtx" --method $m --tol 1e-10 --json
+    check_json "j['converged']" "j['method'] == '$m'" "j['restart'] == 30" \
+      "j['relative_residual'] <= 1e-10" "j['error_inf'] < 1e-6" "j['iterations'] > 0"
+    run 0 "$app" "$tmp/cd.mtx" --method $m --restart 5 --tol 1e-10 --json
+    check_json "j['converged']" "j['restart'] == 5" "j['relative_residual'] <= 1e-10"
+  done
+  run 0 "$app" "$tmp/cd.mtx" --method gmres --restart 5000 --tol 1e-10
+  contains "$tmp/out" "method             gmres (restart 900), tol 1e-10"
+  contains "$tmp/out" "converged after"
+  run 0 "$app" "$bus" --method pcg --json
+  check_json "j['restart'] is None"
+  # The iteration limit: not converged, exit 0, the last iterate's true residual reported.
+  run 0 "$app" "$tmp/cd.mtx" --method gmres --restart 2 --maxit 7 --json
+  check_json "not j['converged']" "j['iterations'] == 7" "0 < j['relative_residual'] < 1"
+  # A zero diagonal entry: gmres-jacobi refuses it, naming the row; gmres solves the system.
+  printf '%%%%MatrixMarket matrix coordinate real general\n2 2 3\n1 1 2\n1 2 1\n2 1 1\n' >"$tmp/z.mtx"
+  run 2 "$app" "$tmp/z.mtx" --method gmres-jacobi
+  contains "$tmp/err" "row 1 (0-based; 2 in a Matrix Market file) has no diagonal entry"
+  run 0 "$app" "$tmp/z.mtx" --method gmres --tol 1e-12
+  contains "$tmp/out" "converged after 2 iterations"
+  echo "gmres: ok"
 }
 
 case_rhs() {
@@ -322,7 +353,7 @@ case_bad_values() {
   need_python
   printf '%%%%MatrixMarket matrix coordinate real general\n3 3 6\n1 1 2\n1 2 -1\n2 2 2\n2 3 nan\n3 3 2\n3 1 inf\n' >"$tmp/nan.mtx"
   local m
-  for m in cg pcg bicgstab; do
+  for m in cg pcg bicgstab gmres gmres-jacobi; do
     run 2 "$app" "$tmp/nan.mtx" --method $m --verbose
     contains "$tmp/err" "A holds a non-finite value: A(1,2) = nan (0-based; row 2, column 3 in a Matrix Market file)"
     contains "$tmp/err" "[CSR_ERR_INVALID_VALUE at "
@@ -346,7 +377,7 @@ case_singular() {
   printf '%%%%MatrixMarket matrix coordinate real general\n3 3 4\n1 1 2\n1 2 -1\n3 2 -1\n3 3 2\n' >"$tmp/row.mtx"
   printf '%%%%MatrixMarket matrix coordinate real general\n3 3 5\n1 1 2\n2 1 -1\n2 2 0\n3 3 2\n3 2 0\n' >"$tmp/col.mtx"
   local m
-  for m in cg pcg bicgstab; do
+  for m in cg pcg bicgstab gmres gmres-jacobi; do
     run 2 "$app" "$tmp/row.mtx" --method $m --verbose
     contains "$tmp/err" "A is singular: row 1 (0-based; 2 in a Matrix Market file) has no nonzero entry"
     contains "$tmp/err" "[CSR_ERR_INVALID_MATRIX at "
@@ -364,6 +395,11 @@ case_singular() {
     contains "$tmp/err" "A p = 0 for a direction p != 0: A is singular"
     if grep -qF "try --method" "$tmp/err"; then fail "a method suggested for a singular A"; fi
   done
+  # GMRES: A b = 0 stops the Krylov space at its first step.
+  run 2 "$app" "$tmp/s.mtx" "$tmp/b_11.mtx" --method gmres
+  contains "$tmp/err" "gmres broke down after 1 iterations (relative residual 1.000e+00)"
+  contains "$tmp/err" "A is singular"
+  if grep -qF "try --method" "$tmp/err"; then fail "a method suggested for a singular A"; fi
   echo "singular: ok"
 }
 
@@ -387,7 +423,7 @@ case_cuda() {
 }
 
 case "$case_name" in
-help | usage | bad_input | spd | progress | bicgstab | rhs | history | breakdown | bad_values | singular | cuda)
+help | usage | bad_input | spd | progress | bicgstab | gmres | rhs | history | breakdown | bad_values | singular | cuda)
   "case_$case_name"
   ;;
 *) fail "unknown case '$case_name'" ;;

@@ -222,6 +222,19 @@ int csrt_exact_same(csri_exact_acc *a, csri_exact_acc *b) {
   return memcmp(a->w, b->w, sizeof a->w) == 0;
 }
 
+csr_status csrt_solve_placed(csr_backend backend, csr_context *ctx, const csr_matrix *A,
+                             const csr_vector *b, csr_vector *x, const csr_solver_options *o,
+                             csr_solver_info *info) {
+  csr_matrix *Ap = csrt_place_matrix(backend, A);
+  csr_vector *bp = csrt_place_vector(backend, b), *xp = csrt_place_vector(backend, x);
+  csr_status s = csr_solve(ctx, Ap, bp, xp, o, info);
+  csrt_set_vector(x, xp);
+  csr_matrix_free(&Ap);
+  csr_vector_free(&bp);
+  csr_vector_free(&xp);
+  return s;
+}
+
 void csrt_set_value(csr_vector *v, int64_t i, double value) {
   if (v->value_type == CSR_F64)
     ((double *)v->data)[i] = value;

@@ -166,6 +166,11 @@ csr_vector *csrt_random_vector(csr_context *ctx, int64_t n, csr_value_type type,
 csr_vector csrt_vector_piece(const csr_vector *v, int64_t begin, int64_t end);
 /* 1 when two exact accumulators hold the same sum: both normalised, then their words compared. */
 int csrt_exact_same(csri_exact_acc *a, csri_exact_acc *b);
+/* csr_solve(ctx, A, b, x) with copies of the host A, b and x where `backend` runs; the x it
+ * leaves is copied back into the host x. */
+csr_status csrt_solve_placed(csr_backend backend, csr_context *ctx, const csr_matrix *A,
+                             const csr_vector *b, csr_vector *x, const csr_solver_options *o,
+                             csr_solver_info *info);
 /* Value k of a matrix or vector array as double (1 for pattern). */
 double csrt_value(const void *values, csr_value_type type, int64_t k);
 /* Entry i of a host vector set to value, rounded to its type. */
