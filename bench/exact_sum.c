@@ -10,6 +10,7 @@
  * of 5 runs is reported in ns per term. Single-threaded; the machine should be otherwise idle. */
 #define _POSIX_C_SOURCE 199309L /* clock_gettime under -std=c11 */
 #include "../src/kernels/exact_sum.h"
+#include "bench_clock.h"
 #include "bench_random.h"
 
 #include <math.h>
@@ -18,17 +19,6 @@
 #include <time.h>
 
 #define RUNS 5
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
 
 enum { PLAIN, PRODUCT, SQUARE, VALUE, WAYS };
 static const char *names[WAYS] = {"plain dot", "exact add_product", "exact add_square",
@@ -76,12 +66,12 @@ int main(int argc, char **argv) {
   for (int w = 0; w < WAYS; w++) {
     double t[RUNS], result = 0;
     for (int r = 0; r < RUNS; r++) {
-      const double t0 = now();
+      const double t0 = bench_now();
       result = pass(w, x, y, n);
-      t[r] = now() - t0;
+      t[r] = bench_now() - t0;
     }
-    qsort(t, RUNS, sizeof *t, cmp_double);
-    printf("%-18s %6.2f ns/term   result %.17g\n", names[w], 1e9 * t[RUNS / 2] / (double)n, result);
+    printf("%-18s %6.2f ns/term   result %.17g\n", names[w],
+           1e9 * bench_median(t, RUNS) / (double)n, result);
   }
   free(x);
   free(y);

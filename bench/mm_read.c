@@ -4,6 +4,7 @@
  * bench/mm_read.py runs it beside fast_matrix_market (and scipy for the CSR). Also reports the
  * peak resident memory of one read against the COO and file sizes (libcsr's goal: at most 1.5x
  * the COO's bytes plus the file's). */
+#include "bench_clock.h"
 #include "csr.h"
 
 #include <stdio.h>
@@ -12,22 +13,6 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static int compare_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double *v, int n) {
-  qsort(v, (size_t)n, sizeof *v, compare_double);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 /* Peak resident KiB of this program: VmHWM, the high-water mark of this address space. Not
  * getrusage's ru_maxrss, which on Linux carries over the parent's peak across fork and exec (a
@@ -80,13 +65,13 @@ int main(int argc, char **argv) {
   for (int r = 0; r <= reps; r++) { /* r = 0: the warm-up, and the memory measurement */
     csr_coo_free(&T);
     csr_matrix_free(&A);
-    double t0 = now();
+    double t0 = bench_now();
     if ((csr ? csr_read_csr(ctx, path, NULL, &A, &info)
              : csr_read_coo(ctx, path, NULL, &T, &info)) != CSR_SUCCESS) {
       fprintf(stderr, "%s\n", csr_context_last_error(ctx));
       return 2;
     }
-    t[r] = now() - t0;
+    t[r] = bench_now() - t0;
     if (r == 0)
       rss_one_read = peak_rss_kib();
   }
@@ -95,7 +80,7 @@ int main(int argc, char **argv) {
   csr_value_type type = csr ? A->value_type : T->value_type;
   size_t value_bytes = type == CSR_F64 ? 8 : type == CSR_F32 ? 4 : 0;
   double coo_mb = (double)info.entries * (8.0 + (double)value_bytes) / 1e6;
-  double text_mb = (double)info.bytes / 1e6, read_s = median(t + 1, reps);
+  double text_mb = (double)info.bytes / 1e6, read_s = bench_median(t + 1, reps);
   printf("{\"file\": \"%s\", \"threads\": %d, \"csr\": %d, \"nnz\": %lld, \"entries\": %lld, "
          "\"file_mb\": %.1f, \"text_mb\": %.1f, "
          "\"gzip\": %d, \"read_s\": %.4f, \"read_mbs\": %.1f, \"coo_mb\": %.1f, "
@@ -107,16 +92,16 @@ int main(int argc, char **argv) {
              (coo_mb + (double)st.st_size / 1e6));
   if (write_path && !csr) {
     for (int r = 0; r <= reps; r++) {
-      double t0 = now();
+      double t0 = bench_now();
       if (csr_write_coo_mm(ctx, write_path, T, NULL) != CSR_SUCCESS) {
         fprintf(stderr, "%s\n", csr_context_last_error(ctx));
         return 2;
       }
-      w[r] = now() - t0;
+      w[r] = bench_now() - t0;
     }
     struct stat ws;
     stat(write_path, &ws);
-    double write_s = median(w + 1, reps);
+    double write_s = bench_median(w + 1, reps);
     printf(", \"write_s\": %.4f, \"write_mbs\": %.1f", write_s, (double)ws.st_size / 1e6 / write_s);
   }
   printf("}\n");

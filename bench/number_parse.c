@@ -12,6 +12,7 @@
  * bit for bit on every value. Single-threaded; the machine should be otherwise idle. */
 #define _POSIX_C_SOURCE 199309L /* clock_gettime under -std=c11 */
 #include "../src/io/decimal/mm_number.h"
+#include "bench_clock.h"
 #include "bench_random.h"
 
 #include <stdio.h>
@@ -32,26 +33,10 @@ static double random_value(void) {
   return r & 1024 ? -x : x;
 }
 
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double *t) {
-  qsort(t, RUNS, sizeof *t, cmp_double);
-  return t[RUNS / 2];
-}
-
 /* Parses every value of buf with ours (which == 0) or strtod into out; returns seconds. */
 static double parse_all(int which, const char *buf, size_t len, double *out, long count) {
   const char *p = buf, *end = buf + len;
-  double t0 = now();
+  double t0 = bench_now();
   if (which == 0) {
     int status;
     for (long i = 0; i < count; i++)
@@ -63,7 +48,7 @@ static double parse_all(int which, const char *buf, size_t len, double *out, lon
       p = e + 1;
     }
   }
-  return now() - t0;
+  return bench_now() - t0;
 }
 
 int main(int argc, char **argv) {
@@ -102,7 +87,7 @@ int main(int argc, char **argv) {
       printf("number_parse: MISMATCH between csri_parse_double and strtod in set %s\n", names[set]);
       return 1;
     }
-    double ours = median(t[0]), ref = median(t[1]), mb = (double)len / 1e6;
+    double ours = bench_median(t[0], RUNS), ref = bench_median(t[1], RUNS), mb = (double)len / 1e6;
     printf("%-12s %9.1f | %10.0f %8.2f | %10.0f %8.2f | %6.2fx\n", names[set], mb, mb / ours,
            1e9 * ours / (double)count, mb / ref, 1e9 * ref / (double)count, ref / ours);
   }

@@ -17,6 +17,7 @@
  * text. */
 #define _POSIX_C_SOURCE 199309L /* clock_gettime under -std=c11 */
 #include "../src/io/decimal/mm_print.h"
+#include "bench_clock.h"
 #include "bench_random.h"
 #include "csr.h"
 
@@ -36,22 +37,6 @@ static double random_value(void) {
   uint64_t r = bench_random(&rng);
   double x = bench_unit(r) * scale[r % 17];
   return r & 1024 ? -x : x;
-}
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double *t) {
-  qsort(t, RUNS, sizeof *t, cmp_double);
-  return t[RUNS / 2];
 }
 
 /* The formatter this library had before: correct, slow. */
@@ -103,9 +88,9 @@ static int bench_numbers(long count) {
     long n[3] = {count, count, count / 20};
     for (int r = 0; r < RUNS; r++)
       for (int f = 0; f < 3; f++) {
-        double t0 = now();
+        double t0 = bench_now();
         bytes[f] = format_all(f, v, n[f], buf);
-        t[f][r] = now() - t0;
+        t[f][r] = bench_now() - t0;
       }
     format_all(0, v, count, buf); /* check: every one reads back */
     char *p = buf;
@@ -116,7 +101,7 @@ static int bench_numbers(long count) {
       }
     printf("%-13s", names[set]);
     for (int f = 0; f < 3; f++) {
-      double m = median(t[f]);
+      double m = bench_median(t[f], RUNS);
       printf(" | %-6s %8.1f %9.1f", fmts[f], 1e9 * m / (double)n[f], (double)bytes[f] / 1e6 / m);
     }
     printf("\n");
@@ -166,12 +151,12 @@ static int bench_writer(long entries, const char *path) {
   for (int r = 0; r < RUNS; r++)
     for (int th = 0; th < 2; th++) {
       csr_context_set_threads(ctx, th + 1);
-      double t0 = now();
+      double t0 = bench_now();
       if (csr_write_mm(ctx, path, A, &o) != CSR_SUCCESS) {
         printf("print_numbers: csr_write_mm failed: %s\n", csr_context_last_error(ctx));
         return 1;
       }
-      t[th][r] = now() - t0;
+      t[th][r] = bench_now() - t0;
       FILE *f = strcmp(path, "/dev/null") ? fopen(path, "rb") : NULL;
       if (f && fseek(f, 0, SEEK_END) == 0)
         size = ftell(f);
@@ -186,7 +171,7 @@ static int bench_writer(long entries, const char *path) {
          path, (long long)rows, (long long)rows, (long long)nnz,
          csr_backend_available(CSR_BACKEND_OMP) ? "omp" : "ref", (double)size / 1e6, RUNS);
   for (int th = 0; th < 2; th++) {
-    double m = median(t[th]);
+    double m = bench_median(t[th], RUNS);
     printf("  %d thread%s: %.3f s, %.1f MB/s, %.1f ns/entry\n", th + 1, th ? "s" : " ", m,
            (double)size / 1e6 / m, 1e9 * m / (double)nnz);
   }

@@ -10,6 +10,7 @@
 #ifndef CSR_BENCH_MPI_CASES_H
 #define CSR_BENCH_MPI_CASES_H
 
+#include "../bench_clock.h"
 #include <math.h>
 #include <mpi.h>
 #include <stdint.h>
@@ -56,16 +57,6 @@ static inline void case_parse(int argc, char **argv, int ranks, case_options *o)
     snprintf(o->name, sizeof o->name, "stencil27 %lld^3%s", (long long)o->side,
              o->weak ? " weak" : "");
   }
-}
-
-/* The median of t[0, n) (sorted in place). */
-static int case_compare(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-static inline double case_median(double *t, int n) {
-  qsort(t, (size_t)n, sizeof *t, case_compare);
-  return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
 }
 
 /* seconds = the slowest rank's time of `call`, the ranks started together. */

@@ -70,7 +70,7 @@ static double cg_iteration(csr_context *ctx, void *self, cg_run run, int iters, 
     if (k > 0)
       t[k - 1] = (twice - once) / iters;
   }
-  return case_median(t, reps);
+  return bench_median(t, reps);
 }
 
 typedef struct dist_cg {
@@ -161,7 +161,7 @@ int main(int argc, char **argv) {
     if (k > 0)
       t[k - 1] = (now() - t0) / BATCH;
   }
-  dist_spmv = case_median(t, c.reps);
+  dist_spmv = bench_median(t, c.reps);
   if (rank == 0) {
     for (int k = 0; k <= c.reps; k++) {
       double t0 = now();
@@ -171,7 +171,7 @@ int main(int argc, char **argv) {
       if (k > 0)
         t[k - 1] = (now() - t0) / BATCH;
     }
-    single_spmv = case_median(t, c.reps);
+    single_spmv = bench_median(t, c.reps);
   }
   int cg_reps = c.reps / 4 > 0 ? c.reps / 4 : 1;
   double dist_cg_s = cg_iteration(ctx, &d, run_dist, c.iters, cg_reps), single_cg_s = 0.0;

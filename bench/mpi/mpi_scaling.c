@@ -104,7 +104,7 @@ static double copy_gbs(int reps) {
     if (k > 0)
       t[k - 1] = s;
   }
-  double seconds = case_median(t, reps);
+  double seconds = bench_median(t, reps);
   free(a);
   free(b);
   return 2.0 * (double)n * 8.0 * ranks / seconds / 1e9;
@@ -146,7 +146,7 @@ int main(int argc, char **argv) {
     if (k > 0)
       t[k - 1] = s;
   }
-  double spmv = case_median(t, reps);
+  double spmv = bench_median(t, reps);
   double bytes = 12.0 * (double)nnz + 8.0 * (double)(rows_total + 1) + 16.0 * (double)rows_total;
   /* CG iterations: b = A 1, x = 0, a tolerance it cannot meet; time / iterations. */
   csr_dist_spmv(ctx, 1.0, A, x, 0.0, b);
@@ -170,7 +170,7 @@ int main(int argc, char **argv) {
     if (k > 0)
       t[k - 1] = (twice - once) / iters;
   }
-  double cg = case_median(t, cg_reps);
+  double cg = bench_median(t, cg_reps);
   double copy = copy_gbs(reps);
   if (rank == 0)
     printf("libcsr,%s,%d,%lld,%lld,%.6e,%.2f,%.6e,%.2f\n", c.name, ranks, (long long)rows_total,

@@ -164,7 +164,7 @@ int main(int argc, char **argv) {
     if (k > 0)
       t[k - 1] = sec;
   }
-  double spmv = case_median(t, reps);
+  double spmv = bench_median(t, reps);
   double bytes = 12.0 * (double)nnz + 8.0 * (double)(n + 1) + 16.0 * (double)n;
   PetscCall(MatMult(A, x, b));
   KSP ksp;
@@ -190,7 +190,7 @@ int main(int argc, char **argv) {
     if (k > 0)
       t[k - 1] = (twice - once) / iters;
   }
-  double cg = case_median(t, cg_reps);
+  double cg = bench_median(t, cg_reps);
   if (rank == 0)
     printf("petsc,%s,%d,%lld,%lld,%.6e,%.2f,%.6e,\n", o.name, ranks, (long long)n, (long long)nnz,
            spmv, bytes / spmv / 1e9, cg);
