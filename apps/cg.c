@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* cg: solves A x = b with csr_solve (CG, Jacobi-PCG, BiCGSTAB or GMRES) and reports iterations,
- * why it stopped, the relative and scaled residuals, the error against the known solution when b
- * is A * ones, and the time; optionally the residual history as CSV and a PNG plot. Text or
+/* cg: solves A x = b with csr_solve (CG, BiCGSTAB or GMRES; Jacobi, ILU(0), ILUT or IC(0)
+ * preconditioning, or a choice made from A) and reports iterations, why it stopped, the relative
+ * and scaled residuals, the error against the known solution when b is A * ones, and the time;
+ * optionally the residual history as CSV and a PNG plot. Text or
  * --json. */
 #include "cg_advice.h"
 #include "common.h"
 #include "plot.h"
+#include "solve_auto.h"
 #ifdef CSR_APP_HAVE_MPI
 #include "dist_shares.h"
 #endif
@@ -21,9 +23,10 @@ static const char *prog = "cg";
 
 static void usage(void) {
   printf(
-      "Usage: cg A.mtx [b.mtx] [--method cg|pcg|bicgstab|gmres|gmres-jacobi] [--restart M]\n"
-      "          [--tol T] [--max-iter N] [--backend auto|ref|omp|cuda] [--threads N]\n"
-      "          [--history FILE] [--json] [--verbose]\n"
+      "Usage: cg A.mtx [b.mtx] [--method cg|pcg|bicgstab|gmres|gmres-jacobi|auto]\n"
+      "          [--precond none|jacobi|ilu0|ilut|ic0] [--drop-tol T] [--fill-factor F]\n"
+      "          [--restart M] [--tol T] [--max-iter N] [--backend auto|ref|omp|cuda]\n"
+      "          [--threads N] [--history FILE] [--json] [--verbose]\n"
       "\n"
       "Solves A x = b with csr_solve from x = 0. A: a square Matrix Market matrix (.mtx[.gz]).\n"
       "b: a Matrix Market array (n x 1) or coordinate vector (n x 1, entries not stored are 0);\n"
@@ -34,10 +37,23 @@ static void usage(void) {
       "                 preconditioner diag(A)^-1: A SPD), bicgstab (any nonsingular A),\n"
       "                 gmres (restarted GMRES(M): any nonsingular A; it minimises the true\n"
       "                 residual over each cycle, so it cannot break down as BiCGSTAB can),\n"
-      "                 gmres-jacobi (GMRES with diag(A)^-1 on the right: a_ii != 0)\n"
-      "  --restart M    GMRES: M Krylov steps per cycle (M >= 1, default 30; M above n is\n"
-      "                 taken as n); M + 1 vectors of n entries are kept. Iterations count\n"
-      "                 the steps\n"
+      "                 gmres-jacobi (GMRES with diag(A)^-1 on the right: a_ii != 0),\n"
+      "                 auto (from A: symmetric with every a_ii > 0: CG with IC(0), and CG\n"
+      "                 with Jacobi when IC(0) fails; else GMRES(M) with ILU(0) when every\n"
+      "                 a_ii != 0, else with ILUT, its rows matched; the reason is printed)\n"
+      "  --precond P    the preconditioner M of cg or gmres (default none): jacobi\n"
+      "                 (diag(A); CG: a_ii > 0, GMRES: a_ii != 0), ilu0 (ILU(0), no fill),\n"
+      "                 ilut (threshold ILU with fill), ic0 (IC(0): A symmetric positive\n"
+      "                 definite). CG with ilu0, ilut or ic0 is the textbook PCG (ic0 fits:\n"
+      "                 M is then symmetric). The factorization is made inside the solve and\n"
+      "                 its time is part of the solve's. bicgstab takes none\n"
+      "  --drop-tol T   ilut: drop entries below T times their row's 2-norm (T >= 0,\n"
+      "                 default 1e-4)\n"
+      "  --fill-factor F  ilut: keep at most F * nnz(row) / 2 entries in each row of L and\n"
+      "                 of U (F >= 1, default 10)\n"
+      "  --restart M    GMRES (and auto when it picks GMRES): M Krylov steps per cycle\n"
+      "                 (M >= 1, default 30; M above n is taken as n); M + 1 vectors of n\n"
+      "                 entries are kept. Iterations count the steps\n"
       "  --tol T        stop when ||b - A x||_2 <= T * ||b||_2 (T > 0), default 1e-8\n"
       "  --max-iter N   at most N iterations (>= 1), default the library's max(10n, 1000);\n"
       "                 --maxit is the same\n"
@@ -53,7 +69,9 @@ static void usage(void) {
       "                 against the iteration next to it (FILE with .png for .csv, else\n"
       "                 FILE.png), both axes with ticks, numbers and titles\n"
       "  --json         one JSON object instead of text (keys: matrix, rhs, n, nnz, method,\n"
-      "                 restart (the M used, GMRES only; else null), tol, max_iter,\n"
+      "                 restart (the M used, GMRES only; else null), preconditioner,\n"
+      "                 drop_tol and fill_factor (ilut; else null), auto_reason (--method\n"
+      "                 auto; else null), tol, max_iter,\n"
       "                 iterations, stop, converged, residual_norm,\n"
       "                 relative_residual, scaled_residual, error_inf, seconds,\n"
       "                 seconds_per_iteration, backend, threads, history, plot, plot_width,\n"
@@ -67,7 +85,8 @@ static void usage(void) {
       "  relative residual  ||b - A x||_2 / ||b||_2, recomputed from the returned x\n"
       "  scaled residual    ||A x - b||_inf / (||A||_inf ||x||_inf + ||b||_inf)\n"
       "  error              ||x - 1||_inf (only when b was not given)\n"
-      "  time               the csr_solve call alone; per iteration = time / iterations\n"
+      "  time               the csr_solve call alone (with a factorization, its making;\n"
+      "                     auto's fallback: both calls); per iteration = time / iterations\n"
       "When b = A * ones and a converged run's error is above 1e-3 and 100 times the relative\n"
       "residual, a warning says so: A is ill-conditioned or singular (the error can reach\n"
       "cond(A) times the residual).\n"
@@ -85,7 +104,8 @@ static void usage(void) {
       "for any P (on an ill-conditioned A it may stop after another number of iterations than on\n"
       "one process, whose sums round otherwise); b (a file read by rank 0, or A * ones) laid out\n"
       "like A's rows; the scaled residual is not computed (null: ||A||_inf needs A's rows on\n"
-      "one process); no method is advised after a breakdown; rank 0 writes --history.\n"
+      "one process); no method is advised after a breakdown; rank 0 writes --history; the\n"
+      "factorizations and --method auto are refused (they need A on one process).\n"
       "\n" APP_INPUT_HELP "\n" APP_EXIT_HELP,
       PLOT_CANVAS_WIDTH, PLOT_CANVAS_HEIGHT);
 }
@@ -95,6 +115,9 @@ typedef struct options {
   csr_backend backend;
   csr_solver_method method;
   csr_solver_preconditioner preconditioner;
+  solve_request request;     /* --method and --precond as given, checked once all are read */
+  csr_factor_options factor; /* --drop-tol, --fill-factor */
+  const char *auto_reason;   /* --method auto: why it chose the method; else NULL */
   double tol;
   long long max_iter, threads, restart; /* 0: the defaults */
   int json;
@@ -111,9 +134,14 @@ static const struct {
                {"gmres", CSR_SOLVER_GMRES, CSR_PRECOND_NONE},
                {"gmres-jacobi", CSR_SOLVER_GMRES, CSR_PRECOND_JACOBI}};
 
+/* The --method name of the pair; a method with another preconditioner (--precond) goes by the
+ * method's own name. */
 static const char *method_name(const struct options *o) {
   for (size_t k = 0; k < sizeof methods / sizeof *methods; k++)
     if (o->method == methods[k].method && o->preconditioner == methods[k].preconditioner)
+      return methods[k].name;
+  for (size_t k = 0; k < sizeof methods / sizeof *methods; k++)
+    if (o->method == methods[k].method)
       return methods[k].name;
   return "unknown";
 }
@@ -136,8 +164,9 @@ static int parse_double(const char *text, double *value) {
   return 0;
 }
 
-static const char *const valued[] = {"--method",  "--tol",     "--max-iter", "--maxit",
-                                     "--backend", "--threads", "--history",  "--restart"};
+static const char *const valued[] = {"--method",  "--tol",      "--max-iter",   "--maxit",
+                                     "--backend", "--threads",  "--history",    "--restart",
+                                     "--precond", "--drop-tol", "--fill-factor"};
 
 /* Stores the value v of option `name`; 1, or -1 after a usage error. */
 static int parse_value(const char *name, const char *v, options *o) {
@@ -145,13 +174,26 @@ static int parse_value(const char *name, const char *v, options *o) {
   if (strcmp(name, "--backend") == 0) {
     want = app_parse_backend(v, &o->backend) == 0 ? NULL : "auto, ref, omp or cuda";
   } else if (strcmp(name, "--method") == 0) {
-    want = "cg, pcg, bicgstab, gmres or gmres-jacobi";
+    want = strcmp(v, "auto") == 0 ? NULL : "cg, pcg, bicgstab, gmres, gmres-jacobi or auto";
     for (size_t k = 0; k < sizeof methods / sizeof *methods; k++)
       if (strcmp(v, methods[k].name) == 0) {
         o->method = methods[k].method;
         o->preconditioner = methods[k].preconditioner;
         want = NULL;
       }
+    o->request.method_name = want ? o->request.method_name : v;
+  } else if (strcmp(name, "--precond") == 0) {
+    o->request.precond_given = 1;
+    if (solve_precond_parse(v, &o->request.precond) != 0)
+      want = SOLVE_PRECOND_NAMES;
+  } else if (strcmp(name, "--drop-tol") == 0) {
+    o->request.ilut_options_given = 1;
+    if (parse_double(v, &o->factor.drop_tolerance) != 0 || o->factor.drop_tolerance < 0.0)
+      want = "a number >= 0";
+  } else if (strcmp(name, "--fill-factor") == 0) {
+    o->request.ilut_options_given = 1;
+    if (parse_double(v, &o->factor.fill_factor) != 0 || !(o->factor.fill_factor >= 1.0))
+      want = "a number >= 1";
   } else if (strcmp(name, "--tol") == 0) {
     if (parse_double(v, &o->tol) != 0 || !(o->tol > 0.0))
       want = "a number > 0";
@@ -177,6 +219,8 @@ static int parse(int argc, char **argv, options *o, int *exit_now) {
   memset(o, 0, sizeof *o);
   o->backend = CSR_BACKEND_AUTO;
   o->method = CSR_SOLVER_CG;
+  o->request.method_name = "cg";
+  csr_factor_options_init(&o->factor);
   o->tol = 1e-8;
   *exit_now = 0;
   int only_files = 0;
@@ -225,9 +269,15 @@ static int parse(int argc, char **argv, options *o, int *exit_now) {
   }
   if (o->path == NULL)
     return app_usage_error(prog, "missing A.mtx");
-  if (o->restart > 0 && o->method != CSR_SOLVER_GMRES)
-    return app_usage_error(prog, "--restart applies to --method gmres or gmres-jacobi, not %s",
-                           method_name(o));
+  const int automatic = strcmp(o->request.method_name, "auto") == 0;
+  if (o->restart > 0 && o->method != CSR_SOLVER_GMRES && !automatic)
+    return app_usage_error(
+        prog, "--restart applies to --method gmres, gmres-jacobi or auto, not %s", method_name(o));
+  char refused[256];
+  if (solve_request_refused(&o->request, refused, sizeof refused))
+    return app_usage_error(prog, "%s", refused);
+  if (o->request.precond_given && o->method != CSR_SOLVER_PCG_JACOBI)
+    o->preconditioner = o->request.precond;
   return APP_OK;
 }
 
@@ -361,6 +411,7 @@ static void print_json(const options *o, const matrix_shape *A, int64_t max_iter
     app_json_int(&j, "restart", restart_used(o, A->rows));
   else
     app_json_null(&j, "restart");
+  solve_precond_json(&j, o->method, o->preconditioner, &o->factor, o->auto_reason);
   app_json_double(&j, "tol", o->tol);
   app_json_int(&j, "max_iter", (long long)max_iter);
   app_json_int(&j, "iterations", (long long)r->info.iterations);
@@ -404,12 +455,15 @@ static void print_text(const options *o, const matrix_shape *A, int64_t max_iter
   printf("matrix             %s: %lld x %lld, %lld stored entries\n", o->path, (long long)A->rows,
          (long long)A->cols, (long long)A->nnz);
   printf("right-hand side    %s\n", o->rhs ? o->rhs : "b = A * ones (solution: ones)");
+  if (o->auto_reason)
+    printf("auto: %s\n", o->auto_reason);
   if (o->method == CSR_SOLVER_GMRES)
     printf("method             %s (restart %lld), tol %g, at most %lld iterations\n",
            method_name(o), restart_used(o, A->rows), o->tol, (long long)max_iter);
   else
     printf("method             %s, tol %g, at most %lld iterations\n", method_name(o), o->tol,
            (long long)max_iter);
+  solve_precond_text(o->method, o->preconditioner, &o->factor);
   if (r->info.stop == CSR_SOLVER_CONVERGED)
     printf("stopped            converged after %lld iterations\n", (long long)r->info.iterations);
   else
@@ -533,7 +587,7 @@ static void warn_if_ill_conditioned(const options *o, const result *r) {
   app_warn("the relative residual is %.1e but the error ||x - 1||_inf is %.1e: A is "
            "ill-conditioned or singular; %s",
            r->relative, r->error,
-           o->method == CSR_SOLVER_CG
+           o->method == CSR_SOLVER_CG && o->preconditioner == CSR_PRECOND_NONE
                ? "try --method pcg (Jacobi preconditioning) or a smaller --tol"
                : "try a smaller --tol");
 }
@@ -623,6 +677,13 @@ static int dist_body(const dist_run *run, csr_context *ctx, const void *given) {
   memset(&r, 0, sizeof r);
   r.info.stop = CSR_SOLVER_FAILED;
   csr_location where = CSR_HOST;
+  /* Both read A's rows on one process; the distributed solvers take Jacobi or nothing. */
+  if (strcmp(o->request.method_name, "auto") == 0)
+    return app_fail(APP_USAGE, "--method auto needs A on one process: not under mpiexec");
+  if (solve_precond_factors(o->preconditioner))
+    return app_fail(APP_USAGE,
+                    "--precond %s needs A on one process: not under mpiexec (jacobi or none is)",
+                    solve_precond_name(o->method, o->preconditioner));
   int rc = dist_context(ctx, o->backend, o->threads, &where);
   if (rc != APP_OK)
     return rc;
@@ -795,10 +856,21 @@ int main(int argc, char **argv) {
     rc = app_fail_status(app_exit_code(s), "||b||", ctx, s);
     goto done;
   }
+  solve_auto_choice choice;
+  if (strcmp(o.request.method_name, "auto") == 0) {
+    if ((s = solve_auto_choose(ctx, A, restart_used(&o, n), &choice)) < 0) {
+      rc = app_fail_status(app_exit_code(s), "--method auto", ctx, s);
+      goto done;
+    }
+    o.method = choice.method;
+    o.preconditioner = choice.preconditioner;
+    o.auto_reason = choice.reason;
+  }
   csr_solver_options so;
   csr_solver_options_init(&so);
   so.method = o.method;
   so.preconditioner = o.preconditioner;
+  so.factor_options = o.factor;
   so.restart = (int64_t)o.restart;
   so.rtol = o.tol;
   so.max_iter = (int64_t)o.max_iter;
@@ -824,7 +896,17 @@ int main(int argc, char **argv) {
   double t0 = app_now();
   s = on_device ? solve_on_device(ctx, dA, b, x, &so, &r.info, &t0)
                 : csr_solve(ctx, A, b, x, &so, &r.info);
-  r.seconds = r.stages.compute = app_now() - t0;
+  r.seconds = app_now() - t0;
+  if (o.auto_reason &&
+      solve_auto_should_fall_back(&choice, s, &r.info, csr_context_last_message(ctx))) {
+    solve_auto_fall_back(&choice, csr_context_last_message(ctx));
+    o.preconditioner = so.preconditioner = choice.preconditioner;
+    t0 = app_now(); /* x is untouched: the failure came before any iteration */
+    s = on_device ? solve_on_device(ctx, dA, b, x, &so, &r.info, &t0)
+                  : csr_solve(ctx, A, b, x, &so, &r.info);
+    r.seconds += app_now() - t0;
+  }
+  r.stages.compute = r.seconds;
   if (line.shown) { /* the line ends with the last iteration's figures */
     write_progress(&line);
     fputc('\n', stderr);
@@ -840,6 +922,8 @@ int main(int argc, char **argv) {
     else
       snprintf(what, sizeof what, "%s: %s", o.path, method_name(&o));
     rc = app_fail_status(app_exit_code(s), what, ctx, s);
+    if (o.auto_reason) /* what was tried, and why */
+      fprintf(stderr, "%s: auto: %s\n", prog, o.auto_reason);
     if (r.info.stop == CSR_SOLVER_BREAKDOWN)
       advise(ctx, A, o.method, 1);
     if (o.history && r.info.history_length > 0 &&

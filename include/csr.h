@@ -600,6 +600,177 @@ csr_status csr_pagerank(csr_context *ctx, const csr_matrix *A, const csr_pageran
                         csr_vector *ranks, csr_pagerank_info *info);
 
 /* ---------------------------------------------------------------------------------------------
+ * Sparse triangular solve
+ * ------------------------------------------------------------------------------------------- */
+
+/** Whether csr_spsv divides by the stored diagonal of its triangle or takes it as 1. */
+typedef enum csr_diagonal {
+  CSR_DIAGONAL_STORED = 0, /**< a_ii as stored (duplicates summed): present, finite, nonzero */
+  CSR_DIAGONAL_UNIT = 1    /**< 1 for every row; stored diagonal entries are ignored */
+} csr_diagonal;
+
+/** Opaque: the analysis of one triangle of one matrix, made by csr_spsv_analyze for csr_spsv. */
+typedef struct csr_spsv_plan csr_spsv_plan;
+
+/** Analyses the triangle T of A for csr_spsv: T is the lower (CSR_LOWER: entries j <= i) or upper
+ *  (CSR_UPPER: j >= i) triangle of the square host matrix A, whose entries in the other triangle
+ *  are ignored, so a general matrix gives its triangle and a triangular matrix itself. Duplicate
+ *  entries count as csr_spmv counts them: each off-diagonal duplicate is a term of its own, and
+ *  duplicates on the diagonal are summed in stored order. A is F64, F32 or PATTERN (stored
+ *  entries count as 1). The analysis sorts the rows into levels: a row that depends on no other
+ *  row of T is at level 0, any other row i one level past the highest row j it reads (a_ij != 0
+ *  stored, j != i); the rows of a level can be solved at once. With CSR_DIAGONAL_STORED each row
+ *  must store its diagonal, and the sum must be finite and nonzero: the first row in row order
+ *  that fails is refused with CSR_ERR_INVALID_MATRIX, its message naming the row (0-based) and
+ *  why ("row 3 has no diagonal entry", "row 3's diagonal entry is zero: A(3,3) = 0", "... is not
+ *  finite: A(3,3) = nan"). Off-diagonal values are not checked (a NaN in them reaches the entries
+ *  of x that depend on it). The plan holds its own copy of T (its off-diagonal entries as doubles
+ *  in A's stored order, about 12 bytes each, the diagonal and the levels, about 20 bytes a row and
+ * 16 a level): A may be freed or changed once this returns, and a change to A reaches a solve only
+ * through a new analysis. One pass over A in row order and one over its triangle; no OpenMP. *plan
+ * is NULL on failure. Errors: NULL_POINTER (A, plan, A's arrays), INVALID_VALUE (triangle or
+ *  diagonal not one of the enums), DIMENSION_MISMATCH (A not square), INVALID_MATRIX (the
+ *  diagonal as above; row offsets that do not start at 0, decrease or miss nnz),
+ *  INDEX_OUT_OF_BOUNDS (a column outside [0, n), the first in stored order named),
+ *  OUT_OF_MEMORY; device matrices: UNSUPPORTED (the CUDA backend has no triangular solve yet;
+ *  copy A to the host), NOT_COMPILED (no CUDA backend), LOCATION_MISMATCH (a context set to ref
+ *  or omp). */
+csr_status csr_spsv_analyze(csr_context *ctx, const csr_matrix *A, csr_triangle triangle,
+                            csr_diagonal diagonal, csr_spsv_plan **plan);
+/** x = alpha * T^-1 b: solves T x = alpha b for the triangle T that `plan` analysed, by forward
+ *  (lower) or backward (upper) substitution. b and x: the plan's n entries, both F64 or both F32
+ *  (F64 for an F64 A, F32 for an F32 A, either for a pattern A), not overlapping, on the host.
+ *  Row i computes s = the sum of a_ij x_j over its stored off-diagonal entries, in A's stored
+ *  order, in double, then x_i = (alpha b_i - s) / a_ii (unit diagonal: alpha b_i - s), rounded
+ *  to x's type once; a later row reads that rounded x_i. Since every row is computed so whoever
+ *  runs it, the result has the same bits on every run, for every thread count and on ref and
+ *  omp. The reference backend substitutes row after row; the OpenMP backend solves the rows of a
+ *  level in parallel with a barrier between levels, and runs consecutive levels of little work
+ *  (fewer than 4096 rows + entries each) on one thread without barriers between them, so a chain
+ *  of dependent rows costs what the serial substitution costs. alpha == 0 writes zeros (b is not
+ *  read); otherwise NaN and infinity in b (or in alpha, or off the diagonal) propagate as the
+ *  arithmetic carries them, unchecked. Errors: NULL_POINTER (plan, b, x, their data),
+ *  DIMENSION_MISMATCH (b or x not of n entries), TYPE_MISMATCH, INVALID_VALUE (b and x overlap),
+ *  LOCATION_MISMATCH (b and x in two places), and for device vectors UNSUPPORTED /
+ *  NOT_COMPILED / LOCATION_MISMATCH as csr_spsv_analyze. */
+csr_status csr_spsv(csr_context *ctx, const csr_spsv_plan *plan, double alpha, const csr_vector *b,
+                    csr_vector *x);
+/** The number of levels the analysis found: 0 for an empty matrix, 1 for a diagonal one, n for a
+ *  chain where each row depends on the one before; 0 for a NULL plan. */
+int64_t csr_spsv_levels(const csr_spsv_plan *plan);
+/** Frees the plan; accepts NULL and *plan == NULL; sets *plan NULL. */
+void csr_spsv_plan_free(csr_spsv_plan **plan);
+
+/* ---------------------------------------------------------------------------------------------
+ * Incomplete factorizations
+ * ------------------------------------------------------------------------------------------- */
+
+/** Which incomplete factorization csr_factor_compute makes. */
+typedef enum csr_factor_kind {
+  CSR_FACTOR_ILU0 = 0, /**< B ~ L U on B's own pattern (no fill): L unit lower, U upper */
+  CSR_FACTOR_IC0 = 1,  /**< B ~ L L' on the pattern of B's lower triangle: B symmetric positive
+                            definite (its lower triangle is read, the upper ignored) */
+  CSR_FACTOR_ILUT = 2  /**< threshold ILU with pivoting (Saad's ILUTP): fill allowed, entries
+                            below drop_tolerance times their row's 2-norm dropped, the largest
+                            kept within a fill allowance of fill_factor * nnz(B) pooled over the
+                            rows, columns swapped when a pivot is small (on the host) */
+} csr_factor_kind;
+
+/** Row order of the factored matrix B = P Dr A Dc (then renumbered: csr_factor_reordering). */
+typedef enum csr_factor_ordering {
+  CSR_FACTOR_ORDER_AUTO = 0,    /**< ILU0: MATCHING when A's diagonal has a missing or zero
+                                     entry, else NATURAL; ILUT: MATCHING (its drop rule needs rows
+                                     and columns scaled alike); IC0: NATURAL */
+  CSR_FACTOR_ORDER_NATURAL = 1, /**< B = A */
+  CSR_FACTOR_ORDER_MATCHING = 2 /**< rows permuted by a maximum-product weighted matching, rows
+                                     and columns scaled by its duals: B's diagonal entries are
+                                     +-1 and every other |b_ij| <= 1 (Duff and Koster's MC64) */
+} csr_factor_ordering;
+
+/** A symmetric renumbering Q' B Q of the factored matrix, applied after the row ordering. */
+typedef enum csr_factor_reordering {
+  CSR_FACTOR_REORDER_AUTO = 0, /**< RCM for ILUT, NONE for ILU0 and IC0 */
+  CSR_FACTOR_REORDER_NONE = 1,
+  CSR_FACTOR_REORDER_RCM = 2 /**< reverse Cuthill-McKee of B + B': a narrow profile, so a
+                                  threshold ILU drops less of the fill a full LU would make */
+} csr_factor_reordering;
+
+/** The factorization tries a shift when a pivot fails (CSR_FACTOR_SHIFT_AUTO, the default). */
+#define CSR_FACTOR_SHIFT_AUTO (-1.0)
+
+/** Options of csr_factor_compute; csr_factor_options_init sets the defaults noted. */
+typedef struct csr_factor_options {
+  csr_factor_kind kind;             /**< CSR_FACTOR_ILU0 */
+  csr_factor_ordering ordering;     /**< CSR_FACTOR_ORDER_AUTO */
+  csr_factor_reordering reordering; /**< CSR_FACTOR_REORDER_AUTO */
+  double drop_tolerance;            /**< ILUT: tau >= 0; default 1e-4 (scipy's spilu) */
+  double fill_factor;               /**< ILUT: >= 1; default 10 (scipy's spilu) */
+  /** ILUT: threshold column pivoting (ILUTP), 0 to 1: row i swaps its diagonal for the largest
+   *  entry right of it when |u_ii| < pivot_threshold max_j |u_ij|; 0: none. Default 0.1 (the
+   *  threshold of scipy's spilu) */
+  double pivot_threshold;
+  /** The diagonal shift alpha: B's diagonal b_ii becomes b_ii + alpha * s_i max_j |b_ij| before
+   *  the factorization (s_i the sign of b_ii, + for a zero, and + always for IC0), alpha >= 0.
+   *  CSR_FACTOR_SHIFT_AUTO (default): alpha = 0, and when a pivot fails the factorization starts
+   *  again with alpha = 1e-3, doubled at each failure up to 1 (Manteuffel's shift, as PETSc's
+   *  positive-definite shift); 0: no shift, a failed pivot is an error. */
+  double shift;
+} csr_factor_options;
+/** Sets the defaults noted at each field; accepts NULL. */
+void csr_factor_options_init(csr_factor_options *options);
+
+/** Opaque: an incomplete factorization M = (P Dr)^-1 L U (Dc Q)^-1 of A, made by
+ *  csr_factor_compute: B = P Dr A Dc Q ~ L U, P and Q permutations, Dr and Dc diagonal. */
+typedef struct csr_factor csr_factor;
+
+/** What a factorization holds. The pointers are the factor's own, valid until it is freed. */
+typedef struct csr_factor_info {
+  csr_factor_kind kind;
+  int64_t n;
+  const csr_matrix *L; /**< lower triangle: unit diagonal not stored (ILU0, ILUT); IC0: L with
+                            its diagonal. Where the factor lives (A's location) */
+  const csr_matrix *U; /**< upper triangle with its diagonal (IC0: L') */
+  int64_t levels_L, levels_U; /**< the triangular solves' levels (csr_spsv_levels) */
+  const int32_t *row_order;   /**< host, n: row t of B is row row_order[t] of A; NULL: natural */
+  const int32_t *col_order;   /**< host, n: column s of B is column col_order[s] of A; NULL:
+                                   natural */
+  const double *row_scale;    /**< host, n: Dr, indexed by A's rows; NULL: unscaled */
+  const double *col_scale;    /**< host, n: Dc; NULL: unscaled */
+  double shift;               /**< the alpha the factorization that succeeded used */
+  int64_t attempts;           /**< factorizations run (1 + the shifted restarts) */
+} csr_factor_info;
+
+/** Factors the square A (F64 or F32; values read in double) incompletely: B = P Dr A Dc Q (see
+ *  csr_factor_options.ordering and reordering; ILUT's pivots add to Q) is made on the host,
+ *  duplicates summed, a missing diagonal entry taken as 0, then B ~ L U (ILU0, ILUT) or L L'
+ *  (IC0). ILU0 and IC0 eliminate where A is: serially on the reference backend, a level of rows
+ *  at a time on OpenMP, a warp per row on the GPU, each row waiting for the rows it reads; every
+ *  backend computes each entry with the same operations in the same order, so they give the same
+ *  bits. ILUT runs on the host (a device A is copied there) and its factors are copied back. Two
+ *  triangular-solve plans (csr_spsv_analyze) are made of L and U, so csr_factor_apply needs
+ *  nothing more. A pivot fails when it is not finite or |u_ii| <= 1e-14 max_j |b_ij| (over row
+ *  i's stored entries; IC0: l_ii^2 must be above that, so positive); see options->shift for what
+ *  then happens. *F is NULL on failure. Errors: NULL_POINTER, INVALID_VALUE (options out of
+ *  range; a non-finite value in A, named), DIMENSION_MISMATCH (A not square), TYPE_MISMATCH (a
+ *  pattern A), INVALID_MATRIX (a failed pivot: "csr_factor_compute: ILU(0) failed at row 3
+ *  (0-based, of the ordered matrix): its pivot is zero after diagonal shifts up to 1.024: ...";
+ *  a matching on a structurally singular A: "A is structurally singular: column 7 (0-based)
+ *  cannot be matched ..."), INDEX_OUT_OF_BOUNDS, OUT_OF_MEMORY (also for ILUT's factors past the
+ *  context's memory limit), NOT_COMPILED / LOCATION_MISMATCH for device matrices as every
+ *  operation. */
+csr_status csr_factor_compute(csr_context *ctx, const csr_matrix *A,
+                              const csr_factor_options *options, csr_factor **F);
+/** z = M^-1 r = Dc Q U^-1 L^-1 P Dr r (IC0: U = L'): two triangular solves
+ *  (csr_spsv) and the permutation and scalings, where the factor lives. r and z: n entries, both
+ *  F64 or both F32, distinct, where the factor is. Errors as csr_spsv. */
+csr_status csr_factor_apply(csr_context *ctx, const csr_factor *F, const csr_vector *r,
+                            csr_vector *z);
+/** Fills *info (see csr_factor_info); CSR_ERR_NULL_POINTER when F or info is NULL. */
+csr_status csr_factor_get_info(const csr_factor *F, csr_factor_info *info);
+/** Frees the factor; accepts NULL and *F == NULL; sets *F NULL. */
+void csr_factor_free(csr_factor **F);
+
+/* ---------------------------------------------------------------------------------------------
  * Iterative solvers
  * ------------------------------------------------------------------------------------------- */
 
@@ -615,11 +786,18 @@ typedef enum csr_solver_method {
 
 /** Preconditioner M of csr_solve, applied as M^-1 (right preconditioning for GMRES, so the
  *  residual it minimises and tests is the true b - A x). A field of its own rather than a method
- *  per pair: the methods and the preconditioners combine (docs/design.md). */
+ *  per pair: the methods and the preconditioners combine (docs/design.md). The factorizations
+ *  are made by csr_factor_compute with options->factor_options (their kind set by this field)
+ *  before the first iteration, where A is. */
 typedef enum csr_solver_preconditioner {
-  CSR_PRECOND_NONE = 0,  /**< M = I (CSR_SOLVER_PCG_JACOBI is Jacobi whatever this says) */
-  CSR_PRECOND_JACOBI = 1 /**< M = diag(A): CG (then the same as CSR_SOLVER_PCG_JACOBI; a_ii > 0)
-                              and GMRES (a_ii != 0, of either sign); not yet BiCGSTAB */
+  CSR_PRECOND_NONE = 0,   /**< M = I (CSR_SOLVER_PCG_JACOBI is Jacobi whatever this says) */
+  CSR_PRECOND_JACOBI = 1, /**< M = diag(A): CG (then the same as CSR_SOLVER_PCG_JACOBI; a_ii > 0)
+                               and GMRES (a_ii != 0, of either sign) */
+  CSR_PRECOND_ILU0 = 2,   /**< M = ILU(0) of A: GMRES (CG too, though M is then not symmetric) */
+  CSR_PRECOND_ILUT = 3,   /**< M = ILUT of A (threshold, fill): GMRES */
+  CSR_PRECOND_IC0 = 4,    /**< M = IC(0) of A, L L': CG (A symmetric positive definite), GMRES */
+  CSR_PRECOND_FACTOR = 5  /**< M = options->factor, the caller's csr_factor of A (made once,
+                               reused over solves): CG, GMRES */
 } csr_solver_preconditioner;
 
 /** Solver options; csr_solver_options_init sets the defaults noted. The iteration stops when
@@ -643,6 +821,10 @@ typedef struct csr_solver_options {
   csr_solver_preconditioner preconditioner; /**< CSR_PRECOND_NONE */
   int64_t restart; /**< GMRES: Krylov steps per cycle, m >= 0; 0 (default): 30. An m above n is
                         taken as n. The cycle keeps m + 1 vectors of n entries where A is */
+  /** ILU0, ILUT, IC0: the factorization's options (its kind is the preconditioner's);
+   *  csr_factor_options_init's defaults */
+  csr_factor_options factor_options;
+  const csr_factor *factor; /**< CSR_PRECOND_FACTOR: the factor; NULL (default) */
 } csr_solver_options;
 /** Sets the solver's defaults (noted at each field); accepts NULL. */
 void csr_solver_options_init(csr_solver_options *options);
@@ -711,7 +893,10 @@ typedef struct csr_solver_info {
  *     singular"); GMRES: the Krylov space stopped growing with A (M^-1) singular on it and
  *     ||b - A x|| above the tolerance ("A is singular": b is not in A's range; x holds the
  *     least-squares solution over that space); GMRES with Jacobi: a diagonal entry missing or
- *     zero (the message names the row; info->stop CSR_SOLVER_FAILED, x untouched). After a
+ *     zero (the message names the row; info->stop CSR_SOLVER_FAILED, x untouched); an
+ *     incomplete factorization that fails (csr_factor_compute's errors, a failed pivot named by
+ *     row: info->stop CSR_SOLVER_FAILED, 0 iterations, x untouched); PCG with a factorization:
+ *     r'M^-1 r <= 0 (M not positive definite: ILU of a non-symmetric A) or p'Ap <= 0. After a
  *     breakdown x holds the last finite iterate;
  *   - CSR_ERR_INVALID_VALUE: A, b or x non-finite as above (x untouched); bad method, negative or
  *     NaN tolerances, both 0, negative max_iter, history_capacity or restart, an unknown
@@ -728,68 +913,6 @@ typedef struct csr_solver_info {
  *  on argument errors. */
 csr_status csr_solve(csr_context *ctx, const csr_matrix *A, const csr_vector *b, csr_vector *x,
                      const csr_solver_options *options, csr_solver_info *info);
-
-/* ---------------------------------------------------------------------------------------------
- * Sparse triangular solve
- * ------------------------------------------------------------------------------------------- */
-
-/** Whether csr_spsv divides by the stored diagonal of its triangle or takes it as 1. */
-typedef enum csr_diagonal {
-  CSR_DIAGONAL_STORED = 0, /**< a_ii as stored (duplicates summed): present, finite, nonzero */
-  CSR_DIAGONAL_UNIT = 1    /**< 1 for every row; stored diagonal entries are ignored */
-} csr_diagonal;
-
-/** Opaque: the analysis of one triangle of one matrix, made by csr_spsv_analyze for csr_spsv. */
-typedef struct csr_spsv_plan csr_spsv_plan;
-
-/** Analyses the triangle T of A for csr_spsv: T is the lower (CSR_LOWER: entries j <= i) or upper
- *  (CSR_UPPER: j >= i) triangle of the square host matrix A, whose entries in the other triangle
- *  are ignored, so a general matrix gives its triangle and a triangular matrix itself. Duplicate
- *  entries count as csr_spmv counts them: each off-diagonal duplicate is a term of its own, and
- *  duplicates on the diagonal are summed in stored order. A is F64, F32 or PATTERN (stored
- *  entries count as 1). The analysis sorts the rows into levels: a row that depends on no other
- *  row of T is at level 0, any other row i one level past the highest row j it reads (a_ij != 0
- *  stored, j != i); the rows of a level can be solved at once. With CSR_DIAGONAL_STORED each row
- *  must store its diagonal, and the sum must be finite and nonzero: the first row in row order
- *  that fails is refused with CSR_ERR_INVALID_MATRIX, its message naming the row (0-based) and
- *  why ("row 3 has no diagonal entry", "row 3's diagonal entry is zero: A(3,3) = 0", "... is not
- *  finite: A(3,3) = nan"). Off-diagonal values are not checked (a NaN in them reaches the entries
- *  of x that depend on it). The plan holds its own copy of T (its off-diagonal entries as doubles
- *  in A's stored order, about 12 bytes each, the diagonal and the levels, about 20 bytes a row and
- * 16 a level): A may be freed or changed once this returns, and a change to A reaches a solve only
- * through a new analysis. One pass over A in row order and one over its triangle; no OpenMP. *plan
- * is NULL on failure. Errors: NULL_POINTER (A, plan, A's arrays), INVALID_VALUE (triangle or
- *  diagonal not one of the enums), DIMENSION_MISMATCH (A not square), INVALID_MATRIX (the
- *  diagonal as above; row offsets that do not start at 0, decrease or miss nnz),
- *  INDEX_OUT_OF_BOUNDS (a column outside [0, n), the first in stored order named),
- *  OUT_OF_MEMORY; device matrices: UNSUPPORTED (the CUDA backend has no triangular solve yet;
- *  copy A to the host), NOT_COMPILED (no CUDA backend), LOCATION_MISMATCH (a context set to ref
- *  or omp). */
-csr_status csr_spsv_analyze(csr_context *ctx, const csr_matrix *A, csr_triangle triangle,
-                            csr_diagonal diagonal, csr_spsv_plan **plan);
-/** x = alpha * T^-1 b: solves T x = alpha b for the triangle T that `plan` analysed, by forward
- *  (lower) or backward (upper) substitution. b and x: the plan's n entries, both F64 or both F32
- *  (F64 for an F64 A, F32 for an F32 A, either for a pattern A), not overlapping, on the host.
- *  Row i computes s = the sum of a_ij x_j over its stored off-diagonal entries, in A's stored
- *  order, in double, then x_i = (alpha b_i - s) / a_ii (unit diagonal: alpha b_i - s), rounded
- *  to x's type once; a later row reads that rounded x_i. Since every row is computed so whoever
- *  runs it, the result has the same bits on every run, for every thread count and on ref and
- *  omp. The reference backend substitutes row after row; the OpenMP backend solves the rows of a
- *  level in parallel with a barrier between levels, and runs consecutive levels of little work
- *  (fewer than 4096 rows + entries each) on one thread without barriers between them, so a chain
- *  of dependent rows costs what the serial substitution costs. alpha == 0 writes zeros (b is not
- *  read); otherwise NaN and infinity in b (or in alpha, or off the diagonal) propagate as the
- *  arithmetic carries them, unchecked. Errors: NULL_POINTER (plan, b, x, their data),
- *  DIMENSION_MISMATCH (b or x not of n entries), TYPE_MISMATCH, INVALID_VALUE (b and x overlap),
- *  LOCATION_MISMATCH (b and x in two places), and for device vectors UNSUPPORTED /
- *  NOT_COMPILED / LOCATION_MISMATCH as csr_spsv_analyze. */
-csr_status csr_spsv(csr_context *ctx, const csr_spsv_plan *plan, double alpha, const csr_vector *b,
-                    csr_vector *x);
-/** The number of levels the analysis found: 0 for an empty matrix, 1 for a diagonal one, n for a
- *  chain where each row depends on the one before; 0 for a NULL plan. */
-int64_t csr_spsv_levels(const csr_spsv_plan *plan);
-/** Frees the plan; accepts NULL and *plan == NULL; sets *plan NULL. */
-void csr_spsv_plan_free(csr_spsv_plan **plan);
 
 /* ---------------------------------------------------------------------------------------------
  * Testing hook

@@ -793,7 +793,7 @@ static void test_errors(csr_context *ctx) {
   o.method = (csr_solver_method)4;
   CHECK_STATUS(ctx, csr_solve(ctx, P, b, x, &o, &info), CSR_ERR_INVALID_VALUE);
   csr_solver_options_init(&o);
-  o.preconditioner = (csr_solver_preconditioner)2;
+  o.preconditioner = (csr_solver_preconditioner)9;
   CHECK_STATUS(ctx, csr_solve(ctx, P, b, x, &o, &info), CSR_ERR_INVALID_VALUE);
   o.preconditioner = CSR_PRECOND_JACOBI;
   o.method = CSR_SOLVER_BICGSTAB;

@@ -53,10 +53,10 @@ if(CSR_BUILD_APPS)
   endforeach()
   # apps_cg_*: cg's command line and exit codes, CG/PCG on 1138_bus, BiCGSTAB and GMRES on a
   # generated convection-diffusion matrix (JSON residuals, GMRES's restart), b files, the --history CSV and PNG, breakdown
-  # and the method advised, NaN and infinity named, singular A refused (tests/apps/cg.sh); 77
-  # (python3 missing) reports skipped.
+  # and the method advised, NaN and infinity named, singular A refused, the preconditioners and
+  # --method auto (tests/apps/cg.sh); 77 (python3 missing) reports skipped.
   foreach(case help usage bad_input spd progress bicgstab gmres rhs history breakdown
-               bad_values singular cuda)
+               bad_values singular cuda precond auto ilut)
     add_test(NAME apps_cg_${case}
       COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/apps/cg.sh ${case} $<TARGET_FILE_DIR:cg>
               ${PROJECT_SOURCE_DIR})

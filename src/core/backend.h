@@ -213,6 +213,11 @@ struct csr_spsv_plan {
   int64_t *level_offsets; /* levels + 1: level l's rows are level_rows[level_offsets[l] ..) */
   int32_t *level_rows;    /* n: the rows level by level, ascending within a level */
   int64_t *level_work;    /* levels: a level's rows + their entries (what a row costs) */
+  /* Where solves run: CSR_HOST, or CSR_DEVICE for a plan of a device matrix, whose arrays the
+   * CUDA backend mirrored there (cuda/spsv.cu) and frees through free_device. */
+  csr_location location;
+  void *device;
+  void (*free_device)(void *device);
 };
 
 /* x = alpha T^-1 b on the plan's n >= 1 rows with alpha != 0 (the front end writes zeros for
@@ -221,6 +226,41 @@ struct csr_spsv_plan {
  * backend gives the same bits. */
 typedef csr_status csri_spsv_fn(csr_context *ctx, const csr_spsv_plan *plan, double alpha,
                                 const csr_vector *b, csr_vector *x);
+/* Mirrors a host-built plan where the backend works (sets plan->location, device and
+ * free_device); NULL for the host backends. */
+typedef csr_status csri_spsv_prepare_fn(csr_context *ctx, csr_spsv_plan *plan);
+
+/* --- incomplete factorizations ILU(0) and IC(0) (src/solve/factor0.c) ------------------------ */
+
+/* What every backend's ILU(0) / IC(0) reads: the pattern of B (src/solve/factor.h's form: columns
+ * ascending, the diagonal at dpos) and the rows sorted into dependency levels, all on the host
+ * (the CUDA backend mirrors what it needs). Row i is eliminated in place (csri_factor0_row,
+ * src/kernels/rows.h): for each k < i it stores, ascending, w_k = b_ik / p_k (p_k row k's pivot)
+ * and subtracts w_k times row k's "update list" from the entries of row i it meets: for ILU(0)
+ * row k of U (its entries right of the diagonal), for IC(0) column k of L below the diagonal
+ * (rows crow[coff[k] ..), at positions cpos), up to row i's diagonal. Then its pivot is checked
+ * (csri_factor_pivot_fails) and, for IC(0), replaced by its square root. */
+typedef struct csri_factor0_plan {
+  int64_t n;
+  int ic; /* 1: IC(0), the pattern being B's lower triangle; 0: ILU(0), B's whole pattern */
+  const int64_t *off;
+  const int32_t *col;
+  const int64_t *dpos;
+  const int64_t *coff; /* IC(0): n + 1; NULL for ILU(0) */
+  const int32_t *crow;
+  const int64_t *cpos;
+  const double *scale; /* n: max_j |b_ij|, what a pivot is measured against */
+  int64_t levels;      /* row i's level: one past the highest level of the rows it reads */
+  const int64_t *level_offsets;
+  const int32_t *level_rows;
+} csri_factor0_plan;
+
+/* Eliminates every row of `values` (off[n] entries of B, where the backend works) in place.
+ * *failed_row: the lowest row whose pivot failed, or -1; rows after it may hold non-finite
+ * values. The rows before it are exact whatever happened after, so every backend names the same
+ * row, the one a serial elimination stops at. */
+typedef csr_status csri_factor0_fn(csr_context *ctx, const csri_factor0_plan *plan, double *values,
+                                   int64_t *failed_row);
 
 /* --- PageRank's passes (src/graph/pagerank.c) ----------------------------------------------- */
 
@@ -419,6 +459,8 @@ typedef struct csri_backend {
     csri_cg_update_fn *cg_update;
     csri_jacobi_fn *jacobi;
     csri_spsv_fn *spsv;
+    csri_spsv_prepare_fn *spsv_prepare;
+    csri_factor0_fn *factor0;
   } solve;
   struct {
     csri_pagerank_weights_fn *pagerank_weights;
@@ -476,6 +518,8 @@ typedef struct csri_backend {
   csri_cg_update_fn csri_##b##_cg_update;                                                          \
   csri_jacobi_fn csri_##b##_jacobi;                                                                \
   csri_spsv_fn csri_##b##_spsv;                                                                    \
+  csri_spsv_prepare_fn csri_##b##_spsv_prepare;                                                    \
+  csri_factor0_fn csri_##b##_factor0;                                                              \
   csri_pagerank_weights_fn csri_##b##_pagerank_weights;                                            \
   csri_pagerank_pull_fn csri_##b##_pagerank_pull;                                                  \
   csri_pagerank_spread_fn csri_##b##_pagerank_spread;                                              \

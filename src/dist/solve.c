@@ -58,6 +58,11 @@ static csr_status check(csr_context *ctx, const csr_dist_matrix *A, const csr_di
                      "csr_dist_solve: x has no room for A's ghosts: make it with "
                      "csr_dist_vector_create from A");
   CSRI_TRY(csri_solve_check_options(ctx, o, "csr_dist_solve"));
+  if (o->preconditioner > CSR_PRECOND_JACOBI)
+    return CSRI_FAIL(ctx, CSR_ERR_UNSUPPORTED,
+                     "csr_dist_solve: preconditioner %d: the distributed solvers take Jacobi or "
+                     "none",
+                     (int)o->preconditioner);
   if (o->method == CSR_SOLVER_GMRES)
     return CSRI_FAIL(ctx, CSR_ERR_UNSUPPORTED,
                      "csr_dist_solve: GMRES runs on one process only (csr_solve)");

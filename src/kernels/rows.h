@@ -123,6 +123,12 @@ int64_t csri_jacobi_rows(const csr_matrix *A, csr_vector *d, int64_t r0, int64_t
 void csri_spsv_rows(const csr_spsv_plan *p, double alpha, const csr_vector *b, csr_vector *x,
                     const int32_t *rows, int64_t count);
 
+/* --- ILU(0) / IC(0) (src/kernels/factor_rows.c) ------------------------------------------- */
+
+/* Eliminates row i of `val` in place (csri_factor0_plan in src/core/backend.h), the rows it reads
+ * being final; 1 when its pivot fails (the row is then left as it is), else 0. */
+int csri_factor0_row(const csri_factor0_plan *p, double *val, int64_t i);
+
 /* --- PageRank (src/kernels/pagerank_rows.c) ------------------------------------------------ */
 
 /* The out-weight pass of src/core/backend.h over pages [b, e): stops at the first bad row, which

@@ -24,6 +24,7 @@ const csri_backend csri_omp_backend = {
     .solve.cg_update = csri_omp_cg_update,
     .solve.jacobi = csri_omp_jacobi,
     .solve.spsv = csri_omp_spsv,
+    .solve.factor0 = csri_omp_factor0,
     .graph.pagerank_weights = csri_omp_pagerank_weights,
     .graph.pagerank_pull = csri_omp_pagerank_pull,
     .graph.pagerank_spread = csri_omp_pagerank_spread,

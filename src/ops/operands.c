@@ -43,3 +43,9 @@ csr_status csri_check_vector_pair(csr_context *ctx, const csr_vector *x, const c
     return CSRI_FAIL(ctx, CSR_ERR_LOCATION_MISMATCH, "x and y live in different places");
   return CSR_SUCCESS;
 }
+
+int csri_matrix_vector_types_fit(csr_value_type a, csr_value_type x, csr_value_type y) {
+  if (x != y || (x != CSR_F64 && x != CSR_F32))
+    return 0;
+  return a == CSR_PATTERN || a == x; /* a pattern matrix takes either vector type */
+}

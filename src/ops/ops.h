@@ -15,6 +15,9 @@ csr_status csri_check_vector(csr_context *ctx, const csr_vector *v, const char *
 csr_status csri_check_vector_shapes(csr_context *ctx, const csr_vector *x, const csr_vector *y);
 /* csri_check_vector_shapes, and both at the same location. */
 csr_status csri_check_vector_pair(csr_context *ctx, const csr_vector *x, const csr_vector *y);
+/* 1 when a matrix of value type a takes vectors x and y (x and y checked vectors): one type
+ * for all, or a pattern matrix with x and y both F64 or both F32. */
+int csri_matrix_vector_types_fit(csr_value_type a, csr_value_type x, csr_value_type y);
 /* 1 when the arrays of x and y share any byte (both non-empty). */
 int csri_vectors_overlap(const csr_vector *x, const csr_vector *y);
 

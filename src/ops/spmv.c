@@ -2,12 +2,6 @@
 /* y = alpha*A*x + beta*y: operand checks, empty shapes, dispatch to the backends. */
 #include "ops/ops.h"
 
-static int types_fit(csr_value_type a, csr_value_type x, csr_value_type y) {
-  if (x != y || (x != CSR_F64 && x != CSR_F32))
-    return 0;
-  return a == CSR_PATTERN || a == x; /* a pattern matrix takes either vector type */
-}
-
 static csr_status check(csr_context *ctx, const csr_matrix *A, const csr_vector *x,
                         const csr_vector *y) {
   CSRI_CHECK_NULL(ctx, A);
@@ -18,7 +12,7 @@ static csr_status check(csr_context *ctx, const csr_matrix *A, const csr_vector 
                      "A is %lld x %lld but x has %lld entries and y %lld", (long long)A->rows,
                      (long long)A->cols, (long long)x->n, (long long)y->n);
   CSRI_TRY(csri_check_value_type(ctx, A->value_type, 1));
-  if (!types_fit(A->value_type, x->value_type, y->value_type))
+  if (!csri_matrix_vector_types_fit(A->value_type, x->value_type, y->value_type))
     return CSRI_FAIL(ctx, CSR_ERR_TYPE_MISMATCH,
                      "value types A %d, x %d, y %d: need all F64, all F32, or a pattern A "
                      "with x and y both F64 or both F32",

@@ -24,6 +24,7 @@ const csri_backend csri_ref_backend = {
     .solve.cg_update = csri_ref_cg_update,
     .solve.jacobi = csri_ref_jacobi,
     .solve.spsv = csri_ref_spsv,
+    .solve.factor0 = csri_ref_factor0,
     .graph.pagerank_weights = csri_ref_pagerank_weights,
     .graph.pagerank_pull = csri_ref_pagerank_pull,
     .graph.pagerank_spread = csri_ref_pagerank_spread,

@@ -7,7 +7,9 @@
  * matrix triangular, so |g_{k+1}| is the least-squares residual after every step without solving.
  * The vectors live where A is and are combined by the public operations, so the same code runs on
  * the host and the device; the (m + 1) x m Hessenberg matrix, the rotations and the triangular
- * solve are small and run on the host in double. Notes: docs/algorithms.md. */
+ * solve are small and run on the host in double. The cycles (csri_gmres_iterate) are written once
+ * against csri_gmres_ops, which the distributed method (src/dist/gmres.c) provides too. Notes:
+ * docs/algorithms.md. */
 #include "solve/solver.h"
 
 #include <math.h>
@@ -15,34 +17,40 @@
 enum { default_restart = 30 };
 
 typedef struct work {
-  int64_t m;         /* steps per cycle, 1 <= m <= n */
-  csr_vector **v;    /* m + 1 basis vectors; v[0] also holds b - A x between cycles */
-  csr_vector *z;     /* M^-1 v_k (Jacobi), or NULL */
-  csr_matrix *m_inv; /* Jacobi's M^-1 = diag(A)^-1 as a matrix where A is, or NULL */
+  int64_t m;      /* steps per cycle, 1 <= m <= n */
+  csr_vector **v; /* m + 1 basis vectors; v[0] also holds b - A x between cycles */
+  csr_vector *z;  /* M^-1 v_k, or NULL without a preconditioner */
+  const csri_precond *pc;
   double *h;         /* Hessenberg, column k at h + k (m + 1), rotated to R as it fills */
   double *c, *s, *g; /* the rotations (m each) and the rotated r.h.s. beta e_1 (m + 1) */
 } work;
+
+/* The one-process run and its work, as the driver's self. */
+typedef struct one {
+  csri_solve_run *run;
+  work *w;
+} one;
 
 static void work_free(work *w) {
   for (int64_t i = 0; w->v != NULL && i <= w->m; i++)
     csr_vector_free(&w->v[i]);
   csri_free(w->v);
   csr_vector_free(&w->z);
-  csr_matrix_free(&w->m_inv);
   csri_free(w->h);
 }
 
 /* The host arrays and the vectors. On the host the basis is checked against the memory the
  * context allows before any is taken: its limit bounds each allocation, and m + 1 of them can
  * exceed what one may take many times over. */
-static csr_status setup(csri_solve_run *run, int jacobi, work *w) {
+static csr_status setup(csri_solve_run *run, const csri_precond *pc, work *w) {
+  int precondition = csri_precond_active(pc);
   csr_context *ctx = run->ctx;
   int64_t n = run->b->n;
   int64_t m = run->options->restart > 0 ? run->options->restart : default_restart;
   w->m = m = m < n ? m : n;
   csr_value_type type = run->x->value_type;
   csr_location where = run->x->location;
-  size_t vector_bytes = 0, basis_bytes = 0, count = (size_t)m + 1 + (jacobi ? 1 : 0);
+  size_t vector_bytes = 0, basis_bytes = 0, count = (size_t)m + 1 + (precondition ? 1 : 0);
   size_t doubles = 0, host_bytes = 0;
   if (csri_mul_overflows((size_t)n, csri_value_size(type), &vector_bytes) ||
       csri_mul_overflows(vector_bytes, count, &basis_bytes) ||
@@ -66,10 +74,9 @@ static csr_status setup(csri_solve_run *run, int jacobi, work *w) {
   w->c = w->h + (size_t)(m + 1) * (size_t)m;
   w->s = w->c + m;
   w->g = w->s + m;
-  if (jacobi) {
-    CSRI_TRY(csri_inverse_diagonal(ctx, run->A, type, &w->m_inv));
+  w->pc = pc;
+  if (precondition)
     CSRI_TRY(csr_vector_create(ctx, &w->z, n, type, where));
-  }
   for (int64_t i = 0; i <= m; i++)
     CSRI_TRY(csr_vector_create(ctx, &w->v[i], n, type, where));
   return CSR_SUCCESS;
@@ -77,8 +84,8 @@ static csr_status setup(csri_solve_run *run, int jacobi, work *w) {
 
 /* out = A M^-1 in. */
 static csr_status apply(csri_solve_run *run, work *w, const csr_vector *in, csr_vector *out) {
-  if (w->m_inv != NULL) {
-    CSRI_TRY(csr_spmv(run->ctx, 1.0, w->m_inv, in, 0.0, w->z));
+  if (w->z != NULL) {
+    CSRI_TRY(csri_precond_apply(run->ctx, w->pc, in, w->z));
     in = w->z;
   }
   return csr_spmv(run->ctx, 1.0, run->A, in, 0.0, out);
@@ -102,18 +109,19 @@ static csr_status not_finite(csri_solve_run *run, const char *what, double value
                    (long long)run->iterations + 1);
 }
 
-/* Arnoldi step k: v_{k+1} (unnormalised) and column k of the Hessenberg matrix; *norm is
- * h_{k+1,k}, the norm of what is left after orthogonalisation. */
-static csr_status arnoldi(csri_solve_run *run, work *w, int64_t k, double *norm) {
+/* Arnoldi step k: v_{k+1} = A M^-1 v_k orthogonalised, its coefficients added to column k of
+ * the Hessenberg matrix (h, zeroed); *norm is h_{k+1,k}, the norm of what is left. */
+static csr_status arnoldi(void *self, int64_t k, double *h, double *norm) {
+  one *o = self;
+  csri_solve_run *run = o->run;
+  work *w = o->w;
   csr_context *ctx = run->ctx;
   csr_vector *u = w->v[k + 1];
-  double *h = w->h + k * (w->m + 1), before = 0.0, after = 0.0;
+  double before = 0.0, after = 0.0;
   CSRI_TRY(apply(run, w, w->v[k], u));
   CSRI_TRY(csr_nrm2(ctx, u, &before));
   if (!isfinite(before))
     return not_finite(run, "||A M^-1 v_k||", before);
-  for (int64_t i = 0; i <= k + 1; i++)
-    h[i] = 0.0;
   CSRI_TRY(orthogonalise(ctx, w, k, u, h));
   CSRI_TRY(csr_nrm2(ctx, u, &after));
   /* Cancellation: most of u lay in the basis, and what is left carries the rounding errors of
@@ -126,11 +134,10 @@ static csr_status arnoldi(csri_solve_run *run, work *w, int64_t k, double *norm)
   return CSR_SUCCESS;
 }
 
-/* Rotates column k by the earlier rotations, then makes and applies rotation k, which zeroes
- * h_{k+1,k} and moves the residual into g_{k+1}. 0 when column k is all zero below row k - 1
- * after the earlier rotations (r_kk = 0: A M^-1 is singular on the Krylov space). */
-static int rotate(work *w, int64_t k) {
-  double *h = w->h + k * (w->m + 1), *c = w->c, *s = w->s, *g = w->g;
+/* Rotates column k of h (ld rows) by the earlier rotations, then makes and applies rotation k,
+ * which zeroes h_{k+1,k} and moves the residual into g_{k+1}. 0 when column k is all zero below
+ * row k - 1 after the earlier rotations (r_kk = 0: A M^-1 is singular on the Krylov space). */
+static int rotate(double *h, double *c, double *s, double *g, int64_t k) {
   for (int64_t i = 0; i < k; i++) {
     double t = c[i] * h[i] + s[i] * h[i + 1];
     h[i + 1] = -s[i] * h[i] + c[i] * h[i + 1];
@@ -148,30 +155,33 @@ static int rotate(work *w, int64_t k) {
   return 1;
 }
 
-/* x += M^-1 V_k y with R y = g (k columns). The sum V_k y is formed in v_k, which the update does
- * not read, when M^-1 has to be applied to it. */
-static csr_status update(csri_solve_run *run, work *w, int64_t k) {
-  csr_context *ctx = run->ctx;
-  int64_t ld = w->m + 1;
-  double *y = w->g; /* solved in place: y_i needs only g_i and y_j, j > i */
+/* y = R^-1 y in place for the k x k upper triangle R of the rotated h (column j at h + j ld):
+ * y_i needs only y_i and the y_j, j > i, already solved. */
+static void back_substitute(const double *h, int64_t ld, double *y, int64_t k) {
   for (int64_t i = k - 1; i >= 0; i--) {
     double t = y[i];
     for (int64_t j = i + 1; j < k; j++)
-      t -= w->h[i + j * ld] * y[j];
-    y[i] = t / w->h[i + i * ld];
+      t -= h[i + j * ld] * y[j];
+    y[i] = t / h[i + i * ld];
   }
-  if (k == 0)
-    return CSR_SUCCESS;
-  if (w->m_inv == NULL) {
+}
+
+/* x += M^-1 V_k y (k >= 1 columns). The sum V_k y is formed in v_k, which the update does not
+ * read, when M^-1 has to be applied to it. */
+static csr_status update(void *self, int64_t k, const double *y) {
+  one *o = self;
+  csr_context *ctx = o->run->ctx;
+  work *w = o->w;
+  if (w->z == NULL) {
     for (int64_t i = 0; i < k; i++)
-      CSRI_TRY(csr_axpy(ctx, y[i], w->v[i], run->x));
+      CSRI_TRY(csr_axpy(ctx, y[i], w->v[i], o->run->x));
     return CSR_SUCCESS;
   }
   csr_vector *sum = w->v[k];
   for (int64_t i = 0; i < k; i++)
     CSRI_TRY(csr_axpby(ctx, y[i], w->v[i], i == 0 ? 0.0 : 1.0, sum));
-  CSRI_TRY(csr_spmv(ctx, 1.0, w->m_inv, sum, 0.0, w->z));
-  return csr_axpy(ctx, 1.0, w->z, run->x);
+  CSRI_TRY(csri_precond_apply(ctx, w->pc, sum, w->z));
+  return csr_axpy(ctx, 1.0, w->z, o->run->x);
 }
 
 /* One cycle from x, whose residual r (norm beta > 0) is in v_0: steps until m of them ran, the
@@ -179,37 +189,66 @@ static csr_status update(csri_solve_run *run, work *w, int64_t k) {
  * growing; then x moves to the cycle's minimiser. *singular = 1 when it stopped growing with
  * A M^-1 singular on it: restarting would build the same space, and nothing reduces the residual
  * further. */
-static csr_status cycle(csri_solve_run *run, work *w, double beta, int *singular) {
-  csr_context *ctx = run->ctx;
-  int64_t k = 0;
-  CSRI_TRY(csr_scale(ctx, 1.0 / beta, w->v[0]));
-  w->g[0] = beta;
-  for (; k < w->m; k++) {
-    double norm = 0.0;
-    CSRI_TRY(arnoldi(run, w, k, &norm));
-    w->h[(k + 1) + k * (w->m + 1)] = norm;
+static csr_status cycle(csri_solve_run *run, const csri_gmres_ops *ops, double beta,
+                        int *singular) {
+  int64_t k = 0, ld = ops->m + 1;
+  CSRI_TRY(ops->scale(ops->self, 0, 1.0 / beta));
+  ops->g[0] = beta;
+  for (; k < ops->m; k++) {
+    double norm = 0.0, *h = ops->h + k * ld;
+    for (int64_t i = 0; i <= k + 1; i++)
+      h[i] = 0.0;
+    CSRI_TRY(ops->arnoldi(ops->self, k, h, &norm));
+    h[k + 1] = norm;
     run->iterations++;
-    if (!rotate(w, k)) {
+    if (!rotate(h, ops->c, ops->s, ops->g, k)) {
       *singular = 1;
-      csri_solve_record(run, fabs(w->g[k]));
+      csri_solve_record(run, fabs(ops->g[k]));
       break;
     }
-    csri_solve_record(run, fabs(w->g[k + 1]));
+    csri_solve_record(run, fabs(ops->g[k + 1]));
     /* norm = 0: the lucky breakdown, A M^-1 maps the Krylov space into itself and the cycle's
      * minimiser solves the system. A norm whose reciprocal overflows is that too. */
     int stopped = norm == 0.0 || !isfinite(1.0 / norm);
-    if (stopped || fabs(w->g[k + 1]) <= run->tol || run->iterations >= run->max_iter) {
+    if (stopped || fabs(ops->g[k + 1]) <= run->tol || run->iterations >= run->max_iter) {
       k++;
       break;
     }
-    CSRI_TRY(csr_scale(ctx, 1.0 / norm, w->v[k + 1]));
+    CSRI_TRY(ops->scale(ops->self, k + 1, 1.0 / norm));
   }
-  return update(run, w, k);
+  back_substitute(ops->h, ld, ops->g, k); /* y, in g's place */
+  return k == 0 ? CSR_SUCCESS : ops->update(ops->self, k, ops->g);
 }
 
-/* ||r|| of the residual in v_0, refused when not finite. */
-static csr_status residual_norm(csri_solve_run *run, work *w, double *rn) {
-  CSRI_TRY(csr_nrm2(run->ctx, w->v[0], rn));
+csr_status csri_gmres_iterate(csri_solve_run *run, const csri_gmres_ops *ops) {
+  double rn = 0.0;
+  int singular = 0;
+  CSRI_TRY(ops->residual(ops->self, &rn));
+  csri_solve_record(run, rn);
+  for (;;) {
+    csr_status finished;
+    if (csri_solve_finished(run, rn, &finished))
+      return finished;
+    if (singular) {
+      run->stop = CSR_SOLVER_BREAKDOWN;
+      return CSRI_FAIL(run->ctx, CSR_ERR_INVALID_MATRIX,
+                       "GMRES breakdown at iteration %lld: the Krylov space stopped growing with "
+                       "A%s singular on it, ||b - A x|| = %g: A is singular (b is not in its "
+                       "range)",
+                       (long long)run->iterations, ops->preconditioned ? " M^-1" : "", rn);
+    }
+    CSRI_TRY(cycle(run, ops, rn, &singular));
+    CSRI_TRY(ops->residual(ops->self, &rn));
+    csri_solve_rerecord(run, rn); /* the cycle's last estimate becomes the true ||b - A x|| */
+  }
+}
+
+/* v_0 = b - A x and its norm, refused when not finite. */
+static csr_status residual(void *self, double *rn) {
+  one *o = self;
+  csri_solve_run *run = o->run;
+  CSRI_TRY(csri_solve_residual(run, o->w->v[0]));
+  CSRI_TRY(csr_nrm2(run->ctx, o->w->v[0], rn));
   if (isfinite(*rn))
     return CSR_SUCCESS;
   return CSRI_FAIL(run->ctx, CSR_ERR_INVALID_VALUE,
@@ -218,40 +257,19 @@ static csr_status residual_norm(csri_solve_run *run, work *w, double *rn) {
                    *rn, (long long)run->iterations);
 }
 
-static csr_status singular_breakdown(csri_solve_run *run, const work *w, double rn) {
-  run->stop = CSR_SOLVER_BREAKDOWN;
-  return CSRI_FAIL(run->ctx, CSR_ERR_INVALID_MATRIX,
-                   "GMRES breakdown at iteration %lld: the Krylov space stopped growing with "
-                   "A%s singular on it, ||b - A x|| = %g: A is singular (b is not in its range)",
-                   (long long)run->iterations, w->m_inv != NULL ? " M^-1" : "", rn);
+static csr_status scale(void *self, int64_t i, double alpha) {
+  one *o = self;
+  return csr_scale(o->run->ctx, alpha, o->w->v[i]);
 }
 
-/* Cycles from x until converged, at the limit, or broken down; ||b - A x|| is recomputed after
- * every cycle (the estimate drifts from it) and replaces the cycle's last history entry. */
-static csr_status iterate(csri_solve_run *run, work *w) {
-  double rn = 0.0;
-  int singular = 0;
-  CSRI_TRY(csri_solve_residual(run, w->v[0]));
-  CSRI_TRY(residual_norm(run, w, &rn));
-  csri_solve_record(run, rn);
-  for (;;) {
-    csr_status finished;
-    if (csri_solve_finished(run, rn, &finished))
-      return finished;
-    if (singular)
-      return singular_breakdown(run, w, rn);
-    CSRI_TRY(cycle(run, w, rn, &singular));
-    CSRI_TRY(csri_solve_residual(run, w->v[0]));
-    CSRI_TRY(residual_norm(run, w, &rn));
-    csri_solve_rerecord(run, rn);
-  }
-}
-
-csr_status csri_gmres(csri_solve_run *run, int jacobi) {
+csr_status csri_gmres(csri_solve_run *run, const csri_precond *pc) {
   work w = {0};
-  csr_status status = setup(run, jacobi, &w);
+  one self = {run, &w};
+  csr_status status = setup(run, pc, &w);
+  csri_gmres_ops ops = {&self,       w.m,      w.h,   w.c,     w.s,   w.g,
+                        w.z != NULL, residual, scale, arnoldi, update};
   if (status >= 0)
-    status = iterate(run, &w);
+    status = csri_gmres_iterate(run, &ops);
   work_free(&w);
   return status;
 }

@@ -18,6 +18,8 @@ void csr_solver_options_init(csr_solver_options *options) {
   options->progress = NULL;
   options->progress_user = NULL;
   options->preconditioner = CSR_PRECOND_NONE;
+  csr_factor_options_init(&options->factor_options);
+  options->factor = NULL;
   options->restart = 0;
 }
 
@@ -51,12 +53,15 @@ csr_status csri_solve_check_options(csr_context *ctx, const csr_solver_options *
   if (o->method != CSR_SOLVER_CG && o->method != CSR_SOLVER_PCG_JACOBI &&
       o->method != CSR_SOLVER_BICGSTAB && o->method != CSR_SOLVER_GMRES)
     return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "%s: unknown method %d", who, (int)o->method);
-  if (o->preconditioner != CSR_PRECOND_NONE && o->preconditioner != CSR_PRECOND_JACOBI)
+  if (o->preconditioner < CSR_PRECOND_NONE || o->preconditioner > CSR_PRECOND_FACTOR)
     return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "%s: unknown preconditioner %d", who,
                      (int)o->preconditioner);
   if (o->method == CSR_SOLVER_BICGSTAB && o->preconditioner != CSR_PRECOND_NONE)
     return CSRI_FAIL(ctx, CSR_ERR_UNSUPPORTED,
-                     "%s: BiCGSTAB takes no preconditioner yet (GMRES with Jacobi does)", who);
+                     "%s: BiCGSTAB takes no preconditioner yet (GMRES and CG do)", who);
+  if (o->preconditioner == CSR_PRECOND_FACTOR && o->factor == NULL)
+    return CSRI_FAIL(ctx, CSR_ERR_NULL_POINTER,
+                     "%s: preconditioner CSR_PRECOND_FACTOR with options->factor NULL", who);
   if (o->restart < 0)
     return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "%s: restart %lld (>= 0; 0: the default, 30)", who,
                      (long long)o->restart);
@@ -109,12 +114,26 @@ int csri_solve_jacobi(const csr_solver_options *o) {
   return o->method == CSR_SOLVER_PCG_JACOBI || o->preconditioner == CSR_PRECOND_JACOBI;
 }
 
+/* The preconditioner of a factorization or GMRES's, then the method. CG with Jacobi keeps its
+ * fused step (src/solve/cg.c), which reads the diagonal itself. */
+static csr_status method(csri_solve_run *run) {
+  const csr_solver_options *o = run->options;
+  if (o->method == CSR_SOLVER_BICGSTAB)
+    return csri_bicgstab(run);
+  int jacobi = csri_solve_jacobi(o);
+  if (o->method != CSR_SOLVER_GMRES && (jacobi || o->preconditioner == CSR_PRECOND_NONE))
+    return csri_cg(run, jacobi);
+  csri_precond pc;
+  csr_status status = csri_precond_setup(run, &pc);
+  if (status >= 0)
+    status = o->method == CSR_SOLVER_GMRES ? csri_gmres(run, &pc) : csri_pcg(run, &pc);
+  csri_precond_free(&pc);
+  return status;
+}
+
 /* The method's run, then ||b - A x|| of the x it leaves. */
 static csr_status run_method(csri_solve_run *run, double *residual_norm) {
-  const csr_solver_options *o = run->options;
-  csr_status status = o->method == CSR_SOLVER_BICGSTAB ? csri_bicgstab(run)
-                      : o->method == CSR_SOLVER_GMRES  ? csri_gmres(run, csri_solve_jacobi(o))
-                                                       : csri_cg(run, csri_solve_jacobi(o));
+  csr_status status = method(run);
   *residual_norm = NAN;
   csr_vector *r = NULL;
   csr_status s = csr_vector_create(run->ctx, &r, run->b->n, run->b->value_type, run->x->location);

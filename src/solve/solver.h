@@ -86,9 +86,46 @@ typedef struct csri_cg_ops {
 /* CG's iteration from x, until converged, at the limit, or refused (src/solve/cg.c). */
 csr_status csri_cg_iterate(csri_solve_run *run, const csri_cg_ops *ops);
 csr_status csri_bicgstab(csri_solve_run *run);
-/* Restarted GMRES(options->restart), right-preconditioned by Jacobi when `jacobi`
- * (src/solve/gmres.c). */
-csr_status csri_gmres(csri_solve_run *run, int jacobi);
+/* The run's preconditioner M (src/solve/precond.c): none, Jacobi's diag(A)^-1 as a diagonal
+ * matrix, or an incomplete factorization, the run's own or the caller's. */
+typedef struct csri_precond {
+  csr_matrix *inverse_diagonal;
+  csr_factor *owned;
+  const csr_factor *factor;
+} csri_precond;
+/* Makes M as options->preconditioner says (NONE: nothing); a failed factorization's error. */
+csr_status csri_precond_setup(csri_solve_run *run, csri_precond *pc);
+int csri_precond_active(const csri_precond *pc);
+/* z = M^-1 r (r copied for no M). */
+csr_status csri_precond_apply(csr_context *ctx, const csri_precond *pc, const csr_vector *r,
+                              csr_vector *z);
+void csri_precond_free(csri_precond *pc);
+
+/* Restarted GMRES(options->restart), right-preconditioned by pc's M (src/solve/gmres.c). */
+csr_status csri_gmres(csri_solve_run *run, const csri_precond *pc);
+/* What restarted GMRES needs of where it runs: one process (src/solve/gmres.c) or across ranks
+ * (src/dist/gmres.c). The cycles, the rotations of the Hessenberg matrix and its solve, the
+ * stopping rule, the history and the breakdowns are csri_gmres_iterate's, shared by both. */
+typedef struct csri_gmres_ops {
+  void *self;
+  int64_t m;             /* steps per cycle, 1 <= m <= n */
+  double *h, *c, *s, *g; /* host: (m + 1) x m Hessenberg (column k at h + k (m + 1)), the
+                            rotations (m each), the rotated r.h.s. (m + 1) */
+  int preconditioned;    /* said in a breakdown's message */
+  /* v_0 = b - A x and *rn = ||v_0||; an error when it is not finite. */
+  csr_status (*residual)(void *self, double *rn);
+  /* v_i = alpha v_i. */
+  csr_status (*scale)(void *self, int64_t i, double alpha);
+  /* v_{k+1} = A M^-1 v_k orthogonalised against v_0..v_k, the coefficients added to h (column
+   * k, zeroed by the driver), *norm = ||v_{k+1}||. */
+  csr_status (*arnoldi)(void *self, int64_t k, double *h, double *norm);
+  /* x += M^-1 (v_0 y_0 + ... + v_{k-1} y_{k-1}), k >= 1. */
+  csr_status (*update)(void *self, int64_t k, const double *y);
+} csri_gmres_ops;
+/* GMRES's cycles from x, until converged, at the limit, or broken down (src/solve/gmres.c). */
+csr_status csri_gmres_iterate(csri_solve_run *run, const csri_gmres_ops *ops);
+/* CG preconditioned by pc's factorization, from the public operations (src/solve/pcg.c). */
+csr_status csri_pcg(csri_solve_run *run, const csri_precond *pc);
 /* *D = diag(A)^-1 as a diagonal matrix of `type` where A lives, for a preconditioner applied by
  * csr_spmv; CSR_ERR_INVALID_MATRIX naming the first row whose a_ii is missing or zero,
  * CSR_ERR_INVALID_VALUE when 1 / a_ii overflows (src/solve/inverse_diagonal.c). */

@@ -3,12 +3,6 @@
  * dispatch to the backends (src/ref/spsv.c, src/omp/spsv.c). */
 #include "ops/ops.h"
 
-static int types_fit(csr_value_type a, csr_value_type b, csr_value_type x) {
-  if (b != x)
-    return 0;
-  return a == CSR_PATTERN || a == x; /* a pattern matrix takes either vector type */
-}
-
 static csr_status check(csr_context *ctx, const csr_spsv_plan *plan, const csr_vector *b,
                         const csr_vector *x) {
   CSRI_CHECK_NULL(ctx, plan);
@@ -18,7 +12,7 @@ static csr_status check(csr_context *ctx, const csr_spsv_plan *plan, const csr_v
     return CSRI_FAIL(ctx, CSR_ERR_DIMENSION_MISMATCH,
                      "csr_spsv: the triangle is %lld x %lld but b has %lld entries and x %lld",
                      (long long)plan->n, (long long)plan->n, (long long)b->n, (long long)x->n);
-  if (!types_fit(plan->value_type, b->value_type, x->value_type))
+  if (!csri_matrix_vector_types_fit(plan->value_type, b->value_type, x->value_type))
     return CSRI_FAIL(ctx, CSR_ERR_TYPE_MISMATCH,
                      "csr_spsv: value types A %d, b %d, x %d: need all F64, all F32, or a pattern "
                      "A with b and x both F64 or both F32",
@@ -26,6 +20,11 @@ static csr_status check(csr_context *ctx, const csr_spsv_plan *plan, const csr_v
   if (b->location != x->location)
     return CSRI_FAIL(ctx, CSR_ERR_LOCATION_MISMATCH,
                      "csr_spsv: b and x must both be on the host or both on the device");
+  if (x->location != plan->location)
+    return CSRI_FAIL(ctx, CSR_ERR_LOCATION_MISMATCH,
+                     "csr_spsv: the plan was made for a matrix on the %s, b and x are on the %s",
+                     plan->location == CSR_HOST ? "host" : "device",
+                     x->location == CSR_HOST ? "host" : "device");
   if (csri_vectors_overlap(b, x)) /* a row would read b entries already overwritten */
     return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "csr_spsv: b and x overlap in memory");
   return CSR_SUCCESS;

@@ -11,6 +11,8 @@ void csr_spsv_plan_free(csr_spsv_plan **plan) {
   if (plan == NULL || *plan == NULL)
     return;
   csr_spsv_plan *p = *plan;
+  if (p->free_device != NULL)
+    p->free_device(p->device);
   csri_free(p->offsets);
   csri_free(p->cols);
   csri_free(p->values);
@@ -194,14 +196,9 @@ static csr_status build(csr_context *ctx, const csr_matrix *A, csr_spsv_plan *p)
   return status;
 }
 
-csr_status csr_spsv_analyze(csr_context *ctx, const csr_matrix *A, csr_triangle triangle,
-                            csr_diagonal diagonal, csr_spsv_plan **plan) {
-  CSRI_CHECK_NULL(ctx, plan);
+csr_status csri_spsv_analyze_host(csr_context *ctx, const csr_matrix *A, csr_triangle triangle,
+                                  csr_diagonal diagonal, csr_spsv_plan **plan) {
   *plan = NULL;
-  CSRI_TRY(check(ctx, A, triangle, diagonal));
-  /* Device matrices are refused as every call refuses them where no backend takes them. */
-  const csri_backend *b;
-  CSRI_TRY(CSRI_DISPATCH(ctx, A->location, solve.spsv, "the triangular solve", &b));
   if (A->rows > 0)
     CSRI_TRY(check_arrays(ctx, A));
   csr_spsv_plan *p = csri_calloc(1, sizeof *p);
@@ -211,6 +208,7 @@ csr_status csr_spsv_analyze(csr_context *ctx, const csr_matrix *A, csr_triangle 
   p->triangle = triangle;
   p->diagonal = diagonal;
   p->value_type = A->value_type;
+  p->location = CSR_HOST;
   csr_status status = build(ctx, A, p);
   if (status < 0) {
     csr_spsv_plan_free(&p);
@@ -218,4 +216,42 @@ csr_status csr_spsv_analyze(csr_context *ctx, const csr_matrix *A, csr_triangle 
   }
   *plan = p;
   return CSR_SUCCESS;
+}
+
+csr_status csri_spsv_analyze_for(csr_context *ctx, const csr_matrix *host_A, csr_triangle triangle,
+                                 csr_diagonal diagonal, csr_location where, csr_spsv_plan **plan) {
+  CSRI_TRY(csri_spsv_analyze_host(ctx, host_A, triangle, diagonal, plan));
+  if (where == CSR_HOST)
+    return CSR_SUCCESS;
+  const csri_backend *b;
+  csr_status status = CSRI_DISPATCH(ctx, where, solve.spsv, "the triangular solve", &b);
+  if (status >= 0)
+    status = b->solve.spsv_prepare(ctx, *plan);
+  if (status < 0)
+    csr_spsv_plan_free(plan);
+  return status;
+}
+
+/* A device matrix: analysed on a host copy, the plan then mirrored by the backend. */
+static csr_status analyze_device(csr_context *ctx, const csr_matrix *A, csr_triangle triangle,
+                                 csr_diagonal diagonal, csr_spsv_plan **plan) {
+  csr_matrix *host = NULL;
+  CSRI_TRY(csr_matrix_copy(ctx, A, &host, CSR_HOST));
+  csr_status status = csri_spsv_analyze_for(ctx, host, triangle, diagonal, A->location, plan);
+  csr_matrix_free(&host);
+  return status;
+}
+
+csr_status csr_spsv_analyze(csr_context *ctx, const csr_matrix *A, csr_triangle triangle,
+                            csr_diagonal diagonal, csr_spsv_plan **plan) {
+  CSRI_CHECK_NULL(ctx, plan);
+  *plan = NULL;
+  CSRI_TRY(check(ctx, A, triangle, diagonal));
+  const csri_backend *b;
+  csr_status dispatched = CSRI_DISPATCH(ctx, A->location, solve.spsv, "the triangular solve", &b);
+  CSRI_TRY(dispatched);
+  csr_status status = A->location == CSR_HOST
+                          ? csri_spsv_analyze_host(ctx, A, triangle, diagonal, plan)
+                          : analyze_device(ctx, A, triangle, diagonal, plan);
+  return csri_ran(ctx, b, dispatched, status);
 }

@@ -11,7 +11,12 @@
 # rows and the PNG's signature, IHDR and IDAT size), breakdown (indefinite and unsymmetric
 # matrices with cg: the residual reached and the method suggested), bad_values (NaN and infinity
 # in A or b, named), singular (a zero row or column, A p = 0), cuda (--backend cuda: A built on
-# the device and solved there; exit 3 without a device).
+# the device and solved there; exit 3 without a device), precond (GMRES with ILU(0) on the
+# convection-diffusion matrix and CG with IC(0) on 1138_bus: converged in a fraction of the
+# unpreconditioned iterations), auto (--method auto's reason and its convergence on symmetric,
+# unsymmetric, indefinite and pattern matrices, and its fallback to CG with Jacobi when IC(0)
+# fails), ilut (ILUT, and --method auto on west0067, whose diagonal is mostly zero: its rows
+# matched).
 # Exit 0 pass, 1 fail, 77 skipped (python3 missing: it parses the JSON and the PNG).
 set -euo pipefail
 
@@ -64,7 +69,8 @@ case_help() {
   run 0 "$app" --help
   for text in "Usage: cg A.mtx [b.mtx]" "--method cg|pcg|bicgstab" "--history FILE" \
     "iteration,residual_norm" "numbers and titles" "scaled residual" "||x - 1||_inf" \
-    "--max-iter N" "--maxit is the same" "--verbose" "gmres|gmres-jacobi" "--restart M" \
+    "--max-iter N" "--maxit is the same" "--verbose" "gmres|gmres-jacobi|auto" "--restart M" \
+    "--precond none|jacobi|ilu0|ilut|ic0" "--drop-tol T" "--fill-factor F" "auto_reason" \
     "Exit status: 0 success, 1 usage error, 2 bad input"; do
     contains "$tmp/out" "$text"
   done
@@ -86,14 +92,34 @@ case_usage() {
   contains "$tmp/err" "unknown option '--frobnicate'"
   local bad
   for bad in "--method gmres3" "--method CG" "--restart 0" "--restart x" "--tol 0" "--tol -1e-6" "--tol inf" "--tol x" \
-    "--maxit 0" "--maxit 1.5" "--maxit -3" "--threads 0" "--threads 5000" "--backend gpu"; do
+    "--maxit 0" "--maxit 1.5" "--maxit -3" "--threads 0" "--threads 5000" "--backend gpu" \
+    "--precond ilu" "--precond ILU0" "--drop-tol -1e-3" "--drop-tol x" "--fill-factor 0.5" \
+    "--fill-factor nan"; do
     # shellcheck disable=SC2086 # split "--option value" on purpose
     run 1 "$app" "$bus" $bad
     contains "$tmp/err" "${bad%% *}"
     contains "$tmp/err" "must be"
   done
   run 1 "$app" "$bus" --method pcg --restart 5
-  contains "$tmp/err" "--restart applies to --method gmres or gmres-jacobi, not pcg"
+  contains "$tmp/err" "--restart applies to --method gmres, gmres-jacobi or auto, not pcg"
+  # Preconditioners a method does not take, and ILUT's options without ILUT.
+  run 1 "$app" "$bus" --method bicgstab --precond ilu0
+  contains "$tmp/err" "--precond ilu0 does not apply to --method bicgstab: BiCGSTAB takes no preconditioner"
+  run 1 "$app" "$bus" --precond jacobi --method bicgstab
+  contains "$tmp/err" "--precond jacobi does not apply to --method bicgstab"
+  run 1 "$app" "$bus" --method auto --precond ic0
+  contains "$tmp/err" "--precond does not apply to --method auto"
+  run 1 "$app" "$bus" --method pcg --precond ic0
+  contains "$tmp/err" "--method pcg is CG with Jacobi: for --precond ic0 use --method cg"
+  run 1 "$app" "$bus" --method gmres-jacobi --precond ilu0
+  contains "$tmp/err" "--method gmres-jacobi is GMRES with Jacobi: for --precond ilu0 use --method gmres"
+  run 1 "$app" "$bus" --method gmres --precond ilu0 --drop-tol 1e-3
+  contains "$tmp/err" "--drop-tol and --fill-factor apply to --precond ilut"
+  run 1 "$app" "$bus" --fill-factor 5
+  contains "$tmp/err" "--drop-tol and --fill-factor apply to --precond ilut"
+  # BiCGSTAB with no preconditioner said is fine.
+  run 0 "$app" "$bus" --method bicgstab --precond none --maxit 1
+  contains "$tmp/out" "preconditioner     none"
   run 1 "$app" "$bus" --history
   contains "$tmp/err" "option --history needs a value"
   # Accepted spellings and bounds; the iteration limit is not an error (exit 0, "not converged").
@@ -422,8 +448,111 @@ case_cuda() {
   echo "cuda: ok"
 }
 
+# --precond: each factorization cuts the iterations to a fraction of the method's without it, and
+# the reports name it.
+case_precond() {
+  need_python
+  write_convection_diffusion "$tmp/cd.mtx" 30
+  run 0 "$app" "$tmp/cd.mtx" --method gmres --tol 1e-10 --json
+  check_json "j['converged']" "j['preconditioner'] == 'none'"
+  local plain
+  plain=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["iterations"])' "$tmp/out")
+  run 0 "$app" "$tmp/cd.mtx" --method gmres --precond ilu0 --tol 1e-10 --json
+  check_json "j['converged']" "j['method'] == 'gmres'" "j['preconditioner'] == 'ilu0'" \
+    "j['restart'] == 30" "j['relative_residual'] <= 1e-10" "j['error_inf'] < 1e-6" \
+    "0 < j['iterations'] < $plain / 3" "j['drop_tol'] is None" "j['auto_reason'] is None"
+  run 0 "$app" "$tmp/cd.mtx" --precond ilu0 --method gmres --restart 10 --tol 1e-10
+  contains "$tmp/out" "method             gmres (restart 10), tol 1e-10"
+  contains "$tmp/out" "preconditioner     ilu0 (factored in the solve, its time included)"
+  contains "$tmp/out" "converged after"
+  grep -qE "^relative residual  [0-9.]+e-(1[0-9]|[2-9][0-9])  " "$tmp/out" ||
+    fail "relative residual above 1e-10: $(cat "$tmp/out")"
+  # GMRES with Jacobi through --precond: the same as --method gmres-jacobi.
+  run 0 "$app" "$tmp/cd.mtx" --method gmres --precond jacobi --tol 1e-10 --json
+  check_json "j['converged']" "j['method'] == 'gmres-jacobi'" "j['preconditioner'] == 'jacobi'"
+  # CG with IC(0) on 1138_bus, against CG with Jacobi (--method pcg, and --precond jacobi).
+  run 0 "$app" "$bus" --method pcg --tol 1e-10 --json
+  check_json "j['converged']" "j['method'] == 'pcg'" "j['preconditioner'] == 'jacobi'"
+  local jacobi
+  jacobi=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["iterations"])' "$tmp/out")
+  run 0 "$app" "$bus" --method cg --precond jacobi --tol 1e-10 --json
+  check_json "j['converged']" "j['method'] == 'cg'" "j['preconditioner'] == 'jacobi'" \
+    "j['iterations'] == $jacobi"
+  run 0 "$app" "$bus" --method cg --precond ic0 --tol 1e-10 --json
+  check_json "j['converged']" "j['method'] == 'cg'" "j['preconditioner'] == 'ic0'" \
+    "j['restart'] is None" "j['relative_residual'] <= 1e-10" "j['error_inf'] < 1e-6" \
+    "0 < j['iterations'] < $jacobi / 3"
+  run 0 "$app" "$bus" --precond ic0
+  contains "$tmp/out" "preconditioner     ic0 (factored in the solve, its time included)"
+  contains "$tmp/out" "converged after"
+  [[ ! -s "$tmp/err" ]] || fail "CG with IC(0) on 1138_bus warned: $(cat "$tmp/err")"
+  echo "precond: ok"
+}
+
+# --method auto: the reason on stdout (text) or as auto_reason (JSON), and a converged solve.
+case_auto() {
+  need_python
+  run 0 "$app" "$bus" --method auto
+  contains "$tmp/out" "auto: A is symmetric with a positive diagonal: CG with IC(0)"
+  contains "$tmp/out" "preconditioner     ic0"
+  contains "$tmp/out" "converged after"
+  run 0 "$app" "$bus" --method auto --tol 1e-10 --json
+  check_json "j['converged']" "j['method'] == 'cg'" "j['preconditioner'] == 'ic0'" \
+    "j['auto_reason'] == 'A is symmetric with a positive diagonal: CG with IC(0)'" \
+    "j['relative_residual'] <= 1e-10" "j['error_inf'] < 1e-6"
+  write_convection_diffusion "$tmp/cd.mtx" 30
+  run 0 "$app" "$tmp/cd.mtx" --method auto --tol 1e-10
+  contains "$tmp/out" "auto: A is not symmetric: GMRES(30) with ILU(0)"
+  contains "$tmp/out" "converged after"
+  run 0 "$app" "$tmp/cd.mtx" --method auto --restart 12 --tol 1e-10 --json
+  check_json "j['converged']" "j['method'] == 'gmres'" "j['preconditioner'] == 'ilu0'" \
+    "j['restart'] == 12" "j['auto_reason'] == 'A is not symmetric: GMRES(12) with ILU(0)'" \
+    "j['relative_residual'] <= 1e-10" "j['error_inf'] < 1e-6"
+  # Symmetric with a negative diagonal entry: not CG; GMRES(n) for n < 30.
+  printf '%%%%MatrixMarket matrix coordinate real symmetric\n4 4 5\n1 1 1\n2 2 -1\n3 3 2\n4 4 3\n2 1 0.5\n' >"$tmp/indef.mtx"
+  run 0 "$app" "$tmp/indef.mtx" --method auto --tol 1e-12
+  contains "$tmp/out" "auto: A is symmetric but A(1,1) = -1 < 0 (0-based): GMRES(4) with ILU(0)"
+  contains "$tmp/out" "converged after"
+  # A pattern: nothing to factor.
+  run 0 "$app" "$src/matrices/karate.mtx" --method auto --json
+  check_json "j['converged']" "j['preconditioner'] == 'none'" "j['method'] == 'gmres'" \
+    "j['auto_reason'] == 'A is symmetric and 34 of its 34 diagonal entries are zero or missing: GMRES(30) without a preconditioner (A is a pattern: no values to factor)'"
+  # IC(0) fails on this symmetric, positive-diagonal, indefinite star whatever the shift: CG with
+  # Jacobi is tried instead, and breaks down (A is not positive definite); both are said.
+  printf '%%%%MatrixMarket matrix coordinate real symmetric\n4 4 7\n1 1 1\n2 2 1\n3 3 1\n4 4 1\n4 1 10\n4 2 10\n4 3 10\n' >"$tmp/star.mtx"
+  run 2 "$app" "$tmp/star.mtx" --precond ic0
+  contains "$tmp/err" "IC(0) failed at row 3"
+  run 2 "$app" "$tmp/star.mtx" --method auto
+  contains "$tmp/err" "cg broke down after"
+  contains "$tmp/err" "cg: auto: A is symmetric with a positive diagonal: CG with IC(0); IC(0) failed ("
+  contains "$tmp/err" "), so CG with Jacobi instead"
+  [[ ! -s "$tmp/out" ]] || fail "a breakdown printed a report"
+  echo "auto: ok"
+}
+
+# ILUT (fill, entries dropped by size) and the matched rows of a diagonal with zeros.
+case_ilut() {
+  need_python
+  write_convection_diffusion "$tmp/cd.mtx" 30
+  run 0 "$app" "$tmp/cd.mtx" --method gmres --precond ilut --tol 1e-10 --json
+  check_json "j['converged']" "j['preconditioner'] == 'ilut'" "j['drop_tol'] == 1e-4" \
+    "j['fill_factor'] == 10" "j['relative_residual'] <= 1e-10" "j['error_inf'] < 1e-6"
+  run 0 "$app" "$tmp/cd.mtx" --method gmres --precond ilut --drop-tol 1e-2 --fill-factor 2 --tol 1e-10
+  contains "$tmp/out" "preconditioner     ilut (drop tolerance 0.01, fill factor 2; factored in the solve, its time included)"
+  contains "$tmp/out" "converged after"
+  # west0067: 65 of its 67 diagonal entries are zero, so ILU(0) cannot start and auto matches rows.
+  local west="$src/matrices/west0067.mtx"
+  run 0 "$app" "$west" --method auto
+  contains "$tmp/out" "auto: A is not symmetric and 65 of its 67 diagonal entries are zero or missing: GMRES(30) with ILUT (rows matched)"
+  contains "$tmp/out" "converged after"
+  run 0 "$app" "$west" --method auto --json
+  check_json "j['converged']" "j['method'] == 'gmres'" "j['preconditioner'] == 'ilut'" \
+    "j['relative_residual'] <= 1e-8" "j['auto_reason'].endswith('GMRES(30) with ILUT (rows matched)')"
+  echo "ilut: ok"
+}
+
 case "$case_name" in
-help | usage | bad_input | spd | progress | bicgstab | gmres | rhs | history | breakdown | bad_values | singular | cuda)
+help | usage | bad_input | spd | progress | bicgstab | gmres | rhs | history | breakdown | bad_values | singular | cuda | precond | auto | ilut)
   "case_$case_name"
   ;;
 *) fail "unknown case '$case_name'" ;;

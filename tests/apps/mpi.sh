@@ -9,7 +9,7 @@
 # checksum within 1e-12 relative, --validate passes), cg (1138_bus.mtx with pcg: converged,
 # iterations within 2, the error small), errors (a malformed file, a missing one, a non-square A
 # for cg, an unknown backend: the message printed once, the same exit code as on one process,
-# no hang), text (the "ranks" table). Every case checks that the ranks' shares add up to the
+# no hang; cg's --method auto and factorizations refused), text (the "ranks" table). Every case checks that the ranks' shares add up to the
 # matrix's rows and nonzeros and start where the previous rank stopped.
 # Exit 0 pass, 1 fail, 77 skipped (python3 missing: it parses the JSON).
 set -euo pipefail
@@ -125,6 +125,16 @@ case_errors() {
   expect_error 2 "cannot open" "$apps/pagerank" "$tmp/none.mtx"
   expect_error 2 "it must be square" "$apps/cg" "$src/matrices/lp_share1b.mtx"
   expect_error 2 "none.txt: cannot open" "$apps/pagerank" "$karate" --personalization "$tmp/none.txt"
+  # What needs A on one process is refused as a usage error (exit 1), said once.
+  local args got
+  for args in "--method auto" "--precond ic0"; do
+    got=0
+    # shellcheck disable=SC2086 # split "--option value" on purpose
+    on2 "$apps/cg" "$bus" $args >"$tmp/out" 2>"$tmp/err" || got=$?
+    [[ "$got" == 1 ]] || fail "cg $args under mpiexec: exit $got, expected 1: $(head -5 "$tmp/err")"
+    [[ "$(grep -cF -- "${args} needs A on one process: not under mpiexec" "$tmp/err")" == 1 ]] ||
+      fail "cg $args under mpiexec: the refusal not printed once: $(cat "$tmp/err")"
+  done
   # With --json the error object comes once, on stdout.
   on2 "$apps/cg" "$tmp/bad.mtx" --json >"$tmp/out" 2>"$tmp/err" || true
   python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["error"]["exit_code"] == 2' \

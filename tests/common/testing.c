@@ -4,6 +4,7 @@
 
 #include "kernels/spmv_registry.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -469,6 +470,71 @@ csr_matrix *csrt_poisson_2d(csr_context *ctx, int64_t m, double shift) {
   A->nnz = k;
   A->flags = CSR_FLAG_SORTED | CSR_FLAG_NO_DUPLICATES;
   return A;
+}
+
+csr_matrix *csrt_convection_diffusion(csr_context *ctx, int dims, int64_t m, double peclet) {
+  int64_t n = dims == 3 ? m * m * m : m * m, stride[3] = {1, m, m * m};
+  double upstream = -1.0 - peclet / (double)(m + 1);
+  csr_matrix *A = NULL;
+  if (csr_matrix_create(ctx, &A, n, n, (2 * dims + 1) * n, CSR_F64, CSR_HOST) != CSR_SUCCESS) {
+    fprintf(stderr, "csrt_convection_diffusion: %s\n", csr_context_last_error(ctx));
+    exit(1);
+  }
+  int64_t k = 0;
+  for (int64_t i = 0; i < n; i++) {
+    for (int d = dims - 1; d >= 0; d--) /* upstream neighbours, columns ascending */
+      if ((i / stride[d]) % m > 0) {
+        A->col_indices[k] = (int32_t)(i - stride[d]);
+        ((double *)A->values)[k++] = upstream;
+      }
+    A->col_indices[k] = (int32_t)i;
+    ((double *)A->values)[k++] = -(double)dims * (upstream + 1.0) + 2.0 * dims;
+    for (int d = 0; d < dims; d++)
+      if ((i / stride[d]) % m < m - 1) {
+        A->col_indices[k] = (int32_t)(i + stride[d]);
+        ((double *)A->values)[k++] = -1.0;
+      }
+    A->row_offsets[i + 1] = k;
+  }
+  A->nnz = k;
+  A->flags = CSR_FLAG_SORTED | CSR_FLAG_NO_DUPLICATES;
+  return A;
+}
+
+csr_vector *csrt_zeros(csr_context *ctx, int64_t n) {
+  csr_vector *v = NULL;
+  CHECK_OK(ctx, csr_vector_create(ctx, &v, n, CSR_F64, CSR_HOST));
+  CHECK_OK(ctx, csr_fill(ctx, 0.0, v));
+  return v;
+}
+
+csr_vector *csrt_times_ones(csr_context *ctx, const csr_matrix *A) {
+  csr_vector *ones = csrt_zeros(ctx, A->cols), *b = csrt_zeros(ctx, A->rows);
+  CHECK_OK(ctx, csr_fill(ctx, 1.0, ones));
+  CHECK_OK(ctx, csr_spmv(ctx, 1.0, A, ones, 0.0, b));
+  csr_vector_free(&ones);
+  return b;
+}
+
+double csrt_residual_norm(const csr_matrix *A, const csr_vector *x, const csr_vector *b) {
+  long double sum = 0.0L;
+  for (int64_t i = 0; i < A->rows; i++) {
+    long double r = csrt_value(b->data, b->value_type, i);
+    for (int64_t k = A->row_offsets[i]; k < A->row_offsets[i + 1]; k++)
+      r -= (long double)csrt_value(A->values, A->value_type, k) *
+           csrt_value(x->data, x->value_type, A->col_indices[k]);
+    sum += r * r;
+  }
+  return (double)sqrtl(sum);
+}
+
+double csrt_norm2(const csr_vector *v) {
+  long double sum = 0.0L;
+  for (int64_t i = 0; i < v->n; i++) {
+    long double t = csrt_value(v->data, v->value_type, i);
+    sum += t * t;
+  }
+  return (double)sqrtl(sum);
 }
 
 int csrt_spmv_kernel_count(void) {

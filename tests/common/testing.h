@@ -160,6 +160,19 @@ csr_matrix *csrt_from_row_lengths(csr_context *ctx, int64_t rows, int64_t cols,
 /* The 2D 5-point Laplacian on an m x m grid with 4 + shift on the diagonal and -1 off it (F64,
  * host, sorted): SPD for shift >= 0. */
 csr_matrix *csrt_poisson_2d(csr_context *ctx, int64_t m, double shift);
+/* Upwind finite differences of -div grad u + peclet (1, 1[, 1]) . grad u on the unit square
+ * (dims 2, m x m interior points, 5-point) or cube (dims 3, m^3, 7-point), zero Dirichlet
+ * boundary, scaled by h^2 (h = 1 / (m + 1)): diagonal 2 dims + dims peclet h, -1 - peclet h
+ * upstream, -1 downstream. Non-symmetric for peclet > 0, an M-matrix (F64, host, sorted). */
+csr_matrix *csrt_convection_diffusion(csr_context *ctx, int dims, int64_t m, double peclet);
+/* b = A * ones, host F64 (the right-hand side whose solution is all ones), and n host F64
+ * zeros (an initial guess). */
+csr_vector *csrt_times_ones(csr_context *ctx, const csr_matrix *A);
+csr_vector *csrt_zeros(csr_context *ctx, int64_t n);
+/* ||b - A x||_2 and ||v||_2 of host operands, summed in long double: an oracle for a solver's
+ * reported residual. */
+double csrt_residual_norm(const csr_matrix *A, const csr_vector *x, const csr_vector *b);
+double csrt_norm2(const csr_vector *v);
 /* A host vector with random entries in [-1, 1) avoiding 0. */
 csr_vector *csrt_random_vector(csr_context *ctx, int64_t n, csr_value_type type, csrt_rng *rng);
 /* A view (owning nothing) of entries [begin, end) of v, where v lives. */
