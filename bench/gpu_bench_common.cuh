@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* What the GPU benchmarks share: CUDA and cuSPARSE error checks, the median of timed repetitions,
  * the copy bandwidth that their floors are fractions of, where the real matrices are, and the hash
- * that fills their data with random, never constant, values. */
+ * that fills their data with random, never constant, values; libcsr's own error check. */
 #ifndef CSR_BENCH_GPU_BENCH_COMMON_CUH
 #define CSR_BENCH_GPU_BENCH_COMMON_CUH
 
@@ -15,6 +15,17 @@
 #include <ctime>
 #include <string>
 #include <vector>
+
+/* Exits with 1 when a libcsr call returns an error, with the context's message (for the
+ * benchmarks that include csr.h first). */
+#define CSR_OK(ctx, call)                                                                          \
+  do {                                                                                             \
+    csr_status s_ = (call);                                                                        \
+    if (s_ < 0) {                                                                                  \
+      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, csr_context_last_error(ctx));  \
+      exit(1);                                                                                     \
+    }                                                                                              \
+  } while (0)
 
 /* Exits with 3 when a CUDA call fails. */
 #define CHECK_CUDA(call)                                                                           \

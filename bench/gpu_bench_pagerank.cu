@@ -35,15 +35,6 @@
 #include <time.h>
 #include <vector>
 
-#define CSR_OK(ctx, call)                                                                          \
-  do {                                                                                             \
-    csr_status s_ = (call);                                                                        \
-    if (s_ < 0) {                                                                                  \
-      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, csr_context_last_error(ctx));  \
-      exit(1);                                                                                     \
-    }                                                                                              \
-  } while (0)
-
 static const double DAMPING = 0.85;
 static const int K1 = 5, K2 = 45;
 static int g_reps = 20;

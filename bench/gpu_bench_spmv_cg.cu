@@ -48,15 +48,6 @@
 #include <time.h>
 #include <vector>
 
-#define CSR_OK(ctx, call)                                                                          \
-  do {                                                                                             \
-    csr_status s_ = (call);                                                                        \
-    if (s_ < 0) {                                                                                  \
-      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, csr_context_last_error(ctx));  \
-      exit(1);                                                                                     \
-    }                                                                                              \
-  } while (0)
-
 static int g_reps = 30;
 static FILE *g_csv = NULL;
 static char g_device[320] = "?", g_date[32] = "?", g_anchor[96] = "cuSPARSE";

@@ -4,8 +4,11 @@
 # gpu-labelled tests (tests/gpu_*.c, and tests/backend_*.c on the cuda backend), run them again
 # under compute-sanitizer (memcheck, racecheck), then the GPU benchmarks. Logs go to $OUT when it
 # is set, else to ./gpu-out.
-#   usage: bash bench/run_gpu.sh [tests|sanitize|bench|apps|mpi|all ...]   (default all; steps run
-#   in the order given; apps: spmv, cg and pagerank with --backend cuda, and bench/e2e_gpu.sh;
+#   usage: bash bench/run_gpu.sh [tests|sanitize|bench|factor|apps|mpi|all ...]   (default all;
+#   steps run in the order given; factor: the triangular-solve and ILU/IC time-to-solution
+#   benchmarks on the stencils and the real matrices of CSR_FACTOR_MATRICES (file names in
+#   CSR_MATRICES, default ../shared/matrices, else shared/matrices); apps: spmv, cg and pagerank
+#   with --backend cuda, and bench/e2e_gpu.sh;
 #   mpi: the distributed tests, GPU ranks sharing the GPU, also under compute-sanitizer: needs
 #   an MPI on PATH, e.g. an Open MPI wheel's bin/ with OPAL_PREFIX set to its root)
 #   Split a long run into several: the build directory (build-gpu) is kept, so later runs
@@ -114,6 +117,27 @@ run_bench() {
   done
 }
 
+# The factorization benchmarks (gpu_bench_spsv: csr_spsv on ILU(0)'s L and U against
+# cusparseSpSV; gpu_bench_gmres: GMRES+ILU(0) and PCG+IC(0) time to solution against the same
+# solvers built from cuSPARSE and cuBLAS) on their generated stencils and a few real matrices:
+# square and real, west0067 for a zero diagonal (the MATCHING order), cage11 the largest.
+run_factor() {
+  step "factorization benchmarks"
+  local dir=${CSR_MATRICES:-../shared/matrices} files=() f b
+  [ -d "$dir" ] || dir=shared/matrices
+  for f in ${CSR_FACTOR_MATRICES:-cage11.mtx.gz adder_dcop_05.mtx west0067.mtx 1138_bus.mtx bcsstk13.mtx}; do
+    if [ -f "$dir/$f" ]; then files+=("$dir/$f"); else echo "no $dir/$f: left out"; fi
+  done
+  for b in gpu_bench_spsv gpu_bench_gmres; do
+    # shellcheck disable=SC2053 # CSR_GPU_BENCH is a name glob, as in the bench step
+    [[ "$b" == ${CSR_GPU_BENCH:-gpu_*} ]] || continue
+    # shellcheck disable=SC2086 # CSR_BENCH_ARGS is several arguments
+    timeout 300 "$build/bench/$b" --csv "$out/$b.csv" ${CSR_BENCH_ARGS:-} "${files[@]}" 2>&1 |
+      tee "$out/$b.log" | tail -30
+    [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  done
+}
+
 # The apps with --backend cuda (the CSR built on the device): their GPU test cases, then the
 # end-to-end benchmark on large files (bench/e2e_gpu.sh).
 run_mpi() {
@@ -162,6 +186,7 @@ for s in ${*:-all}; do
   tests) run_tests ;;
   sanitize) run_sanitize ;;
   bench) run_bench ;;
+  factor) run_factor ;;
   apps) run_apps ;;
   mpi) run_mpi ;;
   all) run_tests; run_sanitize; run_bench; run_apps ;;
