@@ -104,8 +104,9 @@ static void usage(void) {
       "for any P (on an ill-conditioned A it may stop after another number of iterations than on\n"
       "one process, whose sums round otherwise); b (a file read by rank 0, or A * ones) laid out\n"
       "like A's rows; the scaled residual is not computed (null: ||A||_inf needs A's rows on\n"
-      "one process); no method is advised after a breakdown; rank 0 writes --history; the\n"
-      "factorizations and --method auto are refused (they need A on one process).\n"
+      "one process); no method is advised after a breakdown; rank 0 writes --history;\n"
+      "--precond ilu0|ilut|ic0 is block Jacobi (each rank's block factored: GMRES only, its\n"
+      "iterates then depend on P); --method auto is refused (it needs A on one process).\n"
       "\n" APP_INPUT_HELP "\n" APP_EXIT_HELP,
       PLOT_CANVAS_WIDTH, PLOT_CANVAS_HEIGHT);
 }
@@ -677,12 +678,13 @@ static int dist_body(const dist_run *run, csr_context *ctx, const void *given) {
   memset(&r, 0, sizeof r);
   r.info.stop = CSR_SOLVER_FAILED;
   csr_location where = CSR_HOST;
-  /* Both read A's rows on one process; the distributed solvers take Jacobi or nothing. */
+  /* auto reads A's rows on one process; across ranks the factorizations are block Jacobi's,
+   * which precondition GMRES. */
   if (strcmp(o->request.method_name, "auto") == 0)
     return app_fail(APP_USAGE, "--method auto needs A on one process: not under mpiexec");
-  if (solve_precond_factors(o->preconditioner))
+  if (solve_precond_factors(o->preconditioner) && o->method != CSR_SOLVER_GMRES)
     return app_fail(APP_USAGE,
-                    "--precond %s needs A on one process: not under mpiexec (jacobi or none is)",
+                    "--precond %s under mpiexec: block Jacobi preconditions --method gmres only",
                     solve_precond_name(o->method, o->preconditioner));
   int rc = dist_context(ctx, o->backend, o->threads, &where);
   if (rc != APP_OK)

@@ -197,8 +197,14 @@ csr_status csr_dist_spmv(csr_context *ctx, double alpha, const csr_dist_matrix *
  *  (naming the row), and so are non-finite b and x; a column of zeros shows as a breakdown.
  *  GPU ranks run the same iteration on the device (the step's update in one kernel, the sums'
  *  exact terms summed there): the host sees only the sums' accumulators each iteration. CG with
- *  options->preconditioner CSR_PRECOND_JACOBI is PCG; GMRES is not distributed
- *  (CSR_ERR_UNSUPPORTED). */
+ *  options->preconditioner CSR_PRECOND_JACOBI is PCG. GMRES(m) orthogonalises by classical
+ *  Gram-Schmidt, repeated when a pass cancels (its k + 1 dots in ceil((k + 1) / 5) exact
+ *  reductions); its preconditioner is block Jacobi, PETSc's parallel default: each rank's
+ *  diagonal block (its rows, its own columns) taken alone, by Jacobi or factored by
+ *  options->preconditioner CSR_PRECOND_ILU0, ILUT or IC0 (csr_factor_compute with
+ *  options->factor_options), so the factorization's iterates depend on the number of ranks; a
+ *  block that cannot be factored is refused on every rank, naming its rows. CSR_ERR_UNSUPPORTED:
+ *  the factorizations with CG or BiCGSTAB, and CSR_PRECOND_FACTOR. */
 csr_status csr_dist_solve(csr_context *ctx, const csr_dist_matrix *A, const csr_dist_vector *b,
                           csr_dist_vector *x, const csr_solver_options *options,
                           csr_solver_info *info);

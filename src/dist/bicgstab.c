@@ -27,32 +27,6 @@ static csr_status setup(csri_dist_run *run, work *w) {
   return csri_dist_agree(run->base.ctx, run->A->rows->comm, status);
 }
 
-/* y = alpha x + beta y on this rank's entries (checked operands: cannot fail on the host). */
-static csr_status axpby(csri_dist_run *run, double alpha, const csr_dist_vector *x, double beta,
-                        csr_dist_vector *y) {
-  csr_vector xv = csri_dist_own(x), yv = csri_dist_own(y);
-  return csr_axpby(run->base.ctx, alpha, &xv, beta, &yv);
-}
-
-/* out[k] = the exact dot of pairs (a[k], b[k]), k < count, in one reduction. */
-static csr_status dots(csri_dist_run *run, int count, const csr_dist_vector *const *a,
-                       const csr_dist_vector *const *b, csr_status local, double *out) {
-  csri_dist_sums s;
-  csri_dist_sums_init(&s, count);
-  for (int k = 0; k < count && local >= 0; k++)
-    local = csri_dist_deposit_dot(run->base.ctx, &s.acc[k], a[k], b[k]);
-  return csri_dist_sums_finish(run->base.ctx, run->A->rows->comm, &s, local, 0u, out);
-}
-
-static csr_status norm(csri_dist_run *run, const csr_dist_vector *x, csr_status local,
-                       double *out) {
-  csri_dist_sums s;
-  csri_dist_sums_init(&s, 1);
-  if (local >= 0)
-    local = csri_dist_deposit_squares(run->base.ctx, &s.acc[0], x);
-  return csri_dist_sums_finish(run->base.ctx, run->A->rows->comm, &s, local, 1u, out);
-}
-
 static csr_status iterate(csri_dist_run *run, work *w) {
   csr_context *ctx = run->base.ctx;
   const csr_dist_matrix *A = run->A;
@@ -75,16 +49,16 @@ static csr_status iterate(csri_dist_run *run, work *w) {
     if (csri_solve_finished(&run->base, rn, &finished))
       return finished;
     if (restart) {
-      csr_status local = axpby(run, 1.0, r, 0.0, rhat);
+      csr_status local = csri_dist_axpby(run, 1.0, r, 0.0, rhat);
       if (local >= 0)
-        local = axpby(run, 1.0, r, 0.0, p);
-      CSRI_TRY(dots(run, 1, (const csr_dist_vector *[]){rhat}, (const csr_dist_vector *[]){r},
-                    local, &rho));
+        local = csri_dist_axpby(run, 1.0, r, 0.0, p);
+      CSRI_TRY(csri_dist_dots(run, 1, (const csr_dist_vector *[]){rhat},
+                              (const csr_dist_vector *[]){r}, local, &rho));
       restart = 0;
     } else {
       double rho_new = 0.0;
-      CSRI_TRY(dots(run, 1, (const csr_dist_vector *[]){rhat}, (const csr_dist_vector *[]){r},
-                    CSR_SUCCESS, &rho_new));
+      CSRI_TRY(csri_dist_dots(run, 1, (const csr_dist_vector *[]){rhat},
+                              (const csr_dist_vector *[]){r}, CSR_SUCCESS, &rho_new));
       if (!isfinite(rho_new))
         return csri_bicgstab_not_finite(&run->base, "rho = rhat'r", rho_new);
       if (rho_new == 0.0)
@@ -92,25 +66,25 @@ static csr_status iterate(csri_dist_run *run, work *w) {
       if (omega == 0.0)
         return csri_bicgstab_breakdown(&run->base, "omega = t's / t't", omega);
       double beta = (rho_new / rho) * (alpha / omega);
-      CSRI_TRY(axpby(run, -omega, v, 1.0, p)); /* p = p - omega v */
-      CSRI_TRY(axpby(run, 1.0, r, beta, p));   /* p = r + beta p */
+      CSRI_TRY(csri_dist_axpby(run, -omega, v, 1.0, p)); /* p = p - omega v */
+      CSRI_TRY(csri_dist_axpby(run, 1.0, r, beta, p));   /* p = r + beta p */
       rho = rho_new;
     }
     double rv = 0.0, sn = 0.0;
     csr_status local = csri_dist_spmv(ctx, 1.0, A, p, 0.0, v);
-    CSRI_TRY(dots(run, 1, (const csr_dist_vector *[]){rhat}, (const csr_dist_vector *[]){v}, local,
-                  &rv));
+    CSRI_TRY(csri_dist_dots(run, 1, (const csr_dist_vector *[]){rhat},
+                            (const csr_dist_vector *[]){v}, local, &rv));
     if (!isfinite(rv))
       return csri_bicgstab_not_finite(&run->base, "rhat'Ap", rv);
     if (rv == 0.0)
       return csri_bicgstab_breakdown(&run->base, "rhat'Ap", rv);
     alpha = rho / rv;
-    local = axpby(run, 1.0, r, 0.0, s);
+    local = csri_dist_axpby(run, 1.0, r, 0.0, s);
     if (local >= 0)
-      local = axpby(run, -alpha, v, 1.0, s); /* s = r - alpha v */
-    CSRI_TRY(norm(run, s, local, &sn));
+      local = csri_dist_axpby(run, -alpha, v, 1.0, s); /* s = r - alpha v */
+    CSRI_TRY(csri_dist_norm(run, s, local, &sn));
     if (isfinite(sn) && sn <= run->base.tol) {
-      CSRI_TRY(axpby(run, alpha, p, 1.0, x));
+      CSRI_TRY(csri_dist_axpby(run, alpha, p, 1.0, x));
       csr_dist_vector *swap = r;
       r = s;
       s = swap;
@@ -122,8 +96,8 @@ static csr_status iterate(csri_dist_run *run, work *w) {
     }
     double tt_ts[2] = {0.0, 0.0};
     local = csri_dist_spmv(ctx, 1.0, A, s, 0.0, t);
-    CSRI_TRY(dots(run, 2, (const csr_dist_vector *[]){t, t}, (const csr_dist_vector *[]){t, s},
-                  local, tt_ts));
+    CSRI_TRY(csri_dist_dots(run, 2, (const csr_dist_vector *[]){t, t},
+                            (const csr_dist_vector *[]){t, s}, local, tt_ts));
     if (!isfinite(tt_ts[0]) || !isfinite(tt_ts[1]))
       return csri_bicgstab_not_finite(&run->base, "t't", tt_ts[0]);
     if (tt_ts[0] == 0.0) {
@@ -134,15 +108,15 @@ static csr_status iterate(csri_dist_run *run, work *w) {
                        (long long)run->base.iterations + 1);
     }
     omega = tt_ts[1] / tt_ts[0];
-    local = axpby(run, alpha, p, 1.0, x);
+    local = csri_dist_axpby(run, alpha, p, 1.0, x);
     if (local >= 0)
-      local = axpby(run, omega, s, 1.0, x);
+      local = csri_dist_axpby(run, omega, s, 1.0, x);
     if (local >= 0)
-      local = axpby(run, -omega, t, 1.0, s); /* r = s - omega t */
+      local = csri_dist_axpby(run, -omega, t, 1.0, s); /* r = s - omega t */
     csr_dist_vector *swap = r;
     r = s;
     s = swap;
-    CSRI_TRY(norm(run, r, local, &rn));
+    CSRI_TRY(csri_dist_norm(run, r, local, &rn));
     run->base.iterations++;
     csri_solve_record(&run->base, rn);
     fresh = 0;

@@ -22,11 +22,31 @@ csr_status csri_dist_residual(csri_dist_run *run, csr_dist_vector *r, double *rn
     status = csri_dist_spmv(run->base.ctx, -1.0, run->A, run->x, 1.0, r);
   if (rn == NULL)
     return csri_dist_agree(run->base.ctx, run->A->rows->comm, status);
+  return csri_dist_norm(run, r, status, rn);
+}
+
+csr_status csri_dist_axpby(csri_dist_run *run, double alpha, const csr_dist_vector *x, double beta,
+                           csr_dist_vector *y) {
+  csr_vector xv = csri_dist_own(x), yv = csri_dist_own(y);
+  return csr_axpby(run->base.ctx, alpha, &xv, beta, &yv);
+}
+
+csr_status csri_dist_dots(csri_dist_run *run, int count, const csr_dist_vector *const *a,
+                          const csr_dist_vector *const *b, csr_status local, double *out) {
+  csri_dist_sums s;
+  csri_dist_sums_init(&s, count);
+  for (int k = 0; k < count && local >= 0; k++)
+    local = csri_dist_deposit_dot(run->base.ctx, &s.acc[k], a[k], b[k]);
+  return csri_dist_sums_finish(run->base.ctx, run->A->rows->comm, &s, local, 0u, out);
+}
+
+csr_status csri_dist_norm(csri_dist_run *run, const csr_dist_vector *x, csr_status local,
+                          double *out) {
   csri_dist_sums s;
   csri_dist_sums_init(&s, 1);
-  if (status >= 0)
-    status = csri_dist_deposit_squares(run->base.ctx, &s.acc[0], r);
-  return csri_dist_sums_finish(run->base.ctx, run->A->rows->comm, &s, status, 1u, rn);
+  if (local >= 0)
+    local = csri_dist_deposit_squares(run->base.ctx, &s.acc[0], x);
+  return csri_dist_sums_finish(run->base.ctx, run->A->rows->comm, &s, local, 1u, out);
 }
 
 static csr_status check(csr_context *ctx, const csr_dist_matrix *A, const csr_dist_vector *b,
@@ -58,14 +78,15 @@ static csr_status check(csr_context *ctx, const csr_dist_matrix *A, const csr_di
                      "csr_dist_solve: x has no room for A's ghosts: make it with "
                      "csr_dist_vector_create from A");
   CSRI_TRY(csri_solve_check_options(ctx, o, "csr_dist_solve"));
-  if (o->preconditioner > CSR_PRECOND_JACOBI)
+  if (o->preconditioner == CSR_PRECOND_FACTOR)
     return CSRI_FAIL(ctx, CSR_ERR_UNSUPPORTED,
-                     "csr_dist_solve: preconditioner %d: the distributed solvers take Jacobi or "
-                     "none",
-                     (int)o->preconditioner);
-  if (o->method == CSR_SOLVER_GMRES)
-    return CSRI_FAIL(ctx, CSR_ERR_UNSUPPORTED,
-                     "csr_dist_solve: GMRES runs on one process only (csr_solve)");
+                     "csr_dist_solve: a factor of the whole A (CSR_PRECOND_FACTOR) does not split "
+                     "over ranks: use ILU0, ILUT or IC0, factored block by block");
+  if (o->preconditioner > CSR_PRECOND_JACOBI && o->method != CSR_SOLVER_GMRES)
+    return CSRI_FAIL(
+        ctx, CSR_ERR_UNSUPPORTED,
+        "csr_dist_solve: the block-Jacobi factorizations (ILU0, ILUT, IC0) precondition "
+        "GMRES; CG takes Jacobi or none");
   return CSR_SUCCESS;
 }
 
@@ -115,8 +136,10 @@ static csr_status check_matrix(csr_context *ctx, const csr_dist_matrix *A) {
 }
 
 static csr_status run_method(csri_dist_run *run, double *rnorm) {
-  csr_status status = run->base.options->method == CSR_SOLVER_BICGSTAB
-                          ? csri_dist_bicgstab(run)
+  csr_solver_method method = run->base.options->method;
+  csr_status status = method == CSR_SOLVER_BICGSTAB ? csri_dist_bicgstab(run)
+                      : method == CSR_SOLVER_GMRES
+                          ? csri_dist_gmres(run)
                           : csri_dist_cg(run, csri_solve_jacobi(run->base.options));
   /* ||b - A x|| of the x returned, on every outcome the ranks agreed on. */
   csr_dist_vector *r = NULL;

@@ -9,7 +9,7 @@
 # checksum within 1e-12 relative, --validate passes), cg (1138_bus.mtx with pcg: converged,
 # iterations within 2, the error small), errors (a malformed file, a missing one, a non-square A
 # for cg, an unknown backend: the message printed once, the same exit code as on one process,
-# no hang; cg's --method auto and factorizations refused), text (the "ranks" table). Every case checks that the ranks' shares add up to the
+# no hang; cg's --method auto refused, block-Jacobi GMRES), text (the "ranks" table). Every case checks that the ranks' shares add up to the
 # matrix's rows and nonzeros and start where the previous rank stopped.
 # Exit 0 pass, 1 fail, 77 skipped (python3 missing: it parses the JSON).
 set -euo pipefail
@@ -125,16 +125,25 @@ case_errors() {
   expect_error 2 "cannot open" "$apps/pagerank" "$tmp/none.mtx"
   expect_error 2 "it must be square" "$apps/cg" "$src/matrices/lp_share1b.mtx"
   expect_error 2 "none.txt: cannot open" "$apps/pagerank" "$karate" --personalization "$tmp/none.txt"
-  # What needs A on one process is refused as a usage error (exit 1), said once.
-  local args got
+  # What needs A on one process, or block Jacobi outside GMRES, is refused as a usage error
+  # (exit 1), said once.
+  local args got want
   for args in "--method auto" "--precond ic0"; do
     got=0
+    want="${args} needs A on one process: not under mpiexec"
+    [[ "$args" == "--precond ic0" ]] && want="block Jacobi preconditions --method gmres only"
     # shellcheck disable=SC2086 # split "--option value" on purpose
     on2 "$apps/cg" "$bus" $args >"$tmp/out" 2>"$tmp/err" || got=$?
     [[ "$got" == 1 ]] || fail "cg $args under mpiexec: exit $got, expected 1: $(head -5 "$tmp/err")"
-    [[ "$(grep -cF -- "${args} needs A on one process: not under mpiexec" "$tmp/err")" == 1 ]] ||
+    [[ "$(grep -cF -- "$want" "$tmp/err")" == 1 ]] ||
       fail "cg $args under mpiexec: the refusal not printed once: $(cat "$tmp/err")"
   done
+  # GMRES with block ILUT converges across ranks.
+  on2 "$apps/cg" "$src/matrices/bcsstk16.mtx.gz" --method gmres --precond ilut --json \
+    >"$tmp/out" 2>"$tmp/err" ||
+    fail "cg --method gmres --precond ilut under mpiexec failed: $(head -5 "$tmp/err")"
+  python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["converged"], j' \
+    "$tmp/out" || fail "block ILUT GMRES did not converge: $(cat "$tmp/out")"
   # With --json the error object comes once, on stdout.
   on2 "$apps/cg" "$tmp/bad.mtx" --json >"$tmp/out" 2>"$tmp/err" || true
   python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["error"]["exit_code"] == 2' \

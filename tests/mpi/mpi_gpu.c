@@ -78,7 +78,7 @@ static void check_spmv(csr_context *ctx, const csr_matrix *given, const char *wh
 }
 
 static void check_solve(csr_context *ctx, const csr_matrix *A, csr_solver_method method,
-                        const char *what) {
+                        csr_solver_preconditioner pc, const char *what) {
   csr_solver_info info[2];
   csr_status status[2];
   for (int where = 0; where < 2; where++) {
@@ -94,6 +94,7 @@ static void check_solve(csr_context *ctx, const csr_matrix *A, csr_solver_method
     csr_solver_options o;
     csr_solver_options_init(&o);
     o.method = method;
+    o.preconditioner = pc;
     o.rtol = 1e-10;
     status[where] = csr_dist_solve(c, D, b, x, &o, &info[where]);
     csr_dist_vector_free(&b);
@@ -159,9 +160,12 @@ int main(int argc, char **argv) {
   }
   csr_matrix *A = csrt_poisson_2d(ctx, 40, 0.0);
   check_spmv(ctx, A, "poisson 2d");
-  check_solve(ctx, A, CSR_SOLVER_CG, "CG");
-  check_solve(ctx, A, CSR_SOLVER_PCG_JACOBI, "PCG");
-  check_solve(ctx, A, CSR_SOLVER_BICGSTAB, "BiCGSTAB");
+  check_solve(ctx, A, CSR_SOLVER_CG, CSR_PRECOND_NONE, "CG");
+  check_solve(ctx, A, CSR_SOLVER_PCG_JACOBI, CSR_PRECOND_NONE, "PCG");
+  check_solve(ctx, A, CSR_SOLVER_BICGSTAB, CSR_PRECOND_NONE, "BiCGSTAB");
+  check_solve(ctx, A, CSR_SOLVER_GMRES, CSR_PRECOND_NONE, "GMRES");
+  check_solve(ctx, A, CSR_SOLVER_GMRES, CSR_PRECOND_ILU0, "GMRES + block ILU(0)");
+  check_solve(ctx, A, CSR_SOLVER_GMRES, CSR_PRECOND_ILUT, "GMRES + block ILUT");
   check_pagerank(ctx, A);
   csr_matrix_free(&A);
   csr_context_free(&ctx);
