@@ -613,7 +613,7 @@ typedef enum csr_diagonal {
 typedef struct csr_spsv_plan csr_spsv_plan;
 
 /** Analyses the triangle T of A for csr_spsv: T is the lower (CSR_LOWER: entries j <= i) or upper
- *  (CSR_UPPER: j >= i) triangle of the square host matrix A, whose entries in the other triangle
+ *  (CSR_UPPER: j >= i) triangle of the square matrix A, whose entries in the other triangle
  *  are ignored, so a general matrix gives its triangle and a triangular matrix itself. Duplicate
  *  entries count as csr_spmv counts them: each off-diagonal duplicate is a term of its own, and
  *  duplicates on the diagonal are summed in stored order. A is F64, F32 or PATTERN (stored
@@ -632,27 +632,31 @@ typedef struct csr_spsv_plan csr_spsv_plan;
  *  diagonal not one of the enums), DIMENSION_MISMATCH (A not square), INVALID_MATRIX (the
  *  diagonal as above; row offsets that do not start at 0, decrease or miss nnz),
  *  INDEX_OUT_OF_BOUNDS (a column outside [0, n), the first in stored order named),
- *  OUT_OF_MEMORY; device matrices: UNSUPPORTED (the CUDA backend has no triangular solve yet;
- *  copy A to the host), NOT_COMPILED (no CUDA backend), LOCATION_MISMATCH (a context set to ref
- *  or omp). */
+ *  OUT_OF_MEMORY. A device matrix is analysed on a host copy and the plan mirrored to the
+ *  device (the levels, the rows in level order, T's entries), where csr_spsv then solves; without
+ *  the CUDA backend that is NOT_COMPILED, with a context set to ref or omp LOCATION_MISMATCH. */
 csr_status csr_spsv_analyze(csr_context *ctx, const csr_matrix *A, csr_triangle triangle,
                             csr_diagonal diagonal, csr_spsv_plan **plan);
 /** x = alpha * T^-1 b: solves T x = alpha b for the triangle T that `plan` analysed, by forward
  *  (lower) or backward (upper) substitution. b and x: the plan's n entries, both F64 or both F32
- *  (F64 for an F64 A, F32 for an F32 A, either for a pattern A), not overlapping, on the host.
+ *  (F64 for an F64 A, F32 for an F32 A, either for a pattern A), not overlapping, where the plan
+ *  is.
  *  Row i computes s = the sum of a_ij x_j over its stored off-diagonal entries, in A's stored
  *  order, in double, then x_i = (alpha b_i - s) / a_ii (unit diagonal: alpha b_i - s), rounded
  *  to x's type once; a later row reads that rounded x_i. Since every row is computed so whoever
  *  runs it, the result has the same bits on every run, for every thread count and on ref and
- *  omp. The reference backend substitutes row after row; the OpenMP backend solves the rows of a
- *  level in parallel with a barrier between levels, and runs consecutive levels of little work
- *  (fewer than 4096 rows + entries each) on one thread without barriers between them, so a chain
- *  of dependent rows costs what the serial substitution costs. alpha == 0 writes zeros (b is not
+ *  omp and cuda. The reference backend substitutes row after row; the OpenMP backend solves the
+ *  rows of a level in parallel with a barrier between levels, and runs consecutive levels of
+ *  little work (fewer than 4096 rows + entries each) on one thread without barriers between them,
+ *  so a chain of dependent rows costs what the serial substitution costs. The CUDA backend gives
+ *  each row a group of lanes and either launches a kernel per level (when the levels are wide:
+ *  n >= 1000 x levels) or, in one launch, hands rows out in level order, each waiting for the
+ *  rows it reads to be published (synchronization-free). alpha == 0 writes zeros (b is not
  *  read); otherwise NaN and infinity in b (or in alpha, or off the diagonal) propagate as the
  *  arithmetic carries them, unchecked. Errors: NULL_POINTER (plan, b, x, their data),
  *  DIMENSION_MISMATCH (b or x not of n entries), TYPE_MISMATCH, INVALID_VALUE (b and x overlap),
- *  LOCATION_MISMATCH (b and x in two places), and for device vectors UNSUPPORTED /
- *  NOT_COMPILED / LOCATION_MISMATCH as csr_spsv_analyze. */
+ *  LOCATION_MISMATCH (b and x in two places, or not where the plan is), and for device
+ *  vectors NOT_COMPILED / LOCATION_MISMATCH as csr_spsv_analyze. */
 csr_status csr_spsv(csr_context *ctx, const csr_spsv_plan *plan, double alpha, const csr_vector *b,
                     csr_vector *x);
 /** The number of levels the analysis found: 0 for an empty matrix, 1 for a diagonal one, n for a
