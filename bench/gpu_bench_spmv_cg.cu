@@ -37,6 +37,8 @@
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
+#include "gpu_bench_csr.cuh"
+
 #include <algorithm>
 #include <cmath>
 #include <math.h>
@@ -131,43 +133,19 @@ static void csv_row(const char *bench, const char *name, const char *variant, do
 struct device_matrix {
   csr_matrix *A = NULL; /* ours, on the device */
   csr_vector *x = NULL, *y = NULL;
-  void *off32 = NULL; /* cuSPARSE's copy of the offsets, 32-bit */
+  int32_t *off32 = NULL; /* cuSPARSE's copy of the offsets, 32-bit */
 };
-
-/* The host values as T (fp64 as they are, fp32 rounded) into device memory. */
-template <typename T> static void upload_values(void *to, const std::vector<double> &from) {
-  if constexpr (sizeof(T) == sizeof(double)) {
-    CHECK_CUDA(cudaMemcpy(to, from.data(), from.size() * sizeof(T), cudaMemcpyHostToDevice));
-  } else {
-    std::vector<T> rounded(from.begin(), from.end());
-    CHECK_CUDA(cudaMemcpy(to, rounded.data(), rounded.size() * sizeof(T), cudaMemcpyHostToDevice));
-  }
-}
 
 /* H and x with values of type T, straight into device arrays (no host copy of the matrix). */
 template <typename T>
 static device_matrix upload(csr_context *ctx, const host_csr &H, const std::vector<double> &x) {
   const csr_value_type type = sizeof(T) == 8 ? CSR_F64 : CSR_F32;
   device_matrix d;
-  int64_t nnz = (int64_t)H.col.size();
-  if (nnz > INT32_MAX) { /* cuSPARSE's copy has 32-bit offsets */
-    fprintf(stderr, "%lld nonzeros: past cuSPARSE's 32-bit offsets\n", (long long)nnz);
-    exit(1);
-  }
-  CSR_OK(ctx, csr_matrix_create(ctx, &d.A, H.rows, H.cols, nnz, type, CSR_DEVICE));
-  CHECK_CUDA(cudaMemcpy(d.A->row_offsets, H.off.data(), (H.rows + 1) * sizeof(int64_t),
-                        cudaMemcpyHostToDevice));
-  CHECK_CUDA(
-      cudaMemcpy(d.A->col_indices, H.col.data(), nnz * sizeof(int32_t), cudaMemcpyHostToDevice));
-  upload_values<T>(d.A->values, H.val);
-  d.A->flags = CSR_FLAG_SORTED;
+  d.A = bench_upload_csr<T>(ctx, H);
+  d.off32 = bench_offsets32(d.A); /* exits past 2^31 entries */
   CSR_OK(ctx, csr_vector_create(ctx, &d.x, H.cols, type, CSR_DEVICE));
-  upload_values<T>(d.x->data, x);
+  bench_upload_values<T>(d.x->data, x);
   CSR_OK(ctx, csr_vector_create(ctx, &d.y, H.rows, type, CSR_DEVICE));
-  std::vector<int32_t> o32(H.off.begin(), H.off.end());
-  CHECK_CUDA(cudaMalloc(&d.off32, (H.rows + 1) * sizeof(int32_t)));
-  CHECK_CUDA(
-      cudaMemcpy(d.off32, o32.data(), (H.rows + 1) * sizeof(int32_t), cudaMemcpyHostToDevice));
   return d;
 }
 
@@ -245,36 +223,15 @@ static double kernel_estimate_ms(csr_spmv_kernel kernel, int64_t longest) {
  * relative difference of ours (y_ours) from each. */
 template <typename T>
 static void bench_cusparse(device_matrix &d, const T *y_ours, double theirs[2], double diff[2]) {
-  const cudaDataType type = sizeof(T) == 8 ? CUDA_R_64F : CUDA_R_32F;
-  csr_matrix *A = d.A;
-  T *ys = NULL, one = 1, zero = 0;
-  CHECK_CUDA(cudaMalloc(&ys, A->rows * sizeof(T) + 8));
-  cusparseSpMatDescr_t mat;
-  cusparseDnVecDescr_t vx, vy;
-  CHECK_SPARSE(cusparseCreateCsr(&mat, A->rows, A->cols, A->nnz, d.off32, A->col_indices, A->values,
-                                 CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
-                                 type));
-  CHECK_SPARSE(cusparseCreateDnVec(&vx, A->cols, d.x->data, type));
-  CHECK_SPARSE(cusparseCreateDnVec(&vy, A->rows, ys, type));
-  const cusparseSpMVAlg_t algs[2] = {CUSPARSE_SPMV_CSR_ALG1, CUSPARSE_SPMV_CSR_ALG2};
-  const cusparseOperation_t op = CUSPARSE_OPERATION_NON_TRANSPOSE;
-  for (int a = 0; a < 2; a++) {
-    size_t bytes = 0;
-    void *buffer = NULL;
-    CHECK_SPARSE(
-        cusparseSpMV_bufferSize(g_sparse, op, &one, mat, vx, &zero, vy, type, algs[a], &bytes));
-    CHECK_CUDA(cudaMalloc(&buffer, bytes + 8));
-    CHECK_SPARSE(
-        cusparseSpMV_preprocess(g_sparse, op, &one, mat, vx, &zero, vy, type, algs[a], buffer));
-    theirs[a] = median_ms([&] {
-      CHECK_SPARSE(cusparseSpMV(g_sparse, op, &one, mat, vx, &zero, vy, type, algs[a], buffer));
-    });
-    diff[a] = y_ours ? relative_difference(y_ours, ys, A->rows) : NAN;
-    cudaFree(buffer);
+  T *ys = NULL;
+  CHECK_CUDA(cudaMalloc(&ys, d.A->rows * sizeof(T) + 8));
+  {
+    bench_cusparse_spmv<T> spmv(g_sparse, d.A, d.off32, d.x->data, ys);
+    for (int a = 0; a < 2; a++) {
+      theirs[a] = median_ms([&] { spmv.run(a); });
+      diff[a] = y_ours ? relative_difference(y_ours, ys, d.A->rows) : NAN;
+    }
   }
-  cusparseDestroySpMat(mat);
-  cusparseDestroyDnVec(vx);
-  cusparseDestroyDnVec(vy);
   cudaFree(ys);
 }
 

@@ -4,11 +4,11 @@
 # gpu-labelled tests (tests/gpu_*.c, and tests/backend_*.c on the cuda backend), run them again
 # under compute-sanitizer (memcheck, racecheck), then the GPU benchmarks. Logs go to $OUT when it
 # is set, else to ./gpu-out.
-#   usage: bash bench/run_gpu.sh [tests|sanitize|bench|factor|apps|mpi|all ...]   (default all;
+#   usage: bash bench/run_gpu.sh [tests|sanitize|bench|factor|reorder|apps|mpi|all ...] (default all;
 #   steps run in the order given; factor: the triangular-solve and ILU/IC time-to-solution
 #   benchmarks on the stencils and the real matrices of CSR_FACTOR_MATRICES (file names in
 #   CSR_MATRICES, default ../shared/matrices, else shared/matrices); apps: spmv, cg and pagerank
-#   with --backend cuda, and bench/e2e_gpu.sh;
+#   with --backend cuda, and bench/e2e_gpu.sh; reorder: csr_reorder's orders against cuSPARSE;
 #   mpi: the distributed tests, GPU ranks sharing the GPU, also under compute-sanitizer: needs
 #   an MPI on PATH, e.g. an Open MPI wheel's bin/ with OPAL_PREFIX set to its root)
 #   Split a long run into several: the build directory (build-gpu) is kept, so later runs
@@ -138,6 +138,21 @@ run_factor() {
   done
 }
 
+# The reordering benchmark (gpu_bench_reorder: csr_spmv on csr_reorder's orders against cuSPARSE
+# on the matrix as given, each case also randomly relabelled), fp64 then fp32, on the graphs, a
+# stencil, R-MAT and the solver matrices among the real ones (CSR_REORDER_CASES: name parts).
+run_reorder() {
+  step "reordering benchmark"
+  local cases=${CSR_REORDER_CASES:-web-NotreDame,uk-2007,cnr-2000,rmat_22,poisson3d_7pt,cage11}
+  for precision in "" --fp32; do
+    # shellcheck disable=SC2086 # CSR_BENCH_ARGS is several arguments
+    timeout 400 "$build/bench/gpu_bench_reorder" --cases "$cases" $precision \
+      --csv "$out/gpu_bench_reorder${precision:+_fp32}.csv" ${CSR_BENCH_ARGS:-} 2>&1 |
+      tee "$out/gpu_bench_reorder${precision:+_fp32}.log" | tail -40
+    [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  done
+}
+
 # The apps with --backend cuda (the CSR built on the device): their GPU test cases, then the
 # end-to-end benchmark on large files (bench/e2e_gpu.sh).
 run_mpi() {
@@ -187,6 +202,7 @@ for s in ${*:-all}; do
   sanitize) run_sanitize ;;
   bench) run_bench ;;
   factor) run_factor ;;
+  reorder) run_reorder ;;
   apps) run_apps ;;
   mpi) run_mpi ;;
   all) run_tests; run_sanitize; run_bench; run_apps ;;

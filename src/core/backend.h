@@ -15,6 +15,7 @@
 #include "core/internal.h"
 #include "csr_primitives.h"
 #include "kernels/exact_sum.h"
+#include "kernels/order_keys.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -155,6 +156,26 @@ typedef csr_status csri_transpose_fn(csr_context *ctx, const csr_matrix *A, csr_
 /* *full = A + op(A)^T without doubling the diagonal (op: negation when skew); nnz > 0. */
 typedef csr_status csri_symmetric_expand_fn(csr_context *ctx, const csr_matrix *A,
                                             csr_symmetry symmetry, csr_matrix **full);
+
+/* --- reordering (src/ops/permute.c, src/ops/reorder.c) ---------------------------------------- */
+
+/* B = A's rows gathered: row i of B is row rows[i] of A (rows NULL: row i), its entries in A's
+ * stored order with each column j renamed cols[j] (cols NULL: kept). B (created by the front end
+ * with A's shape, nnz > 0, value type and location) receives its offsets, columns and values.
+ * A's offsets and columns have been checked; rows and cols are permutations of the right sizes. */
+typedef csr_status csri_permute_rows_fn(csr_context *ctx, const csr_matrix *A, const int32_t *rows,
+                                        const int32_t *cols, csr_matrix *B);
+/* y[i] = x[index[i]] for i < y->n (n > 0; x and y of one value type, not overlapping; index a
+ * permutation of [0, n)). */
+typedef csr_status csri_gather_fn(csr_context *ctx, const int32_t *index, const csr_vector *x,
+                                  csr_vector *y);
+/* inverse[p[k]] = k for k < n (n > 0, p a permutation of [0, n)). */
+typedef csr_status csri_invert_fn(csr_context *ctx, const int32_t *p, int64_t n, int32_t *inverse);
+/* For every column j < A->cols (cols > 0): keys[j] = csri_column_order_key(which, ...) of its count
+ * and first appearance (src/kernels/order_keys.h), index[j] = j; *bits =
+ * csri_column_order_key_bits. A's offsets and columns have been checked. */
+typedef csr_status csri_order_keys_fn(csr_context *ctx, const csr_matrix *A, csri_order which,
+                                      uint64_t *keys, int32_t *index, int *bits);
 
 /* --- CG and Jacobi-PCG (src/solve/cg_step.c) -------------------------------------------------- */
 
@@ -455,6 +476,12 @@ typedef struct csri_backend {
     csri_symmetric_expand_fn *symmetric_expand;
   } convert;
   struct {
+    csri_permute_rows_fn *permute_rows;
+    csri_gather_fn *gather;
+    csri_invert_fn *invert;
+    csri_order_keys_fn *order_keys;
+  } reorder;
+  struct {
     csri_cg_step_fn *cg_step;
     csri_cg_update_fn *cg_update;
     csri_jacobi_fn *jacobi;
@@ -514,6 +541,10 @@ typedef struct csri_backend {
   csri_to_dense_fn csri_##b##_to_dense;                                                            \
   csri_transpose_fn csri_##b##_transpose;                                                          \
   csri_symmetric_expand_fn csri_##b##_symmetric_expand;                                            \
+  csri_permute_rows_fn csri_##b##_permute_rows;                                                    \
+  csri_gather_fn csri_##b##_gather;                                                                \
+  csri_invert_fn csri_##b##_invert;                                                                \
+  csri_order_keys_fn csri_##b##_order_keys;                                                        \
   csri_cg_step_fn csri_##b##_cg_step;                                                              \
   csri_cg_update_fn csri_##b##_cg_update;                                                          \
   csri_jacobi_fn csri_##b##_jacobi;                                                                \

@@ -146,6 +146,10 @@ csr_status csri_matrix_create(csr_context *ctx, csr_matrix **A, int64_t rows, in
 void csri_matrix_free(csr_matrix **A);
 csr_status csri_matrix_create_unset(csr_context *ctx, csr_matrix **A, int64_t rows, int64_t cols,
                                     int64_t nnz, csr_value_type value_type, csr_location location);
+/* A permutation of n with both arrays allocated at `location` and not set (src/core/
+ * permutation.c), for the front ends that compute one. */
+csr_status csri_permutation_make(csr_context *ctx, csr_permutation **P, int64_t n,
+                                 csr_location location);
 /* Copies bytes between locations (host<->host is memcpy; device involved: CUDA backend). */
 csr_status csri_array_copy(csr_context *ctx, void *dst, csr_location dst_location, const void *src,
                            csr_location src_location, size_t bytes);

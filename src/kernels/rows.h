@@ -10,6 +10,8 @@
 
 #include "core/backend.h"
 
+#include <string.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -69,6 +71,23 @@ typedef csr_status csri_group_sort_fn(csr_context *ctx, int64_t n, const int32_t
                                       const int32_t *ckey, int64_t nb, int64_t *off, int32_t *cols,
                                       int64_t *src);
 csri_group_sort_fn csri_ref_group_sort, csri_omp_group_sort;
+
+/* --- reordering ------------------------------------------------------------------------- */
+
+/* Row `from` of A into B at entry `at`: its columns renamed through cols (NULL: kept), its values
+ * copied (csr_permute's gather, src/ref/permute.c and src/omp/permute.c). */
+static inline void csri_copy_row_renamed(const csr_matrix *A, int64_t from, const int32_t *cols,
+                                         csr_matrix *B, int64_t at) {
+  const int64_t begin = A->row_offsets[from], length = A->row_offsets[from + 1] - begin;
+  for (int64_t t = 0; t < length; t++) {
+    const int32_t j = A->col_indices[begin + t];
+    B->col_indices[at + t] = cols ? cols[j] : j;
+  }
+  const size_t vs = csri_value_size(A->value_type);
+  if (vs > 0)
+    memcpy((char *)B->values + (size_t)at * vs, (const char *)A->values + (size_t)begin * vs,
+           (size_t)length * vs);
+}
 
 /* --- symmetric expansion (src/kernels/expand_rows.c) ----------------------------------------- */
 

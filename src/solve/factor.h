@@ -104,10 +104,6 @@ typedef csr_status csri_factor_attempt_fn(void *self, double alpha, int64_t *fai
 csr_status csri_factor_shifted(csr_context *ctx, const csr_factor_options *o, const char *method,
                                csri_factor_attempt_fn *attempt, void *self, csr_factor *f);
 
-/* order[t] = the row of B numbered t by reverse Cuthill-McKee on the pattern of B + B'
- * (src/solve/rcm.c). */
-csr_status csri_rcm(csr_context *ctx, const csri_factor_csr *B, int32_t *order);
-
 /* csr_spsv_analyze's host work for a host A already checked (src/solve/spsv_analyze.c). */
 csr_status csri_spsv_analyze_host(csr_context *ctx, const csr_matrix *A, csr_triangle triangle,
                                   csr_diagonal diagonal, csr_spsv_plan **plan);

@@ -4,6 +4,7 @@
  * has a hole: an ILU of such a matrix fails at its first pivot), then each row gathered in B's
  * order with its columns ascending, duplicates summed and the diagonal stored. Host work, one
  * pass over A plus a sort of the rows that are not sorted already. */
+#include "kernels/rcm.h"
 #include "kernels/rows.h"
 #include "solve/factor.h"
 
@@ -239,7 +240,8 @@ csr_status csri_factor_build(csr_context *ctx, const csr_matrix *A, const csr_fa
     return CSR_SUCCESS;
   int32_t *q = NULL;
   CSRI_TRY(csri_array_alloc(ctx, (void **)&q, B->n, sizeof(int32_t), CSR_HOST, 0));
-  csr_status status = csri_rcm(ctx, B, q);
+  const csri_pattern pattern = {B->n, B->off, B->col};
+  csr_status status = csri_rcm(ctx, &pattern, q);
   if (status >= 0)
     status = reorder(ctx, q, f, B, scale);
   csri_free(q);

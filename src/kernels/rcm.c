@@ -1,22 +1,24 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Reverse Cuthill-McKee (Cuthill and McKee 1969; George and Liu 1981) of the pattern of B + B':
+/* Reverse Cuthill-McKee (Cuthill and McKee 1969; George and Liu 1981) of the pattern of A + A':
  * each connected part is numbered by a breadth-first search from a pseudo-peripheral row (one at
  * the end of a longest search from where it started), each row's unnumbered neighbours taken by
  * increasing degree, and the whole order then reversed. Rows that are near in the graph end near
- * in the numbering, so the factors of the reordered matrix have a narrow profile: an incomplete
- * factorization of it drops less of what a complete one would fill (src/solve/factor_build.c). */
-#include "solve/factor.h"
+ * in the numbering: the reordered matrix has a narrow profile, so an incomplete factorization of it
+ * drops less of what a complete one would fill (src/solve/factor_build.c), and a product with it
+ * reads x from a narrow window (csr_reorder, src/ops/reorder.c). */
+#include "kernels/rcm.h"
 
 #include <stdlib.h>
 
 typedef struct graph {
   int64_t n;
-  int64_t *off; /* n + 1 */
-  int32_t *adj; /* the neighbours of row i (j != i, each once): adj[off[i] .. off[i + 1]) */
+  int64_t *off;   /* n + 1 */
+  int32_t *adj;   /* the neighbours of row i (j != i, each once): adj[off[i] .. off[i + 1]) */
+  uint64_t *keys; /* n: room to sort a row's new neighbours */
 } graph;
 
-/* B + B' without the diagonal, each neighbour once (a stamp per row removes the repeats). */
-static csr_status symmetrize(csr_context *ctx, const csri_factor_csr *B, graph *g, int64_t *stamp) {
+/* A + A' without the diagonal, each neighbour once (a stamp per row removes the repeats). */
+static csr_status symmetrize(csr_context *ctx, const csri_pattern *B, graph *g, int64_t *stamp) {
   int64_t n = B->n;
   g->n = n;
   CSRI_TRY(
@@ -61,6 +63,36 @@ static int64_t degree(const graph *g, int32_t i) {
   return g->off[i + 1] - g->off[i];
 }
 
+static int compare_keys(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* v[0, count) ordered by increasing degree, equal degrees as they came (a stable sort): by
+ * insertion when short (most lists), else by sorting (degree, place) keys, since a hub's many
+ * new neighbours would make insertion quadratic. */
+static void sort_by_degree(const graph *g, int32_t *v, int64_t count) {
+  if (count <= 16) {
+    for (int64_t a = 1; a < count; a++) {
+      int32_t u = v[a];
+      int64_t b = a;
+      while (b > 0 && degree(g, v[b - 1]) > degree(g, u)) {
+        v[b] = v[b - 1];
+        b--;
+      }
+      v[b] = u;
+    }
+    return;
+  }
+  for (int64_t a = 0; a < count; a++) /* a degree and a place each fit 32 bits (n < 2^31) */
+    g->keys[a] = (uint64_t)degree(g, v[a]) << 32 | (uint64_t)a;
+  qsort(g->keys, (size_t)count, sizeof *g->keys, compare_keys);
+  for (int64_t a = 0; a < count; a++) /* the places, then the rows at them */
+    g->keys[a] = (uint64_t)v[g->keys[a] & 0xffffffffu] << 32 | (g->keys[a] & 0xffffffffu);
+  for (int64_t a = 0; a < count; a++)
+    v[a] = (int32_t)(g->keys[a] >> 32);
+}
+
 /* A breadth-first search from `root` over rows whose mark is not `done`, writing them to queue
  * (marked `seen`); neighbours by increasing degree when `sorted`. Returns the count; *depth the
  * number of levels, *last the lowest-degree row of the last level. */
@@ -80,16 +112,8 @@ static int64_t search(const graph *g, int32_t root, int64_t *mark, int64_t seen,
       mark[j] = seen;
       queue[tail++] = j;
     }
-    if (sorted) /* insertion sort of the new ones by degree: lists are short */
-      for (int64_t a = first_new + 1; a < tail; a++) {
-        int32_t v = queue[a];
-        int64_t b = a;
-        while (b > first_new && degree(g, queue[b - 1]) > degree(g, v)) {
-          queue[b] = queue[b - 1];
-          b--;
-        }
-        queue[b] = v;
-      }
+    if (sorted)
+      sort_by_degree(g, queue + first_new, tail - first_new);
     if (head == level_end) { /* a level is done: the next one is what it found */
       levels++;
       if (tail > level_end) {
@@ -123,11 +147,13 @@ static int64_t number_part(const graph *g, int32_t start, int64_t *mark, int64_t
   return search(g, root, mark, --(*pass), 1, order + at, &depth, &far);
 }
 
-csr_status csri_rcm(csr_context *ctx, const csri_factor_csr *B, int32_t *order) {
+csr_status csri_rcm(csr_context *ctx, const csri_pattern *B, int32_t *order) {
   int64_t n = B->n;
   graph g = {0};
   int64_t *mark = NULL;
   csr_status status = csri_array_alloc(ctx, (void **)&mark, n, sizeof(int64_t), CSR_HOST, 0);
+  if (status >= 0)
+    status = csri_array_alloc(ctx, (void **)&g.keys, n, sizeof(uint64_t), CSR_HOST, 0);
   if (status >= 0)
     status = symmetrize(ctx, B, &g, mark);
   if (status >= 0) {
@@ -158,5 +184,6 @@ csr_status csri_rcm(csr_context *ctx, const csri_factor_csr *B, int32_t *order) 
   csri_free(mark);
   csri_free(g.off);
   csri_free(g.adj);
+  csri_free(g.keys);
   return status;
 }
