@@ -26,7 +26,7 @@ static void usage(void) {
       "Usage: cg A.mtx [b.mtx] [--method cg|pcg|bicgstab|gmres|gmres-jacobi|auto]\n"
       "          [--precond none|jacobi|ilu0|ilut|ic0] [--drop-tol T] [--fill-factor F]\n"
       "          [--restart M] [--tol T] [--max-iter N] [--backend auto|ref|omp|cuda]\n"
-      "          [--threads N] [--history FILE] [--json] [--verbose]\n"
+      "          [--threads N] [--compress auto|on|off] [--history FILE] [--json] [--verbose]\n"
       "\n"
       "Solves A x = b with csr_solve from x = 0. A: a square Matrix Market matrix (.mtx[.gz]).\n"
       "b: a Matrix Market array (n x 1) or coordinate vector (n x 1, entries not stored are 0);\n"
@@ -63,6 +63,9 @@ static void usage(void) {
       "                 the solve's, without the copies; exits 3 without a device or when A\n"
       "                 does not fit, saying how much it needs and what the device has)\n"
       "  --threads N    OpenMP threads for the omp backend (default: OpenMP's)\n"
+      "  --compress C   A's column indices in the products: auto (default: packed in 16 bits\n"
+      "                 where that pays), on (packed) or off (plain CSR); the iterates have\n"
+      "                 the same bits either way\n"
       "  --history FILE write the residual history as CSV (iteration,residual_norm,\n"
       "                 relative_residual; a row per iteration and one for x = 0) and a %dx%d\n"
       "                 PNG plot of the relative residual (log scale, decades labelled)\n"
@@ -72,7 +75,7 @@ static void usage(void) {
       "                 restart (the M used, GMRES only; else null), preconditioner,\n"
       "                 drop_tol and fill_factor (ilut; else null), auto_reason (--method\n"
       "                 auto; else null), tol, max_iter,\n"
-      "                 iterations, stop, converged, residual_norm,\n"
+      "                 packed, iterations, stop, converged, residual_norm,\n"
       "                 relative_residual, scaled_residual, error_inf, seconds,\n"
       "                 seconds_per_iteration, backend, threads, history, plot, plot_width,\n"
       "                 plot_height, stages: the seconds to read, upload and build A, and\n"
@@ -122,6 +125,7 @@ typedef struct options {
   double tol;
   long long max_iter, threads, restart; /* 0: the defaults */
   int json;
+  csr_compress compress;
 } options;
 
 /* What --method names: a method of csr_solve and its preconditioner. */
@@ -165,9 +169,9 @@ static int parse_double(const char *text, double *value) {
   return 0;
 }
 
-static const char *const valued[] = {"--method",  "--tol",      "--max-iter",   "--maxit",
-                                     "--backend", "--threads",  "--history",    "--restart",
-                                     "--precond", "--drop-tol", "--fill-factor"};
+static const char *const valued[] = {"--method",  "--tol",         "--max-iter", "--maxit",
+                                     "--backend", "--threads",     "--history",  "--restart",
+                                     "--precond", "--fill-factor", "--drop-tol", "--compress"};
 
 /* Stores the value v of option `name`; 1, or -1 after a usage error. */
 static int parse_value(const char *name, const char *v, options *o) {
@@ -207,6 +211,8 @@ static int parse_value(const char *name, const char *v, options *o) {
   } else if (strcmp(name, "--threads") == 0) {
     if (app_parse_int(v, 1, 4096, &o->threads) != 0)
       want = "an integer in [1, 4096]";
+  } else if (strcmp(name, "--compress") == 0) {
+    want = app_parse_compress(v, &o->compress) == 0 ? NULL : "auto, on or off";
   } else {
     o->history = v;
   }
@@ -415,6 +421,7 @@ static void print_json(const options *o, const matrix_shape *A, int64_t max_iter
   solve_precond_json(&j, o->method, o->preconditioner, &o->factor, o->auto_reason);
   app_json_double(&j, "tol", o->tol);
   app_json_int(&j, "max_iter", (long long)max_iter);
+  app_json_bool(&j, "packed", r->info.packed);
   app_json_int(&j, "iterations", (long long)r->info.iterations);
   app_json_string(&j, "stop", stop_name(r->info.stop));
   app_json_bool(&j, "converged", r->info.stop == CSR_SOLVER_CONVERGED);
@@ -465,6 +472,7 @@ static void print_text(const options *o, const matrix_shape *A, int64_t max_iter
     printf("method             %s, tol %g, at most %lld iterations\n", method_name(o), o->tol,
            (long long)max_iter);
   solve_precond_text(o->method, o->preconditioner, &o->factor);
+  printf("columns            %s\n", r->info.packed ? "packed in 16 bits" : "plain CSR");
   if (r->info.stop == CSR_SOLVER_CONVERGED)
     printf("stopped            converged after %lld iterations\n", (long long)r->info.iterations);
   else
@@ -804,8 +812,11 @@ int main(int argc, char **argv) {
   if (rc != APP_OK || exit_now)
     return rc;
 #ifdef CSR_APP_HAVE_MPI
-  if (dist_launcher_size() > 1)
+  if (dist_launcher_size() > 1) {
+    if (o.compress == CSR_COMPRESS_ON) /* the ranks' local products read plain CSR */
+      return app_usage_error(prog, "--compress on is for one process, not under mpiexec");
     return dist_run_app(dist_body, &o);
+  }
 #endif
   const char *missing = o.backend == CSR_BACKEND_CUDA ? app_cuda_missing() : NULL;
   if (missing)
@@ -874,6 +885,7 @@ int main(int argc, char **argv) {
   so.preconditioner = o.preconditioner;
   so.factor_options = o.factor;
   so.restart = (int64_t)o.restart;
+  so.compress = o.compress;
   so.rtol = o.tol;
   so.max_iter = (int64_t)o.max_iter;
   int64_t max_iter = so.max_iter > 0 ? so.max_iter : (10 * n > 1000 ? 10 * n : 1000);

@@ -191,6 +191,17 @@ int app_parse_backend(const char *text, csr_backend *backend) {
   return -1;
 }
 
+int app_parse_compress(const char *text, csr_compress *compress) {
+  static const char *const names[] = {"auto", "off", "on"};
+  static const csr_compress values[] = {CSR_COMPRESS_AUTO, CSR_COMPRESS_OFF, CSR_COMPRESS_ON};
+  for (int k = 0; k < 3; k++)
+    if (strcmp(text, names[k]) == 0) {
+      *compress = values[k];
+      return 0;
+    }
+  return -1;
+}
+
 int app_exit_code(csr_status status) {
   switch (status) {
   case CSR_ERR_OUT_OF_MEMORY:

@@ -115,6 +115,8 @@ int app_parse_int(const char *text, long long lo, long long hi, long long *value
 
 /* The backend named auto, ref, omp or cuda (as --backend takes it); 0, or -1 for another name. */
 int app_parse_backend(const char *text, csr_backend *backend);
+/* --compress auto|on|off into *compress: 0, or -1 for any other text. */
+int app_parse_compress(const char *text, csr_compress *compress);
 
 /* Exit code for a failed library call: 3 for out of memory, device and not-compiled errors,
  * 2 for the rest (the input or the request was at fault). */

@@ -19,7 +19,8 @@ static void usage(void) {
   printf(
       "Usage: pagerank GRAPH [--damping D] [--tol T] [--max-iter N] [--top K] [--output FILE]\n"
       "                [--backend auto|ref|omp|cuda] [--precision f64|f32] [--weighted]\n"
-      "                [--personalization FILE] [--threads N] [--json] [--verbose]\n"
+      "                [--personalization FILE] [--threads N] [--compress auto|on|off] [--json]\n"
+      "                [--verbose]\n"
       "\n"
       "Reads GRAPH (a Matrix Market adjacency matrix, or an edge list of \"from to [weight]\"\n"
       "lines; \"-\" is standard input) and computes its PageRank with csr_pagerank. A(i,j)\n"
@@ -48,9 +49,12 @@ static void usage(void) {
       "                       starting with # or %% are skipped); scaled to sum 1. Default:\n"
       "                       uniform, p_i = 1/N\n"
       "  --threads N          OpenMP threads for the omp backend (default: OpenMP's)\n"
+      "  --compress C         the pull graph's column indices: auto (default: packed in 16 bits\n"
+      "                       where that pays), on (packed) or off (plain CSR); the ranks have\n"
+      "                       the same bits either way. Counted in the set-up time\n"
       "  --json               one JSON object instead of text (keys: graph, nodes, links,\n"
       "                       dangling, id_base, damping, tol, max_iter, weighted,\n"
-      "                       personalized, iterations, l1_change, converged, seconds,\n"
+      "                       personalized, packed, iterations, l1_change, converged, seconds,\n"
       "                       seconds_per_iteration, bytes_per_iteration, gbs, backend,\n"
       "                       threads (null on the GPU), precision, stages, top: [{id,\n"
       "                       rank}...])\n"
@@ -93,6 +97,7 @@ typedef struct options {
   double damping, tol;
   long long max_iter, top, threads;
   int weighted, json;
+  csr_compress compress;
 } options;
 
 /* A whole finite decimal number; 0 on success. */
@@ -107,15 +112,17 @@ static int parse_double(const char *text, double *value) {
 }
 
 /* Options that take a value. */
-static const char *const valued[] = {"--backend",  "--precision",      "--damping", "--tol",
-                                     "--max-iter", "--maxit",          "--top",     "--threads",
-                                     "--output",   "--personalization"};
+static const char *const valued[] = {"--backend", "--compress", "--precision",      "--damping",
+                                     "--tol",     "--max-iter", "--maxit",          "--top",
+                                     "--threads", "--output",   "--personalization"};
 
 /* Stores the value v of option `name`; 1, or -1 after a usage error. */
 static int parse_value(const char *name, const char *v, options *o) {
   const char *want = NULL;
   if (strcmp(name, "--backend") == 0) {
     want = app_parse_backend(v, &o->backend) == 0 ? NULL : "auto, ref, omp or cuda";
+  } else if (strcmp(name, "--compress") == 0) {
+    want = app_parse_compress(v, &o->compress) == 0 ? NULL : "auto, on or off";
   } else if (strcmp(name, "--precision") == 0) {
     want = strcmp(v, "f64") == 0 || strcmp(v, "f32") == 0 ? NULL : "f64 or f32";
     o->precision = strcmp(v, "f32") == 0 ? CSR_F32 : CSR_F64;
@@ -314,6 +321,7 @@ static void print_text(const options *o, const graph_shape *A, const result *r,
   else
     printf("backend    %s, %d thread%s%s, %s\n", csr_backend_name(r->ran), r->threads,
            r->threads == 1 ? "" : "s", shares ? " per rank" : "", precision);
+  printf("columns    %s\n", r->info.packed ? "packed in 16 bits" : "plain CSR");
   printf("result     %s after %lld iterations, L1 change %.3g\n",
          r->converged ? "converged" : "NOT converged", (long long)r->info.iterations,
          r->info.l1_change);
@@ -349,6 +357,7 @@ static void print_json(const options *o, const graph_shape *A, const result *r,
   app_json_int(&j, "max_iter", o->max_iter);
   app_json_bool(&j, "weighted", o->weighted);
   app_json_bool(&j, "personalized", o->personalization != NULL);
+  app_json_bool(&j, "packed", r->info.packed);
   app_json_int(&j, "iterations", (long long)r->info.iterations);
   app_json_double(&j, "l1_change", r->info.l1_change);
   app_json_bool(&j, "converged", r->converged);
@@ -411,6 +420,7 @@ static void pagerank_options(const options *o, const csr_vector *p, int tty,
   po->tol = o->tol;
   po->max_iter = (int64_t)o->max_iter;
   po->weighted = o->weighted;
+  po->compress = o->compress;
   po->personalization = p;
   if (tty)
     po->progress = show_progress;
@@ -569,8 +579,11 @@ int main(int argc, char **argv) {
   if (rc != APP_OK || exit_now)
     return rc;
 #ifdef CSR_APP_HAVE_MPI
-  if (dist_launcher_size() > 1)
+  if (dist_launcher_size() > 1) {
+    if (o.compress == CSR_COMPRESS_ON) /* the ranks' local products read plain CSR */
+      return app_usage_error(prog, "--compress on is for one process, not under mpiexec");
     return dist_run_app(dist_body, &o);
+  }
 #endif
   app_build where;
   if ((rc = placement(&o, &where)) != APP_OK)

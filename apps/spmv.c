@@ -23,7 +23,7 @@ static const char *prog = "spmv";
 static void usage(void) {
   printf(
       "Usage: spmv FILE [--backend auto|ref|omp|cuda]\n"
-      "            [--kernel auto|scalar|vector|segmented|stream]\n"
+      "            [--kernel auto|scalar|vector|segmented|stream] [--compress auto|on|off]\n"
       "            [--precision f64|f32] [--iters N] [--threads T] [--x XFILE] [--validate]\n"
       "            [--json] [--copy-mib M] [--verbose]\n"
       "\n"
@@ -42,6 +42,9 @@ static void usage(void) {
       "                  thread per row), vector (a group of lanes per row), segmented (the\n"
       "                  nonzeros split evenly over the threads) or stream (whole rows packed\n"
       "                  into tiles staged in shared memory)\n"
+      "  --compress C    the products' column indices (csr_spmv_analyze, once before the\n"
+      "                  timing, its time reported apart): auto (default: packed in 16 bits where\n"
+      "                  that pays, printed with the reason), on (packed) or off (plain CSR)\n"
       "  --precision P   f64 (default) or f32 values and vectors (pattern matrices store none)\n"
       "  --iters N       timed iterations, default 50, after %d untimed warm-up calls\n"
       "  --threads T     OpenMP threads for the omp backend and the copy (default: OpenMP's)\n"
@@ -53,7 +56,8 @@ static void usage(void) {
       "  --json          one JSON object instead of text (keys: matrix, rows, cols, nnz,\n"
       "                  backend, backend_asked, threads, precision, iters, warmup, median_ms,\n"
       "                  bytes, gbs, copy_gbs, copy_fraction, copy, kernel, checksum,\n"
-      "                  validated, validation, stages; kernel is null on the CPU)\n"
+      "                  validated, validation, stages, columns; kernel is null on the CPU,\n"
+      "                  columns under mpiexec)\n"
       "  --copy-mib M    size of each copy array in MiB (1..512; 0 skips the "
       "copy)\n" APP_VERBOSE_HELP "  --help          this text\n"
       "  --version       library version and the backends compiled in\n"
@@ -87,6 +91,7 @@ typedef struct options {
   csr_backend backend;
   csr_value_type precision;
   csr_spmv_kernel kernel;
+  csr_compress compress;
   long long iters, threads, copy_mib; /* copy_mib < 0: by the model */
   int validate, json;
 } options;
@@ -138,6 +143,11 @@ static int parse(int argc, char **argv, options *o, int *exit_now) {
       if (parse_kernel(v, &o->kernel) != 0)
         return app_usage_error(
             prog, "--kernel must be auto, scalar, vector, segmented or stream, not '%s'", v);
+    } else if ((m = app_option(prog, argc, argv, &i, "--compress", &v)) != 0) {
+      if (m < 0)
+        return APP_USAGE;
+      if (app_parse_compress(v, &o->compress) != 0)
+        return app_usage_error(prog, "--compress must be auto, on or off, not '%s'", v);
     } else if ((m = app_option(prog, argc, argv, &i, "--precision", &v)) != 0) {
       if (m < 0)
         return APP_USAGE;
@@ -285,6 +295,8 @@ typedef struct result {
   app_copy_result copy;
   int have_choice; /* the GPU ran: its kernel and why */
   csr_spmv_choice choice;
+  int have_plan; /* the product ran through a plan (single process): packed or not, and why */
+  csr_spmv_plan_info plan;
   app_stages stages;
 } result;
 
@@ -301,15 +313,15 @@ static int product_failed(const options *o, csr_context *ctx, csr_status s) {
   return app_fail_status(app_exit_code(s) == APP_BAD_INPUT ? APP_RUNTIME : app_exit_code(s),
                          "the SpMV", ctx, s);
 }
-static int time_spmv(csr_context *ctx, const options *o, const csr_matrix *A, const csr_vector *x,
-                     csr_vector *y, double *median_s, double *all_s) {
+static int time_spmv(csr_context *ctx, const options *o, const csr_spmv_plan *plan,
+                     const csr_vector *x, csr_vector *y, double *median_s, double *all_s) {
   double *t = malloc((size_t)o->iters * sizeof *t);
   if (t == NULL)
     return app_fail(APP_RUNTIME, "cannot allocate %lld timings", o->iters);
   const double start = app_now();
   for (long long r = -WARMUP; r < o->iters; r++) {
     double t0 = app_now();
-    csr_status s = csr_spmv(ctx, 1.0, A, x, 0.0, y);
+    csr_status s = csr_spmv_run(ctx, plan, 1.0, x, 0.0, y);
     double seconds = app_now() - t0;
     if (s < 0) {
       free(t);
@@ -327,8 +339,9 @@ static int time_spmv(csr_context *ctx, const options *o, const csr_matrix *A, co
 /* The device path: A (built there), x and y on the GPU, every launch synchronised (debug-sync) so
  * that each call's time is its kernel's; y comes back to the host. The copy is device to
  * device. */
-static int run_cuda(csr_context *ctx, const options *o, const csr_matrix *dA, const csr_vector *x,
-                    csr_vector *y, result *r, size_t copy_bytes) {
+static int run_cuda(csr_context *ctx, const options *o, const csr_matrix *dA,
+                    const csr_spmv_plan *plan, const csr_vector *x, csr_vector *y, result *r,
+                    size_t copy_bytes) {
   csr_vector *dx = NULL, *dy = NULL, *da = NULL, *db = NULL;
   int rc = APP_RUNTIME;
   csr_status s = csr_context_set_debug_sync(ctx, 1);
@@ -340,7 +353,7 @@ static int run_cuda(csr_context *ctx, const options *o, const csr_matrix *dA, co
     app_fail_status(APP_RUNTIME, "moving x and y to the GPU", ctx, s);
     goto done;
   }
-  if ((rc = time_spmv(ctx, o, dA, dx, dy, &r->median_s, &r->stages.compute)) != APP_OK)
+  if ((rc = time_spmv(ctx, o, plan, dx, dy, &r->median_s, &r->stages.compute)) != APP_OK)
     goto done;
   r->ran = csr_context_last_backend(ctx);
   r->threads = 0;
@@ -440,6 +453,10 @@ static void print_text(const options *o, const matrix_shape *A, const result *r,
     printf("          row statistics and choice %.3f ms, on the first call only (cached)\n",
            r->choice.analysis_seconds * 1e3);
   }
+  if (r->have_plan)
+    printf("columns   %s: %s (set-up %.3f ms, once)\n",
+           r->plan.packed ? "packed in 16 bits" : "plain CSR", r->plan.reason,
+           r->plan.setup_seconds * 1e3);
   printf("spmv      %s: median %.6f ms of %lld calls (after %d warm-up): %.3f GB/s\n",
          o->precision == CSR_F64 ? "f64" : "f32", r->median_s * 1e3, o->iters, WARMUP, r->gbs);
   printf("          bytes per call %.0f = (4 + %d)*nnz + 8*(rows+1) + %d*(cols + rows)\n", r->bytes,
@@ -529,6 +546,17 @@ static void print_json(const options *o, const matrix_shape *A, const result *r,
     app_json_close(&j, '}');
   } else {
     app_json_null(&j, "kernel");
+  }
+  if (r->have_plan) {
+    app_json_open(&j, "columns", '{');
+    app_json_bool(&j, "packed", r->plan.packed);
+    app_json_string(&j, "reason", r->plan.reason);
+    app_json_double(&j, "setup_ms", r->plan.setup_seconds * 1e3);
+    app_json_int(&j, "escaped_chunks", (long long)r->plan.escaped_chunks);
+    app_json_int(&j, "chunks", (long long)r->plan.chunks);
+    app_json_close(&j, '}');
+  } else {
+    app_json_null(&j, "columns");
   }
   app_json_open(&j, "checksum", '{');
   app_json_double(&j, "sum", r->sum);
@@ -779,8 +807,11 @@ int main(int argc, char **argv) {
   if (rc != APP_OK || exit_now)
     return rc;
 #ifdef CSR_APP_HAVE_MPI
-  if (dist_launcher_size() > 1)
+  if (dist_launcher_size() > 1) {
+    if (o.compress == CSR_COMPRESS_ON) /* the ranks' local products read plain CSR */
+      return app_usage_error(prog, "--compress on is for one process, not under mpiexec");
     return dist_run_app(dist_body, &o);
+  }
 #endif
   /* Before reading the file, which may take a minute. */
   const char *missing = o.backend == CSR_BACKEND_CUDA ? app_cuda_missing() : NULL;
@@ -789,6 +820,7 @@ int main(int argc, char **argv) {
 
   csr_context *ctx = NULL, *ref = NULL;
   csr_matrix *A = NULL, *hA = NULL; /* A where it runs; hA on the host for --validate */
+  csr_spmv_plan *plan = NULL;
   csr_vector *x = NULL, *y = NULL, *yref = NULL;
   result r;
   validation v;
@@ -835,12 +867,21 @@ int main(int argc, char **argv) {
   const matrix_shape shape = shape_of(A);
   r.bytes = spmv_bytes(&o, &shape);
   size_t copy_bytes = copy_bytes_for(&o, r.bytes);
+  /* The plan: the column indices packed or not (--compress), once, before the timing. */
+  if ((s = csr_spmv_analyze(ctx, A, o.compress, &plan)) < 0) {
+    rc = app_fail_status(APP_RUNTIME, "preparing the SpMV (--compress)", ctx, s);
+    goto done;
+  }
+  csr_spmv_plan_describe(plan, &r.plan);
+  r.have_plan = 1;
+  r.stages.prepare_name = "plan";
+  r.stages.prepare = r.plan.setup_seconds;
 
   if (o.backend == CSR_BACKEND_CUDA) {
-    if ((rc = run_cuda(ctx, &o, A, x, y, &r, copy_bytes)) != APP_OK)
+    if ((rc = run_cuda(ctx, &o, A, plan, x, y, &r, copy_bytes)) != APP_OK)
       goto done;
   } else {
-    if ((rc = time_spmv(ctx, &o, A, x, y, &r.median_s, &r.stages.compute)) != APP_OK)
+    if ((rc = time_spmv(ctx, &o, plan, x, y, &r.median_s, &r.stages.compute)) != APP_OK)
       goto done;
     r.ran = csr_context_last_backend(ctx);
     r.threads = r.ran == CSR_BACKEND_OMP ? app_omp_threads((int)o.threads) : 1;
@@ -885,6 +926,7 @@ int main(int argc, char **argv) {
     rc = app_fail(APP_RUNTIME, "validation failed: %lld rows beyond " TOLERANCE_TEXT,
                   (long long)v.failed_rows);
 done:
+  csr_spmv_plan_free(&plan);
   csr_vector_free(&yref);
   csr_vector_free(&y);
   csr_vector_free(&x);

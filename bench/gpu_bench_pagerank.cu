@@ -19,7 +19,8 @@
  * R-MAT of 2^26 links with 2, 4, ..., 64 links a page (scale 25 down to 20), which places the
  * links a page where the iteration's fused and split forms cost the same (the row reports
  * links_per_page). usage: gpu_bench_pagerank [--csv FILE] [--reps N] [--quick] [--matrices DIR]
- * [--cases TEXT] [--sweep] */
+ * [--cases TEXT] [--sweep] [--compress auto|on|off]
+ * --compress: whether csr_pagerank packs the pull graph's column indices (default auto). */
 #include "csr.h"
 #include "gpu_bench_common.cuh"
 #include "spmv_cases.h"
@@ -39,6 +40,7 @@ static const double DAMPING = 0.85;
 static const int K1 = 5, K2 = 45;
 static int g_reps = 20;
 static int g_profile = 0; /* > 0: only our PageRank, that many iterations (--profile) */
+static csr_compress g_compress = CSR_COMPRESS_AUTO; /* --compress auto|on|off: the pull graph's */
 static double g_copy_gbps = 0.0;
 
 /* Median of 3 host-clock times of f() (which ends with the device idle), in ms. */
@@ -73,6 +75,7 @@ static csr_status ours(csr_context *ctx, const csr_matrix *A, int64_t iterations
   o.damping = DAMPING;
   o.tol = 1e-300;
   o.max_iter = iterations;
+  o.compress = g_compress;
   csr_status s = csr_pagerank(ctx, A, &o, r, NULL);
   return s == CSR_INFO_NOT_CONVERGED ? CSR_SUCCESS : s;
 }
@@ -305,7 +308,12 @@ int main(int argc, char **argv) {
       only = argv[++i];
     else if (!strcmp(argv[i], "--profile") && i + 1 < argc)
       g_profile = atoi(argv[++i]);
-    else
+    else if (!strcmp(argv[i], "--compress") && i + 1 < argc) {
+      const char *c = argv[++i];
+      g_compress = !strcmp(c, "on")    ? CSR_COMPRESS_ON
+                   : !strcmp(c, "off") ? CSR_COMPRESS_OFF
+                                       : CSR_COMPRESS_AUTO;
+    } else
       fprintf(stderr, "ignored: %s (options: the head of bench/gpu_bench_pagerank.cu)\n", argv[i]);
   }
   if (matrices == NULL)

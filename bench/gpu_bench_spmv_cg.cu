@@ -18,12 +18,17 @@
  *         statistics and the choice (analysis_ms, median of 5, host clock around csr_spmv_choose
  *         after csr_context_forget_matrix), and where x's gathers fall (gather_new_line,
  *         gather_hot_4096: bench/spmv_cases.h), to read the figures by.
+ *   Packed: the same product planned by csr_spmv_analyze with the column indices packed in 16
+ *         bits (CSR_COMPRESS_ON, AUTO's kernel), against the same cuSPARSE time and the same
+ *         floor (plain CSR's: above 100 % is the point); its bits checked against AUTO's plain
+ *         y and over 100 calls; the escaped chunks, the index bytes a nonzero, the set-up and
+ *         AUTO's choice in the extra field (--packed off: not timed).
  *   CG:   time per iteration of csr_solve (CG and Jacobi-PCG, fp64) = (T(K2) - T(K1)) / (K2 - K1),
  *         setup and final residual cancelling, over one SpMV of ours (libcsr's goal: <= 1.6).
  * usage: gpu_bench_spmv_cg [--csv FILE] [--reps N] [--quick] [--only-cg] [--matrices DIR]
  *          [--kernels auto,scalar,vector,segmented,stream] [--precision f64|f32|both] [--cases
  * TEXT]
- *          [--limit-ms MS]
+ *          [--limit-ms MS] [--packed on|off]
  *   --quick: smaller matrices (real ones replicated to 2M nonzeros); --only-cg: the Poisson
  *   matrices that CG runs on, nothing else; --matrices: default ../shared/matrices, else
  *   shared/matrices (run from the repository root, or beside it); --kernels: ours to time (all
@@ -65,6 +70,7 @@ static const csr_spmv_kernel kernels[KERNELS] = {
     CSR_KERNEL_AUTO, CSR_KERNEL_SCALAR, CSR_KERNEL_VECTOR, CSR_KERNEL_SEGMENTED, CSR_KERNEL_STREAM};
 static const char *kernel_names[KERNELS] = {"auto", "scalar", "vector", "segmented", "stream"};
 static int g_kernels = (1 << KERNELS) - 1; /* bit k: kernels[k] is timed */
+static int g_packed = 1;                   /* the packed form timed too (--packed off: not) */
 
 /* --- timing ----------------------------------------------------------------------------------- */
 
@@ -238,6 +244,60 @@ static void bench_cusparse(device_matrix &d, const T *y_ours, double theirs[2], 
 /* SpMV in values of type T: each kernel of ours in g_kernels, then cuSPARSE ALG1 and ALG2; one
  * line per kernel on stdout and one CSV row per kernel timed. Returns AUTO's time in ms (NaN when
  * not timed). */
+/* The planned SpMV with packed column indices (csr_spmv_analyze with CSR_COMPRESS_ON, AUTO's
+ * kernel): timed as the kernels are, its bits checked over 100 calls and against AUTO's plain y
+ * (y_auto, NULL when AUTO was not timed); what AUTO's plan would choose, and the set-up, in the
+ * extra field. */
+template <typename T>
+static void bench_packed(csr_context *ctx, const char *name, device_matrix &d, double floor_bytes,
+                         double best, const void *y_auto, const std::string &common) {
+  const size_t y_bytes = (size_t)d.A->rows * sizeof(T);
+  CSR_OK(ctx, csr_context_set_kernel(ctx, CSR_KERNEL_AUTO));
+  csr_spmv_plan *plan = NULL, *automatic = NULL;
+  csr_spmv_plan_info info, auto_info;
+  CSR_OK(ctx, csr_spmv_analyze(ctx, d.A, CSR_COMPRESS_AUTO, &automatic));
+  CSR_OK(ctx, csr_spmv_plan_describe(automatic, &auto_info));
+  csr_spmv_plan_free(&automatic);
+  CSR_OK(ctx, csr_spmv_analyze(ctx, d.A, CSR_COMPRESS_ON, &plan));
+  CSR_OK(ctx, csr_spmv_plan_describe(plan, &info));
+  auto call = [&] { CSR_OK(ctx, csr_spmv_run(ctx, plan, 1.0, d.x, 0.0, d.y)); };
+  const double ms = median_ms(call);
+  void *first = NULL;
+  CHECK_CUDA(cudaMalloc(&first, y_bytes + 8));
+  const int same = same_bits_100(call, d.y, y_bytes, first);
+  int as_plain = -1; /* -1: AUTO's plain y not at hand */
+  if (y_auto != NULL) {
+    std::vector<char> a(y_bytes), b(y_bytes);
+    CHECK_CUDA(cudaMemcpy(a.data(), first, y_bytes, cudaMemcpyDeviceToHost));
+    CHECK_CUDA(cudaMemcpy(b.data(), y_auto, y_bytes, cudaMemcpyDeviceToHost));
+    as_plain = memcmp(a.data(), b.data(), y_bytes) == 0;
+  }
+  cudaFree(first);
+  csr_spmv_plan_free(&plan);
+  const double share = info.chunks > 0 ? (double)info.escaped_chunks / (double)info.chunks : 0.0;
+  const double gbs = floor_bytes / (ms * 1e-3) * 1e-9;
+  const std::string variant = std::string("packed") + (sizeof(T) == 8 ? "" : "_f32");
+  printf("  %-28s %-14s %.3f ms %3.0f%% of plain floor | best cuSPARSE / ours %.2f | escaped "
+         "chunks %.1f%% | index %.2f B/nnz | set-up %.3f ms | AUTO would %s | bits as plain: %s, "
+         "same in 100 calls: %s\n",
+         name, variant.c_str(), ms, gbs / g_copy_gbps * 100, best / ms, 100 * share,
+         info.index_bytes / (double)d.A->nnz, info.setup_seconds * 1e3,
+         auto_info.packed ? "pack" : "not pack",
+         as_plain < 0 ? "n/a"
+         : as_plain   ? "yes"
+                      : "NO",
+         same ? "yes" : "NO");
+  char buf[256];
+  snprintf(buf, sizeof buf,
+           ";escaped_share=%.4f;index_bytes_per_nnz=%.3f;setup_ms=%.4f;auto_packs=%d;"
+           "same_bits_as_plain=%d;same_bits_100=%d",
+           share, info.index_bytes / (double)d.A->nnz, info.setup_seconds * 1e3, auto_info.packed,
+           as_plain, same);
+  csv_row("gpu_spmv", name, variant.c_str(), ms * 1e-3, g_anchor, best * 1e-3, 1.3, floor_bytes,
+          (common + buf).c_str());
+  fflush(stdout);
+}
+
 template <typename T>
 static double bench_spmv(csr_context *ctx, const char *name, device_matrix &d, int64_t longest,
                          const gather_shape &gathers) {
@@ -293,7 +353,6 @@ static double bench_spmv(csr_context *ctx, const char *name, device_matrix &d, i
   double theirs[2], diff[2];
   bench_cusparse<T>(d, reference >= 0 ? (const T *)y_ref : NULL, theirs, diff);
   cudaFree(first);
-  cudaFree(y_ref);
   double best = fmin(theirs[0], theirs[1]);
   auto percent = [&](double ms) { return floor_bytes / (ms * 1e-3) * 1e-9 / g_copy_gbps * 100; };
   printf("%s %s: rows %lld nnz %lld longest row %lld | cuSPARSE ALG1 %.3f ALG2 %.3f ms (%.0f%% of "
@@ -335,6 +394,9 @@ static double bench_spmv(csr_context *ctx, const char *name, device_matrix &d, i
     csv_row("gpu_spmv", name, variant.c_str(), ours[k] * 1e-3, g_anchor, best * 1e-3, 1.0,
             floor_bytes, extra.c_str());
   }
+  if (g_packed)
+    bench_packed<T>(ctx, name, d, floor_bytes, best, reference == 0 ? y_ref : NULL, common);
+  cudaFree(y_ref);
   fflush(stdout);
   return ours[0];
 }
@@ -494,6 +556,8 @@ int main(int argc, char **argv) {
       only = argv[++i];
     else if (!strcmp(argv[i], "--limit-ms") && i + 1 < argc)
       kernel_limit_ms = atof(argv[++i]);
+    else if (!strcmp(argv[i], "--packed") && i + 1 < argc)
+      g_packed = strcmp(argv[++i], "off") != 0;
     else if (!strcmp(argv[i], "--kernels") && i + 1 < argc)
       g_kernels = parse_kernels(argv[++i]);
     else if (!strcmp(argv[i], "--precision") && i + 1 < argc) {

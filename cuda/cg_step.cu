@@ -15,11 +15,10 @@ namespace {
 /* Groups of W lanes take rows in a grid-stride loop over warps (the loop bound is the same for
  * every lane of a warp, as the shuffles need); the owner lane then writes row i's r', p', q', x
  * and adds its terms to the five sums. */
-template <int W, typename T, bool PATTERN, bool JACOBI>
+template <int W, typename T, bool PATTERN, bool JACOBI, typename Cols>
 __global__ void __launch_bounds__(CSRI_REDUCE_THREADS, CSRI_CG_STEP_MIN_BLOCKS)
-    cg_step_kernel(int64_t rows, const int64_t *off, const int32_t *col, const T *val,
-                   cg_point<T, JACOBI> pt, T *x, T *r_next, T *p_next, T *q_next,
-                   csri_reduce_space<CSRI_CG_SUMS> space) {
+    cg_step_kernel(int64_t rows, const int64_t *off, Cols col, const T *val, cg_point<T, JACOBI> pt,
+                   T *x, T *r_next, T *p_next, T *q_next, csri_reduce_space<CSRI_CG_SUMS> space) {
   const int lane = W == 1 ? 0 : (int)(threadIdx.x & (W - 1));
   const int64_t groups_per_warp = 32 / W;
   const int64_t warps = (int64_t)gridDim.x * (CSRI_REDUCE_THREADS / 32);
@@ -43,6 +42,7 @@ __global__ void __launch_bounds__(CSRI_REDUCE_THREADS, CSRI_CG_STEP_MIN_BLOCKS)
 
 template <typename T, bool PATTERN, bool JACOBI> struct cg_launch {
   csr_context *ctx;
+  const csri_spmv_plan *plan; /* its packed index, when it holds one, is read for A's columns */
   const csr_matrix *A;
   cg_point<T, JACOBI> pt;
   const csri_cg_vectors *v;
@@ -50,48 +50,51 @@ template <typename T, bool PATTERN, bool JACOBI> struct cg_launch {
   int blocks;
 
   template <int W> csr_status run() {
-    cg_step_kernel<W, T, PATTERN, JACOBI><<<blocks, CSRI_REDUCE_THREADS, 0, csri_stream(ctx)>>>(
-        A->rows, A->row_offsets, A->col_indices, (const T *)A->values, pt, (T *)v->x->data,
-        (T *)v->r_next->data, (T *)v->p_next->data, (T *)v->q_next->data, space);
-    return CSRI_CUDA_CHECK(ctx, "CG step kernel");
+    return csri_with_columns(plan, A, [&](auto cols) {
+      cg_step_kernel<W, T, PATTERN, JACOBI, decltype(cols)>
+          <<<blocks, CSRI_REDUCE_THREADS, 0, csri_stream(ctx)>>>(
+              A->rows, A->row_offsets, cols, (const T *)A->values, pt, (T *)v->x->data,
+              (T *)v->r_next->data, (T *)v->p_next->data, (T *)v->q_next->data, space);
+      return CSRI_CUDA_CHECK(ctx, "CG step kernel");
+    });
   }
 };
 
 template <typename T, bool PATTERN, bool JACOBI>
-csr_status launch_typed(csr_context *ctx, int lanes, const csr_matrix *A, double alpha, double beta,
-                        const csri_cg_vectors *v, csri_reduce_space<CSRI_CG_SUMS> space,
-                        int blocks) {
+csr_status launch_typed(csr_context *ctx, const csri_spmv_plan *plan, const csr_matrix *A,
+                        double alpha, double beta, const csri_cg_vectors *v,
+                        csri_reduce_space<CSRI_CG_SUMS> space, int blocks) {
   cg_point<T, JACOBI> pt{(const T *)v->r->data,
                          (const T *)v->q->data,
                          (const T *)v->p->data,
                          v->d ? (const T *)v->d->data : NULL,
                          alpha,
                          beta};
-  cg_launch<T, PATTERN, JACOBI> launch{ctx, A, pt, v, space, blocks};
-  return csri_with_lanes(lanes, launch);
+  cg_launch<T, PATTERN, JACOBI> launch{ctx, plan, A, pt, v, space, blocks};
+  return csri_with_lanes(plan->lanes, launch);
 }
 
 template <typename T>
-csr_status launch_step(csr_context *ctx, int lanes, const csr_matrix *A, double alpha, double beta,
-                       const csri_cg_vectors *v, csri_reduce_space<CSRI_CG_SUMS> space,
-                       int blocks) {
+csr_status launch_step(csr_context *ctx, const csri_spmv_plan *plan, const csr_matrix *A,
+                       double alpha, double beta, const csri_cg_vectors *v,
+                       csri_reduce_space<CSRI_CG_SUMS> space, int blocks) {
   bool pattern = A->value_type == CSR_PATTERN, jacobi = v->d != NULL;
   if (pattern)
-    return jacobi ? launch_typed<T, true, true>(ctx, lanes, A, alpha, beta, v, space, blocks)
-                  : launch_typed<T, true, false>(ctx, lanes, A, alpha, beta, v, space, blocks);
-  return jacobi ? launch_typed<T, false, true>(ctx, lanes, A, alpha, beta, v, space, blocks)
-                : launch_typed<T, false, false>(ctx, lanes, A, alpha, beta, v, space, blocks);
+    return jacobi ? launch_typed<T, true, true>(ctx, plan, A, alpha, beta, v, space, blocks)
+                  : launch_typed<T, true, false>(ctx, plan, A, alpha, beta, v, space, blocks);
+  return jacobi ? launch_typed<T, false, true>(ctx, plan, A, alpha, beta, v, space, blocks)
+                : launch_typed<T, false, false>(ctx, plan, A, alpha, beta, v, space, blocks);
 }
 
 /* The kernel whose occupancy sizes the step's grid, for a lane count. */
 const void *step_kernel_for_grid(int lanes) {
   switch (lanes) {
-  case 1: return (const void *)cg_step_kernel<1, double, false, true>;
-  case 2: return (const void *)cg_step_kernel<2, double, false, true>;
-  case 4: return (const void *)cg_step_kernel<4, double, false, true>;
-  case 8: return (const void *)cg_step_kernel<8, double, false, true>;
-  case 16: return (const void *)cg_step_kernel<16, double, false, true>;
-  default: return (const void *)cg_step_kernel<32, double, false, true>;
+  case 1: return (const void *)cg_step_kernel<1, double, false, true, csri_plain_columns>;
+  case 2: return (const void *)cg_step_kernel<2, double, false, true, csri_plain_columns>;
+  case 4: return (const void *)cg_step_kernel<4, double, false, true, csri_plain_columns>;
+  case 8: return (const void *)cg_step_kernel<8, double, false, true, csri_plain_columns>;
+  case 16: return (const void *)cg_step_kernel<16, double, false, true, csri_plain_columns>;
+  default: return (const void *)cg_step_kernel<32, double, false, true, csri_plain_columns>;
   }
 }
 
@@ -170,8 +173,8 @@ extern "C" csr_status csri_cuda_cg_step(csr_context *ctx, const csri_spmv_plan *
   csri_reduce_run<CSRI_CG_SUMS> r;
   CSRI_TRY(csri_reduce_begin<CSRI_CG_SUMS>(ctx, blocks, &r));
   csr_status launched = v->x->value_type == CSR_F64
-                            ? launch_step<double>(ctx, lanes, A, alpha, beta, v, r.space, blocks)
-                            : launch_step<float>(ctx, lanes, A, alpha, beta, v, r.space, blocks);
+                            ? launch_step<double>(ctx, plan, A, alpha, beta, v, r.space, blocks)
+                            : launch_step<float>(ctx, plan, A, alpha, beta, v, r.space, blocks);
   return csri_reduce_end<CSRI_CG_SUMS>(ctx, &r, launched, sums);
 }
 

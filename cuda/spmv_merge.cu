@@ -5,6 +5,7 @@
  * that the cuts split is summed from its pieces in double, in an order fixed by the matrix's shape:
  * within a tile by a segmented scan of the threads' carries, across tiles by a fix-up that adds the
  * tiles' carries in tile order. No atomics: the same bits on every call. */
+#include "columns.cuh"
 #include "kernels/merge_path.h"
 #include "spmv_out.cuh"
 #include "spmv_tile.cuh"
@@ -96,10 +97,10 @@ __global__ void tile_starts(const int64_t *off, int64_t rows, int64_t nnz, int64
  * fix-up as the tile's head; every other row is finished here (out.row, cuda/spmv_out.cuh). The
  * row open at the tile's end leaves its sum in the tile's carry. Within the tile everything is
  * 32-bit, counted from the tile's start. */
-template <typename T, bool PATTERN, typename Out>
+template <typename T, bool PATTERN, typename Cols, typename Out>
 __global__ void __launch_bounds__(THREADS, shape<T>::min_blocks)
-    merge_kernel(int64_t rows, const int64_t *off, const int32_t *col, const T *val, const T *x,
-                 Out out, double *partials, const csri_merge_coord *starts, double *carry_sum,
+    merge_kernel(int64_t rows, const int64_t *off, Cols col, const T *val, const T *x, Out out,
+                 double *partials, const csri_merge_coord *starts, double *carry_sum,
                  double *head_sum) {
   constexpr int ITEMS = shape<T>::items;
   constexpr int64_t TILE = shape<T>::tile;
@@ -383,13 +384,15 @@ size_t layout(char *base, int64_t tiles, int64_t groups, bool starts_kept, size_
 }
 
 template <typename T, bool PATTERN, typename Out>
-csr_status run(csr_context *ctx, const csr_matrix *A, const T *x, const Out &out, double *result,
-               const scratch &s, int64_t tiles) {
+csr_status run(csr_context *ctx, const csri_spmv_plan *plan, const csr_matrix *A, const T *x,
+               const Out &out, double *result, const scratch &s, int64_t tiles) {
   cudaStream_t stream = csri_stream(ctx);
-  merge_kernel<T, PATTERN, Out><<<(unsigned)tiles, THREADS, 0, stream>>>(
-      A->rows, A->row_offsets, A->col_indices, (const T *)A->values, x, out, s.partials, s.starts,
-      s.carry_sum, s.head_sum);
-  CSRI_TRY(CSRI_CUDA_CHECK(ctx, "segmented SpMV kernel"));
+  CSRI_TRY(csri_with_columns(plan, A, [&](auto cols) {
+    merge_kernel<T, PATTERN, decltype(cols), Out><<<(unsigned)tiles, THREADS, 0, stream>>>(
+        A->rows, A->row_offsets, cols, (const T *)A->values, x, out, s.partials, s.starts,
+        s.carry_sum, s.head_sum);
+    return CSRI_CUDA_CHECK(ctx, "segmented SpMV kernel");
+  }));
   if (s.group_sum != NULL) {
     const int64_t groups = tiles / GROUP, warps_per_block = FIX_UP_THREADS / 32;
     group_sums<<<(unsigned)((groups + warps_per_block - 1) / warps_per_block), FIX_UP_THREADS, 0,
@@ -460,8 +463,9 @@ csr_status csri_cuda_spmv_merge(csr_context *ctx, const csri_spmv_plan *plan, co
   else
     status = find_starts<T>(ctx, A, tiles, s.starts);
   if (status >= 0)
-    status = A->value_type == CSR_PATTERN ? run<T, true, Out>(ctx, A, x, out, result, s, tiles)
-                                          : run<T, false, Out>(ctx, A, x, out, result, s, tiles);
+    status = A->value_type == CSR_PATTERN
+                 ? run<T, true, Out>(ctx, plan, A, x, out, result, s, tiles)
+                 : run<T, false, Out>(ctx, plan, A, x, out, result, s, tiles);
   csri_device_scratch_done(ctx, base);
   return status;
 }

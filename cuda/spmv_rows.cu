@@ -16,14 +16,14 @@ template <typename T> struct gather_x {
 
 /* One group of W lanes per row; the grid covers every row once; the group's lane 0 finishes the
  * row (out.row). */
-template <int W, typename T, bool PATTERN, typename Out>
+template <int W, typename T, bool PATTERN, typename Cols, typename Out>
 __global__ void __launch_bounds__(CSRI_SPMV_THREADS)
-    spmv_kernel(int64_t rows, const int64_t *off, const int32_t *col, const T *val, const T *x,
-                Out out, double *partials) {
+    spmv_kernel(int64_t rows, const int64_t *off, Cols cols, const T *val, const T *x, Out out,
+                double *partials) {
   const int lane = W == 1 ? 0 : (int)(threadIdx.x & (W - 1));
   int64_t row = ((int64_t)blockIdx.x * CSRI_SPMV_THREADS + threadIdx.x) / W;
   double sum =
-      row < rows ? csri_row_sum<W, T, PATTERN>(off, col, val, row, lane, gather_x<T>{x}) : 0.0;
+      row < rows ? csri_row_sum<W, T, PATTERN>(off, cols, val, row, lane, gather_x<T>{x}) : 0.0;
   if (W > 1)
     sum = csri_group_total<W>(sum);
   typename Out::terms terms = {};
@@ -34,6 +34,7 @@ __global__ void __launch_bounds__(CSRI_SPMV_THREADS)
 
 template <typename T, bool PATTERN, typename Out> struct spmv_launch {
   csr_context *ctx;
+  const csri_spmv_plan *plan;
   const csr_matrix *A;
   const T *x;
   const Out &out;
@@ -46,9 +47,12 @@ template <typename T, bool PATTERN, typename Out> struct spmv_launch {
     const size_t bytes = csri_out_partials_bytes<Out>(partial_count);
     if (bytes > 0)
       CSRI_TRY(csri_device_scratch(ctx, bytes, (void **)&partials));
-    spmv_kernel<W, T, PATTERN, Out><<<(unsigned)blocks, CSRI_SPMV_THREADS, 0, csri_stream(ctx)>>>(
-        A->rows, A->row_offsets, A->col_indices, (const T *)A->values, x, out, partials);
-    csr_status status = CSRI_CUDA_CHECK(ctx, "SpMV kernel");
+    csr_status status = csri_with_columns(plan, A, [&](auto cols) {
+      spmv_kernel<W, T, PATTERN, decltype(cols), Out>
+          <<<(unsigned)blocks, CSRI_SPMV_THREADS, 0, csri_stream(ctx)>>>(
+              A->rows, A->row_offsets, cols, (const T *)A->values, x, out, partials);
+      return CSRI_CUDA_CHECK(ctx, "SpMV kernel");
+    });
     if (status >= 0)
       status = csri_out_total<Out>(ctx, partials, partial_count, result);
     if (bytes > 0)
@@ -64,10 +68,10 @@ template <typename T, typename Out>
 csr_status csri_cuda_spmv_rows(csr_context *ctx, const csri_spmv_plan *plan, const csr_matrix *A,
                                const T *x, const Out &out, double *result) {
   if (A->value_type == CSR_PATTERN) {
-    spmv_launch<T, true, Out> launch{ctx, A, x, out, result};
+    spmv_launch<T, true, Out> launch{ctx, plan, A, x, out, result};
     return csri_with_lanes(plan->lanes, launch);
   }
-  spmv_launch<T, false, Out> launch{ctx, A, x, out, result};
+  spmv_launch<T, false, Out> launch{ctx, plan, A, x, out, result};
   return csri_with_lanes(plan->lanes, launch);
 }
 

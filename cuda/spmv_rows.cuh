@@ -6,20 +6,22 @@
 #ifndef CSR_CUDA_SPMV_ROWS_CUH
 #define CSR_CUDA_SPMV_ROWS_CUH
 
+#include "columns.cuh"
 #include "common.cuh"
 
-/* sum over row's entries k = begin + lane, begin + lane + W, ... of a_k * g(col_k), in double.
+/* sum over row's entries k = begin + lane, begin + lane + W, ... of a_k * g(c_k), in double, the
+ * columns c_k read by `cols` (cuda/columns.cuh).
  * Loads go through L1: with one thread per row, a thread reads its row's entries one by one and
  * its neighbours read the next rows', so each 32-byte sector serves several loads from L1
  * (streaming loads that skip L1 made the scalar kernel 2.5x slower on a 7-point stencil). */
-template <int W, typename T, bool PATTERN, typename Gather>
-__device__ __forceinline__ double csri_row_sum(const int64_t *off, const int32_t *col, const T *val,
+template <int W, typename T, bool PATTERN, typename Cols, typename Gather>
+__device__ __forceinline__ double csri_row_sum(const int64_t *off, const Cols &cols, const T *val,
                                                int64_t row, int lane, const Gather &g) {
   int64_t begin = __ldg(off + row), end = __ldg(off + row + 1);
   double sum = 0.0;
   int64_t k = begin + lane;
   for (; k < end; k += W) {
-    double x = g(__ldg(col + k));
+    double x = g(cols.at(k));
     sum += PATTERN ? x : (double)__ldg(val + k) * x;
   }
   return sum;

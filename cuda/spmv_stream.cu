@@ -4,6 +4,7 @@
  * flight at once, then a group of lanes sums each row there, in double. No row crosses a tile, so
  * there is no carry between threads or blocks: one kernel, no scan, no fix-up, and the summation
  * order is fixed by the matrix's shape (the same bits on every call). */
+#include "columns.cuh"
 #include "kernels/row_tiles.h"
 #include "spmv_out.cuh"
 #include "spmv_tile.cuh"
@@ -65,9 +66,9 @@ __device__ __forceinline__ double block_sum(double v, double (&warp_sums)[THREAD
  * rows' starts as 32-bit offsets from the tile's first nonzero. Summing: groups of `lanes` lanes
  * (csri_row_tile_lanes), one row each, lane j adding the row's products j, j + lanes, ..., then a
  * shuffle tree over the group; its lane 0 finishes the row (out.row, cuda/spmv_out.cuh). */
-template <typename T, bool PATTERN, typename Out>
+template <typename T, bool PATTERN, typename Cols, typename Out>
 __device__ __forceinline__ void
-staged_tile(tile_start start, int tile_rows, int nonzeros, const int64_t *off, const int32_t *col,
+staged_tile(tile_start start, int tile_rows, int nonzeros, const int64_t *off, const Cols &col,
             const T *val, const T *x, const Out &out, typename Out::terms &terms,
             typename csri_staged<T>::type *products, int *row_starts, T *batched) {
   constexpr int ITEMS = shape<T>::items;
@@ -119,8 +120,8 @@ staged_tile(tile_start start, int tile_rows, int nonzeros, const int64_t *off, c
 /* Row `row`'s sum by the whole block, straight from global memory, for a row too long to stage:
  * thread i adds entries i, i + THREADS, ..., four loads in flight at a time, then block_sum; the
  * result in thread 0. */
-template <typename T, bool PATTERN>
-__device__ __forceinline__ double long_row_sum(int64_t row, const int64_t *off, const int32_t *col,
+template <typename T, bool PATTERN, typename Cols>
+__device__ __forceinline__ double long_row_sum(int64_t row, const int64_t *off, const Cols &col,
                                                const T *val, const T *x,
                                                double (&warp_sums)[THREADS / 32]) {
   const int64_t end = off[row + 1];
@@ -131,7 +132,7 @@ __device__ __forceinline__ double long_row_sum(int64_t row, const int64_t *off, 
     double a[4];
 #pragma unroll
     for (int u = 0; u < 4; u++) {
-      c[u] = __ldcs(col + k + u * THREADS);
+      c[u] = col.streamed(k + u * THREADS);
       a[u] = PATTERN ? 1.0 : (double)__ldcs(val + k + u * THREADS);
     }
 #pragma unroll
@@ -139,7 +140,7 @@ __device__ __forceinline__ double long_row_sum(int64_t row, const int64_t *off, 
       sum += PATTERN ? (double)__ldg(x + c[u]) : a[u] * (double)__ldg(x + c[u]);
   }
   for (; k < end; k += THREADS)
-    sum += PATTERN ? (double)__ldg(x + col[k]) : (double)val[k] * (double)__ldg(x + col[k]);
+    sum += PATTERN ? (double)__ldg(x + col.at(k)) : (double)val[k] * (double)__ldg(x + col.at(k));
   return block_sum(sum, warp_sums);
 }
 
@@ -151,9 +152,9 @@ __device__ __forceinline__ double long_row_sum(int64_t row, const int64_t *off, 
  * __syncthreads_count. Returns the thread's terms; Out comes by value (a reference made every
  * thread of every tile store it to local memory first, which cost the stream kernel up to a fifth
  * of its speed). */
-template <typename T, bool PATTERN, typename Out>
+template <typename T, bool PATTERN, typename Cols, typename Out>
 __device__ __noinline__ typename Out::terms
-unstaged_tile(tile_start start, int tile_rows, const int64_t *off, const int32_t *col, const T *val,
+unstaged_tile(tile_start start, int tile_rows, const int64_t *off, const Cols col, const T *val,
               const T *x, const Out out, double (&warp_sums)[THREADS / 32],
               typename csri_staged<T>::type *products, int *row_starts, T *batched) {
   typename Out::terms terms = {};
@@ -187,10 +188,10 @@ unstaged_tile(tile_start start, int tile_rows, const int64_t *off, const int32_t
 
 /* One tile per block: staged when it fits (always, for a matrix whose rows fit the tiles), else
  * in rounds; then the block's terms of an Out with sums. */
-template <typename T, bool PATTERN, typename Out>
+template <typename T, bool PATTERN, typename Cols, typename Out>
 __global__ void __launch_bounds__(THREADS, shape<T>::min_blocks)
-    stream_kernel(const int64_t *off, const int32_t *col, const T *val, const T *x, Out out,
-                  double *partials, const tile_start *starts) {
+    stream_kernel(const int64_t *off, Cols col, const T *val, const T *x, Out out, double *partials,
+                  const tile_start *starts) {
   __shared__ typename csri_staged<T>::type products[shape<T>::capacity];
   __shared__ int row_starts[shape<T>::window + 1]; /* a tile holds at most window rows */
   __shared__ double warp_sums[THREADS / 32];
@@ -199,8 +200,8 @@ __global__ void __launch_bounds__(THREADS, shape<T>::min_blocks)
   const int tile_rows = (int)(end.row - start.row);
   typename Out::terms terms = {};
   if (end.nz - start.nz > shape<T>::capacity) /* the same for the whole block */
-    terms = unstaged_tile<T, PATTERN, Out>(start, tile_rows, off, col, val, x, out, warp_sums,
-                                           products, row_starts, batched);
+    terms = unstaged_tile<T, PATTERN, Cols, Out>(start, tile_rows, off, col, val, x, out, warp_sums,
+                                                 products, row_starts, batched);
   else
     staged_tile<T, PATTERN>(start, tile_rows, (int)(end.nz - start.nz), off, col, val, x, out,
                             terms, products, row_starts, batched);
@@ -208,11 +209,15 @@ __global__ void __launch_bounds__(THREADS, shape<T>::min_blocks)
 }
 
 template <typename T, bool PATTERN, typename Out>
-csr_status run(csr_context *ctx, const csr_matrix *A, const T *x, const Out &out, double *result,
-               const tile_start *starts, double *partials, int64_t tiles) {
-  stream_kernel<T, PATTERN, Out><<<(unsigned)tiles, THREADS, 0, csri_stream(ctx)>>>(
-      A->row_offsets, A->col_indices, (const T *)A->values, x, out, partials, starts);
-  CSRI_TRY(CSRI_CUDA_CHECK(ctx, "stream SpMV kernel"));
+csr_status run(csr_context *ctx, const csri_spmv_plan *plan, const csr_matrix *A, const T *x,
+               const Out &out, double *result, const tile_start *starts, double *partials,
+               int64_t tiles) {
+  CSRI_TRY(csri_with_columns(plan, A, [&](auto cols) {
+    stream_kernel<T, PATTERN, decltype(cols), Out>
+        <<<(unsigned)tiles, THREADS, 0, csri_stream(ctx)>>>(
+            A->row_offsets, cols, (const T *)A->values, x, out, partials, starts);
+    return CSRI_CUDA_CHECK(ctx, "stream SpMV kernel");
+  }));
   return csri_out_total<Out>(ctx, partials, csri_out_partials<THREADS>(tiles), result);
 }
 
@@ -246,8 +251,7 @@ size_t starts_bytes(int64_t tiles) {
 template <typename T, typename Out>
 csr_status csri_cuda_spmv_stream(csr_context *ctx, const csri_spmv_plan *plan, const csr_matrix *A,
                                  const T *x, const Out &out, double *result) {
-  (void)plan; /* the tiles follow from A alone */
-  const int64_t tiles = csri_row_tiles(A->rows, A->nnz, shape<T>::window);
+  const int64_t tiles = csri_row_tiles(A->rows, A->nnz, shape<T>::window); /* from A alone */
   if (tiles == 0)
     return CSR_SUCCESS;
   tile_start *kept = NULL;
@@ -262,8 +266,8 @@ csr_status csri_cuda_spmv_stream(csr_context *ctx, const csri_spmv_plan *plan, c
   csr_status status = kept != NULL ? CSR_SUCCESS : find_starts<T>(ctx, A, tiles, starts);
   if (status >= 0)
     status = A->value_type == CSR_PATTERN
-                 ? run<T, true, Out>(ctx, A, x, out, result, starts, partials, tiles)
-                 : run<T, false, Out>(ctx, A, x, out, result, starts, partials, tiles);
+                 ? run<T, true, Out>(ctx, plan, A, x, out, result, starts, partials, tiles)
+                 : run<T, false, Out>(ctx, plan, A, x, out, result, starts, partials, tiles);
   if (bytes > 0)
     csri_device_scratch_done(ctx, base);
   return status;

@@ -47,15 +47,16 @@ template <typename T, bool PATTERN, int ITEMS, int THREADS> struct csri_tile_pro
    * entries first + tid + k THREADS (k < ITEMS, inside the tile's `nonzeros`), then the gathers
    * of x. Each load is only predicated on being inside the tile (no branch separates them), and
    * addressed from the thread's first entry plus a constant. */
-  __device__ __forceinline__ void load(const int32_t *col, const T *val, const T *x, int64_t first,
+  template <typename Cols>
+  __device__ __forceinline__ void load(const Cols &columns, const T *val, const T *x, int64_t first,
                                        int nonzeros) {
     const int tid = threadIdx.x;
-    const int32_t *my_col = csri_opaque(col + first + tid);
+    const typename Cols::from my_col = columns.starting_at(first + tid);
     const T *my_val = PATTERN ? NULL : csri_opaque(val + first + tid);
 #pragma unroll
     for (int k = 0; k < ITEMS; k++)
       if (k * THREADS + tid < nonzeros) {
-        cols[k] = __ldcs(my_col + k * THREADS);
+        cols[k] = my_col(k * THREADS);
         if (!PATTERN)
           vals[k] = __ldcs(my_val + k * THREADS);
       }

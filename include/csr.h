@@ -364,6 +364,55 @@ csr_status csr_symmetric_expand(csr_context *ctx, const csr_matrix *A, csr_trian
 csr_status csr_spmv(csr_context *ctx, double alpha, const csr_matrix *A, const csr_vector *x,
                     double beta, csr_vector *y);
 
+/** Whether csr_spmv_analyze packs A's column indices (docs/algorithms.md, "Packed column
+ *  indices"). AUTO packs where it was measured to pay: a device matrix whose kernel
+ *  (csr_spmv_choose) is a row kernel (scalar, vector), when the bytes an SpMV streams fall by
+ *  CSR_SPMV_PACK_SAVING or more; the tiled kernels and the CPU read it no faster. */
+typedef enum csr_compress {
+  CSR_COMPRESS_AUTO = 0,
+  CSR_COMPRESS_OFF = 1, /**< plain CSR: the plan runs what csr_spmv runs */
+  CSR_COMPRESS_ON = 2   /**< packed whatever it saves */
+} csr_compress;
+/** The least share of an SpMV's streamed bytes (values, indices, row offsets) that packing must
+ *  save for CSR_COMPRESS_AUTO to take it: below it the decoding is not worth its set-up. */
+#define CSR_SPMV_PACK_SAVING 0.05
+
+/** Opaque: what csr_spmv_analyze prepared for repeated products with one matrix. */
+typedef struct csr_spmv_plan csr_spmv_plan;
+
+/** What a plan holds, and why (csr_spmv_plan_describe). */
+typedef struct csr_spmv_plan_info {
+  int packed;             /**< 1: the column indices are read from the 16-bit packed index */
+  int64_t chunks;         /**< chunks of 128 nonzeros (0 when packing was not tried) */
+  int64_t escaped_chunks; /**< chunks whose columns span 2^16 or more: stored in 32 bits */
+  double index_bytes;     /**< bytes an SpMV reads for the column indices: 4 nnz plain */
+  double streamed_bytes;  /**< values + indices + row offsets, as the plan reads them */
+  double plain_bytes;     /**< the same for plain CSR */
+  double setup_seconds;   /**< what csr_spmv_analyze took (the packing included) */
+  char reason[200];       /**< one sentence: why packed or not */
+} csr_spmv_plan_info;
+
+/** Prepares y = alpha*A*x + beta*y for many products with A (inspector-executor): with
+ *  `compress` ON (or AUTO where it pays), A's column indices are packed in 16 bits, where A
+ *  lives (chunks of 128 nonzeros stored as offsets from their smallest column; a chunk that spans
+ *  2^16 or more kept whole in 32 bits), so a product reads 2 bytes a column index instead of 4.
+ *  The plan keeps a pointer to A, which must outlive it unchanged (its values may change: they
+ *  are read in place). For a device A, AUTO computes the kernel choice (csr_spmv_choose) now.
+ *  Errors: NULL_POINTER, INVALID_VALUE (compress out of range), OUT_OF_MEMORY (with ON, the
+ *  packed index: about 2 bytes a nonzero; AUTO then stays plain and its reason says so),
+ *  NOT_COMPILED / DEVICE as csr_spmv. */
+csr_status csr_spmv_analyze(csr_context *ctx, const csr_matrix *A, csr_compress compress,
+                            csr_spmv_plan **plan);
+/** y = alpha*A*x + beta*y for the plan's A, as csr_spmv computes it: the same kernel choice and
+ *  the same bits, the columns read from the packed index when the plan holds one. Errors as
+ *  csr_spmv. */
+csr_status csr_spmv_run(csr_context *ctx, const csr_spmv_plan *plan, double alpha,
+                        const csr_vector *x, double beta, csr_vector *y);
+/** What the plan holds, and why (NULL_POINTER for NULL arguments). */
+csr_status csr_spmv_plan_describe(const csr_spmv_plan *plan, csr_spmv_plan_info *info);
+/** Frees the plan (not A) and sets *plan to NULL; NULL and a NULL *plan are fine. */
+void csr_spmv_plan_free(csr_spmv_plan **plan);
+
 /* The vector operations take host or device vectors (all operands of a call in one place,
  * else CSR_ERR_LOCATION_MISMATCH; device vectors with a context set to ref or omp likewise).
  * Element-wise results are computed in double and rounded once to the vector's type, with the same
@@ -652,6 +701,10 @@ typedef struct csr_pagerank_options {
    *  default): a progress report for apps; the library itself never prints. */
   void (*progress)(void *user, int64_t iteration, double l1_change);
   void *progress_user; /**< passed to progress */
+  /** Whether the pull graph's column indices are packed in 16 bits for the iterations
+   *  (csr_spmv_analyze): AUTO (default) where it saves CSR_SPMV_PACK_SAVING of the bytes a
+   *  product streams. The ranks have the same bits either way. */
+  csr_compress compress;
 } csr_pagerank_options;
 /** Sets PageRank's defaults (noted at each field); accepts NULL. */
 void csr_pagerank_options_init(csr_pagerank_options *options);
@@ -663,6 +716,7 @@ typedef struct csr_pagerank_info {
   int64_t dangling;       /**< pages without out-links (out-weight 0) */
   double setup_seconds;   /**< the out-weights, the pull graph and the first x = r / w */
   double iterate_seconds; /**< the iterations (each waits for its sums) */
+  int packed;             /**< 1: the iterations read the pull graph's packed column indices */
 } csr_pagerank_info;
 
 /** ranks = the PageRank of the graph whose adjacency matrix is A: A(i,j) != 0 is a link i -> j
@@ -920,6 +974,10 @@ typedef struct csr_solver_options {
    *  csr_factor_options_init's defaults */
   csr_factor_options factor_options;
   const csr_factor *factor; /**< CSR_PRECOND_FACTOR: the factor; NULL (default) */
+  /** Whether the products with A read its column indices packed in 16 bits (csr_spmv_analyze,
+   *  at the start of the solve): AUTO (default) where that saves CSR_SPMV_PACK_SAVING of the
+   *  bytes a product streams. The iterates have the same bits either way. */
+  csr_compress compress;
 } csr_solver_options;
 /** Sets the solver's defaults (noted at each field); accepts NULL. */
 void csr_solver_options_init(csr_solver_options *options);
@@ -942,6 +1000,7 @@ typedef struct csr_solver_info {
   int64_t history_length;   /**< entries written to options->history: min(iterations + 1,
                                  history_capacity), 0 without a history array */
   csr_solver_stop stop;     /**< why it stopped */
+  int packed; /**< 1: the products with A read its packed column indices (options->compress) */
 } csr_solver_info;
 
 /** Solves A x = b by the method in options (NULL: the defaults, CG). A: square, F64, F32 or

@@ -131,6 +131,16 @@ static csr_status run_symmetric_expand(inputs *in) {
 static csr_status run_spmv(inputs *in) {
   return csr_spmv(in->ctx, 1.5, in->A, in->x, 0.5, in->y);
 }
+/* The packed plan (its heads, flags, scan, halves), then a product through it. */
+static csr_status run_spmv_packed(inputs *in) {
+  csr_spmv_plan *plan = NULL;
+  csr_status s = csr_spmv_analyze(in->ctx, in->A, CSR_COMPRESS_ON, &plan);
+  CHECK(s == CSR_SUCCESS || plan == NULL);
+  if (s == CSR_SUCCESS)
+    s = csr_spmv_run(in->ctx, plan, 1.5, in->x, 0.5, in->y);
+  csr_spmv_plan_free(&plan);
+  return s;
+}
 /* Weighted and personalized: every allocation PageRank makes (weights, teleport, transpose,
  * the rescaled copy, two vectors). */
 static csr_status run_pagerank(inputs *in) {
@@ -206,6 +216,7 @@ static const scenario scenarios[] = {
     {"transpose", run_transpose, NEEDS(convert.transpose)},
     {"symmetric_expand", run_symmetric_expand, NEEDS(convert.symmetric_expand)},
     {"spmv", run_spmv, NEEDS(sparse.spmv)},
+    {"spmv_packed", run_spmv_packed, NEEDS(sparse.pack_ranges)},
     {"row_stats", run_row_stats, NONE},
     {"pagerank", run_pagerank, NEEDS(graph.pagerank_weights)},
     {"vector_ops", run_vector_ops, NEEDS(vector.reduce)},

@@ -264,6 +264,17 @@ static void test_against_reference(csr_context *ctx) {
                    info.l1_change == info2.l1_change,
                "kind %d variant %d kernel %s: a second run gave other bits", kind, variant,
                csr_spmv_kernel_name(csrt_spmv_kernel(k)));
+        /* The pull graph's columns packed, then plain: the same bits. */
+        o.compress = CSR_COMPRESS_ON;
+        CHECK_OK(ctx, pagerank_placed(ctx, A, &o, got, &info));
+        o.compress = CSR_COMPRESS_OFF;
+        CHECK_OK(ctx, pagerank_placed(ctx, A, &o, again, &info2));
+        o.compress = CSR_COMPRESS_AUTO;
+        CHECKF(info.packed && !info2.packed &&
+                   memcmp(got->data, again->data, (size_t)n * (rt == CSR_F64 ? 8 : 4)) == 0 &&
+                   info.iterations == info2.iterations,
+               "kind %d variant %d kernel %s: packed %d and plain %d runs differ", kind, variant,
+               csr_spmv_kernel_name(csrt_spmv_kernel(k)), info.packed, info2.packed);
       }
       CHECK_OK(ctx, csr_context_set_kernel(ctx, CSR_KERNEL_AUTO));
       csr_vector_free(&p_placed);

@@ -81,7 +81,30 @@ typedef struct csri_spmv_plan {
   csr_spmv_kernel kernel; /* a registry kernel (src/kernels/spmv_registry.h), never AUTO */
   int lanes;              /* per row: 1 (scalar), 2..32 (vector), 0 (tiled) */
   int64_t longest;
+  /* A's column indices packed in 16 bits (csri_packed, below), which the kernel reads in place
+   * of A->col_indices; NULL: plain CSR. Set from a csr_spmv_plan (csri_spmv_plan_packed: by
+   * csr_spmv_run, the solvers and PageRank), and then handed to every backend, those without
+   * plans included (their kernel fields are zero). */
+  const struct csri_packed *packed;
 } csri_spmv_plan;
+
+/* A matrix's column indices packed in 16 bits (src/kernels/packed_layout.h), where the matrix
+ * lives; made by csr_spmv_analyze (src/ops/spmv_plan.c), owned by its plan. */
+typedef struct csri_packed {
+  int64_t nnz, chunks, escaped; /* escaped: the chunks whose columns span 2^16 or more */
+  int32_t *heads;               /* chunks: a fitting chunk's smallest column, else -1 - e */
+  uint16_t *lo;                 /* nnz: offsets from the head, or the columns' low halves */
+  uint16_t *hi;                 /* escaped * CSRI_PACK_CHUNK: the escaped chunks' high halves */
+} csri_packed;
+
+/* For each chunk c of A's nnz > 0 entries (csri_pack_chunks): heads[c] = its smallest column and
+ * escapes[c] = 1 when it does not fit 16-bit offsets (csri_pack_fits), else 0. */
+typedef csr_status csri_pack_ranges_fn(csr_context *ctx, const csr_matrix *A, int32_t *heads,
+                                       int32_t *escapes);
+/* Finishes p from A's columns: the chunks with escapes[c] = 1 get heads[c] = -1 - index[c] (index
+ * the exclusive scan of escapes), and every entry its lo (and hi) half (csri_pack_low). */
+typedef csr_status csri_pack_fill_fn(csr_context *ctx, const csr_matrix *A, const int32_t *escapes,
+                                     const int32_t *index, csri_packed *p);
 
 /* y = alpha*A*x + beta*y with alpha != 0, rows > 0 and nnz > 0 (the front end scales y
  * otherwise); beta == 0 overwrites y. Each row is summed in double, by the plan's kernel. */
@@ -465,6 +488,8 @@ typedef struct csri_backend {
     csri_spmv_prepare_fn *spmv_prepare; /* NULL: nothing to ready */
     int plans; /* 1: spmv, spmv_prepare, cg_step and pagerank_step are handed the SpMV plan (the
                   backend has kernels to choose from); 0: NULL */
+    csri_pack_ranges_fn *pack_ranges;
+    csri_pack_fill_fn *pack_fill;
   } sparse;
   struct {
     csri_from_coo_fn *from_coo;
@@ -536,6 +561,8 @@ typedef struct csri_backend {
   csri_from_coo_take_fn csri_##b##_from_coo_take;                                                  \
   csri_check_csr_fn csri_##b##_check_csr;                                                          \
   csri_spmv_prepare_fn csri_##b##_spmv_prepare;                                                    \
+  csri_pack_ranges_fn csri_##b##_pack_ranges;                                                      \
+  csri_pack_fill_fn csri_##b##_pack_fill;                                                          \
   csri_to_coo_fn csri_##b##_to_coo;                                                                \
   csri_from_dense_fn csri_##b##_from_dense;                                                        \
   csri_to_dense_fn csri_##b##_to_dense;                                                            \

@@ -298,7 +298,7 @@ csr_status csr_dist_pagerank(csr_context *ctx, const csr_dist_matrix *A,
   const csr_pagerank_options *o = options ? options : &defaults;
   MPI_Comm comm = A ? A->rows->comm : ranks ? ranks->layout->comm : MPI_COMM_SELF;
   CSRI_TRY(csri_dist_agree(ctx, comm, check(ctx, A, o, ranks)));
-  csr_pagerank_info done = {0, 0.0, 0, 0.0, 0.0};
+  csr_pagerank_info done = {0, 0.0, 0, 0.0, 0.0, 0};
   int64_t n = A->global_rows;
   work w;
   memset(&w, 0, sizeof w);

@@ -164,7 +164,7 @@ csr_status csr_dist_solve(csr_context *ctx, const csr_dist_matrix *A, const csr_
   MPI_Comm comm = A ? A->rows->comm : b ? b->layout->comm : x ? x->layout->comm : MPI_COMM_SELF;
   CSRI_TRY(csri_dist_agree(ctx, comm, check(ctx, A, b, x, o)));
   csri_dist_run run = {
-      {ctx, NULL, NULL, NULL, o, 0.0, o->max_iter, 0, 0, CSR_SOLVER_FAILED}, A, b, x};
+      {ctx, NULL, NULL, NULL, o, 0.0, o->max_iter, 0, 0, CSR_SOLVER_FAILED, NULL}, A, b, x};
   if (run.base.max_iter == 0)
     run.base.max_iter = 10 * A->global_rows > 1000 ? 10 * A->global_rows : 1000;
   double bnorm = 0.0, rnorm = 0.0;
@@ -194,6 +194,7 @@ csr_status csr_dist_solve(csr_context *ctx, const csr_dist_matrix *A, const csr_
     info->relative_residual = bnorm > 0.0 ? rnorm / bnorm : 0.0;
     info->history_length = run.base.history_length;
     info->stop = run.base.stop;
+    info->packed = 0; /* the local products read plain CSR */
   }
   return status < 0 ? status : run.base.stop == CSR_SOLVER_CONVERGED ? CSR_SUCCESS : status;
 }

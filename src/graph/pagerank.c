@@ -17,6 +17,7 @@ void csr_pagerank_options_init(csr_pagerank_options *options) {
   options->personalization = NULL;
   options->progress = NULL;
   options->progress_user = NULL;
+  options->compress = CSR_COMPRESS_AUTO;
 }
 
 static double entry(const csr_vector *v, int64_t i) {
@@ -68,12 +69,14 @@ typedef struct work {
   csr_location location; /* where A and these live */
   csr_vector *p;         /* F64: the teleport distribution, summing to 1; NULL: uniform */
   csr_matrix *AT;
+  csr_spmv_plan *plan; /* AT's planned SpMV: its columns packed, or plain */
   csr_vector *x, *y;
 } work;
 
 static void work_free(csr_context *ctx, work *w) {
   if (w->AT != NULL) /* what the context keeps for the pull graph's SpMV goes with it */
     csri_spmv_cache_forget(ctx, w->AT);
+  csr_spmv_plan_free(&w->plan);
   csr_vector_free(&w->inv_w);
   csri_array_free(w->degree, w->location);
   csr_vector_free(&w->p);
@@ -188,6 +191,7 @@ static csr_status setup(csr_context *ctx, const csri_backend *b, const csr_matri
   CSRI_TRY(teleport(ctx, o->personalization, A->location, w));
   CSRI_TRY(transposed(ctx, b, A, o->weighted, found.zeros, w->inv_w, ranks->value_type, &w->AT));
   CSRI_TRY(degrees(ctx, b, A, o->weighted, w));
+  CSRI_TRY(csr_spmv_analyze(ctx, w->AT, o->compress, &w->plan));
   CSRI_TRY(csr_vector_create(ctx, &w->x, n, ranks->value_type, A->location));
   return csr_vector_create(ctx, &w->y, n, ranks->value_type, A->location);
 }
@@ -203,6 +207,7 @@ static csr_status iterate(csr_context *ctx, const csri_backend *b, work *w, csr_
     csri_spmv_plan plan;
     const csri_spmv_plan *handed;
     CSRI_TRY(csri_spmv_plan_for(ctx, b, w->AT, &plan, &handed));
+    handed = csri_spmv_plan_packed(&plan, handed, w->plan);
     CSRI_TRY(b->graph.pagerank_step(ctx, handed, w->AT, w->x, ranks, 0, p, d, *base, inv_w,
                                     w->degree, scale, w->y, dangling, l1_change));
     csr_vector *next = w->y;
@@ -210,7 +215,7 @@ static csr_status iterate(csr_context *ctx, const csri_backend *b, work *w, csr_
     w->x = next;
     return CSR_SUCCESS;
   }
-  CSRI_TRY(csr_spmv(ctx, 1.0, w->AT, w->x, 0.0, w->y));
+  CSRI_TRY(csr_spmv_run(ctx, w->plan, 1.0, w->x, 0.0, w->y));
   return b->graph.pagerank_update(ctx, ranks, w->y, p, d, *base, inv_w, scale, w->x, dangling,
                                   l1_change);
 }
@@ -227,6 +232,7 @@ static csr_status finish(csr_context *ctx, const csri_backend *b, work *w, csr_v
   csri_spmv_plan plan;
   const csri_spmv_plan *handed;
   CSRI_TRY(csri_spmv_plan_for(ctx, b, w->AT, &plan, &handed));
+  handed = csri_spmv_plan_packed(&plan, handed, w->plan);
   return b->graph.pagerank_step(ctx, handed, w->AT, w->y, ranks, 1, p, d, base, w->inv_w->data,
                                 w->degree, scale, w->x, &dangling, &change);
 }
@@ -238,9 +244,9 @@ csr_status csr_pagerank(csr_context *ctx, const csr_matrix *A, const csr_pageran
   const csr_pagerank_options *o = options ? options : &defaults;
   const csri_backend *b;
   CSRI_TRY(check(ctx, A, o, ranks, &b));
-  csr_pagerank_info done = {0, 0.0, 0, 0.0, 0.0};
+  csr_pagerank_info done = {0, 0.0, 0, 0.0, 0.0, 0};
   int64_t n = A->rows;
-  work w = {NULL, NULL, A->location, NULL, NULL, NULL, NULL};
+  work w = {NULL, NULL, A->location, NULL, NULL, NULL, NULL, NULL};
   double start = csri_seconds_now();
   csr_status status = n == 0 ? CSR_SUCCESS : setup(ctx, b, A, o, ranks, &w, &done.dangling);
   if (status >= 0 && n > 0)
@@ -281,6 +287,7 @@ csr_status csr_pagerank(csr_context *ctx, const csr_matrix *A, const csr_pageran
     }
   }
   done.iterate_seconds = done.iterations > 0 ? csri_seconds_now() - start : 0.0;
+  done.packed = w.plan != NULL && w.plan->info.packed;
   work_free(ctx, &w);
   if (status < 0)
     return status;

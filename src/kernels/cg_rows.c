@@ -64,10 +64,11 @@ void csri_cg_update_rows(double alpha, double beta, const csri_cg_vectors *v, in
 }
 
 /* Row i of A times p', summed in stored order in double. */
-static double row_product(const csr_matrix *A, const csr_vector *p, int64_t i) {
+static double row_product(const csr_matrix *A, const csri_packed *packed, const csr_vector *p,
+                          int64_t i) {
   double sum = 0.0;
   for (int64_t k = A->row_offsets[i]; k < A->row_offsets[i + 1]; k++) {
-    double pj = at(p, A->col_indices[k]);
+    double pj = at(p, csri_entry_column(A, packed, k));
     sum += A->value_type == CSR_PATTERN ? pj
            : A->value_type == CSR_F64   ? ((const double *)A->values)[k] * pj
                                         : (double)((const float *)A->values)[k] * pj;
@@ -75,8 +76,8 @@ static double row_product(const csr_matrix *A, const csr_vector *p, int64_t i) {
   return sum;
 }
 
-static void product_rows_f64(const csr_matrix *A, const csri_cg_vectors *v, int64_t begin,
-                             int64_t end, double *sums) {
+static void product_rows_f64(const csr_matrix *A, const csri_packed *packed,
+                             const csri_cg_vectors *v, int64_t begin, int64_t end, double *sums) {
   const int64_t *restrict off = A->row_offsets;
   const int32_t *restrict col = A->col_indices;
   const double *restrict a = A->value_type == CSR_F64 ? A->values : NULL;
@@ -86,7 +87,10 @@ static void product_rows_f64(const csr_matrix *A, const csri_cg_vectors *v, int6
   double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0;
   for (int64_t i = begin; i < end; i++) {
     double sum = 0.0;
-    if (a)
+    if (packed != NULL) /* the same terms in the same order, the columns decoded */
+      for (int64_t k = off[i]; k < off[i + 1]; k++)
+        sum += (a ? a[k] : 1.0) * p[csri_entry_column(A, packed, k)];
+    else if (a)
       for (int64_t k = off[i]; k < off[i + 1]; k++)
         sum += a[k] * p[col[k]];
     else
@@ -107,15 +111,15 @@ static void product_rows_f64(const csr_matrix *A, const csri_cg_vectors *v, int6
   sums[4] += s4;
 }
 
-void csri_cg_product_rows(const csr_matrix *A, const csri_cg_vectors *v, int64_t begin, int64_t end,
-                          double *sums) {
+void csri_cg_product_rows(const csr_matrix *A, const csri_packed *packed, const csri_cg_vectors *v,
+                          int64_t begin, int64_t end, double *sums) {
   if (all_f64(v)) {
-    product_rows_f64(A, v, begin, end, sums);
+    product_rows_f64(A, packed, v, begin, end, sums);
     return;
   }
 
   for (int64_t i = begin; i < end; i++) {
-    double q = put(v->q_next, i, row_product(A, v->p_next, i));
+    double q = put(v->q_next, i, row_product(A, packed, v->p_next, i));
     double r = at(v->r_next, i), p = at(v->p_next, i), d = v->d ? at(v->d, i) : 1.0;
     double z = v->d ? round_to(v->x, d * r) : r;
     sums[0] += r * r;

@@ -9,12 +9,20 @@
 #define CSR_KERNELS_ROWS_H
 
 #include "core/backend.h"
+#include "kernels/packed_layout.h"
 
 #include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* Entry k's column: A's own, or from the packed index of a csr_spmv_run plan when there is one
+ * (src/kernels/packed_layout.h). */
+static inline int32_t csri_entry_column(const csr_matrix *A, const csri_packed *packed, int64_t k) {
+  return packed != NULL ? csri_packed_column_at(packed->heads, packed->lo, packed->hi, k)
+                        : A->col_indices[k];
+}
 
 /* --- values ------------------------------------------------------------------------------- */
 
@@ -120,11 +128,12 @@ int csri_sorted_rows_have_duplicates(const csr_matrix *M, int64_t r0, int64_t r1
 /* --- CG (src/kernels/cg_rows.c) ------------------------------------------------------------ */
 
 /* The fused step's two halves over rows [begin, end): the element-wise r', x, p' (all rows
- * first), then q' = A p' and the rows' terms added to sums in row order. */
+ * first), then q' = A p' (A's columns from `packed` when not NULL) and the rows' terms added to
+ * sums in row order. */
 void csri_cg_update_rows(double alpha, double beta, const csri_cg_vectors *v, int64_t begin,
                          int64_t end);
-void csri_cg_product_rows(const csr_matrix *A, const csri_cg_vectors *v, int64_t begin, int64_t end,
-                          double *sums);
+void csri_cg_product_rows(const csr_matrix *A, const struct csri_packed *packed,
+                          const csri_cg_vectors *v, int64_t begin, int64_t end, double *sums);
 /* The sum of row i's entries in column `column` in stored order (its diagonal entry when column
  * is the row's own, duplicates summed), 1 a pattern entry; *found = 0 when it stores none. The
  * Jacobi diagonals (CG's here, GMRES's, the distributed one's) all read their a_ii through it. */

@@ -7,8 +7,8 @@
 
 csr_status csri_omp_cg_step(csr_context *ctx, const csri_spmv_plan *plan, const csr_matrix *A,
                             double alpha, double beta, const csri_cg_vectors *v, double *sums) {
-  (void)plan; /* one kernel: nothing to plan */
-  (void)ctx;  /* used only by OpenMP clauses */
+  (void)ctx;                                                      /* used only by OpenMP clauses */
+  const csri_packed *packed = plan != NULL ? plan->packed : NULL; /* one kernel otherwise */
   int64_t n = A->rows, chunks = csri_reduce_chunks(n);
   double part[CSRI_REDUCE_MAX_CHUNKS][CSRI_CG_SUMS];
 #pragma omp parallel num_threads(csri_omp_threads(ctx)) if (chunks > 1)
@@ -22,8 +22,8 @@ csr_status csri_omp_cg_step(csr_context *ctx, const csri_spmv_plan *plan, const 
     for (int64_t c = 0; c < chunks; c++) {
       for (int k = 0; k < CSRI_CG_SUMS; k++)
         part[c][k] = 0.0;
-      csri_cg_product_rows(A, v, csri_chunk_begin(n, chunks, c), csri_chunk_begin(n, chunks, c + 1),
-                           part[c]);
+      csri_cg_product_rows(A, packed, v, csri_chunk_begin(n, chunks, c),
+                           csri_chunk_begin(n, chunks, c + 1), part[c]);
     }
   }
   for (int k = 0; k < CSRI_CG_SUMS; k++) {

@@ -38,6 +38,23 @@ csr_status csri_spmv_plan_for(csr_context *ctx, const csri_backend *b, const csr
 /* A's row statistics as the plan reads them: kept in the context, computed on first use. */
 csr_status csri_row_stats_kept(csr_context *ctx, const csr_matrix *A, csr_row_stats *stats);
 
+/* --- planned SpMV (src/ops/spmv_plan.c, src/ops/spmv.c) ------------------------------------- */
+
+/* What csr_spmv_analyze prepared: A (the caller's, read in place) and, packed, its column
+ * indices in 16 bits where A lives (heads NULL: plain CSR). */
+struct csr_spmv_plan {
+  const csr_matrix *A;
+  csr_location location; /* A's, where the packed arrays live */
+  csri_packed packed;
+  csr_spmv_plan_info info;
+};
+
+/* The kernel plan to hand a backend for a product with `planned`'s matrix: `handed` (from
+ * csri_spmv_plan_for, into `plan`) with the packed index added when `planned` holds one (a
+ * backend without plans then gets a plan of its own). */
+const csri_spmv_plan *csri_spmv_plan_packed(csri_spmv_plan *plan, const csri_spmv_plan *handed,
+                                            const csr_spmv_plan *planned);
+
 /* --- the primitives (src/ops/primitives_common.c) ----------------------------------------------
  */
 

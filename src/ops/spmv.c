@@ -2,6 +2,8 @@
 /* y = alpha*A*x + beta*y: operand checks, empty shapes, dispatch to the backends. */
 #include "ops/ops.h"
 
+#include <string.h>
+
 static csr_status check(csr_context *ctx, const csr_matrix *A, const csr_vector *x,
                         const csr_vector *y) {
   CSRI_CHECK_NULL(ctx, A);
@@ -29,9 +31,21 @@ static csr_status check(csr_context *ctx, const csr_matrix *A, const csr_vector 
   return CSR_SUCCESS;
 }
 
-csr_status csr_spmv(csr_context *ctx, double alpha, const csr_matrix *A, const csr_vector *x,
-                    double beta, csr_vector *y) {
-  CSRI_TRY(check(ctx, A, x, y));
+const csri_spmv_plan *csri_spmv_plan_packed(csri_spmv_plan *plan, const csri_spmv_plan *handed,
+                                            const csr_spmv_plan *planned) {
+  if (planned == NULL || planned->packed.heads == NULL)
+    return handed;
+  if (handed == NULL) /* every backend reads a packed index: hand it even a plan-less one */
+    memset(plan, 0, sizeof *plan);
+  plan->packed = &planned->packed;
+  return plan;
+}
+
+/* y = alpha*A*x + beta*y on checked operands, the columns from `planned`'s packed index when it
+ * holds one. */
+static csr_status spmv(csr_context *ctx, double alpha, const csr_matrix *A,
+                       const csr_spmv_plan *planned, const csr_vector *x, double beta,
+                       csr_vector *y) {
   const csri_backend *b;
   csr_status status = CSRI_DISPATCH(ctx, A->location, sparse.spmv, "SpMV", &b);
   CSRI_TRY(status);
@@ -42,5 +56,19 @@ csr_status csr_spmv(csr_context *ctx, double alpha, const csr_matrix *A, const c
   csri_spmv_plan plan;
   const csri_spmv_plan *handed;
   CSRI_TRY(csri_spmv_plan_for(ctx, b, A, &plan, &handed));
+  handed = csri_spmv_plan_packed(&plan, handed, planned);
   return csri_ran(ctx, b, status, b->sparse.spmv(ctx, handed, alpha, A, x, beta, y));
+}
+
+csr_status csr_spmv(csr_context *ctx, double alpha, const csr_matrix *A, const csr_vector *x,
+                    double beta, csr_vector *y) {
+  CSRI_TRY(check(ctx, A, x, y));
+  return spmv(ctx, alpha, A, NULL, x, beta, y);
+}
+
+csr_status csr_spmv_run(csr_context *ctx, const csr_spmv_plan *plan, double alpha,
+                        const csr_vector *x, double beta, csr_vector *y) {
+  CSRI_CHECK_NULL(ctx, plan);
+  CSRI_TRY(check(ctx, plan->A, x, y));
+  return spmv(ctx, alpha, plan->A, plan, x, beta, y);
 }

@@ -69,7 +69,7 @@ csr_status csri_spmv_plan_for(csr_context *ctx, const csri_backend *b, const csr
   const csri_spmv_pick pick = forced == CSR_KERNEL_AUTO
                                   ? csri_spmv_choose(&s, CSRI_SPMV_RESIDENT_LANES)
                                   : csri_spmv_forced(&s, forced);
-  *plan = (csri_spmv_plan){pick.kernel, pick.lanes, s.longest};
+  *plan = (csri_spmv_plan){pick.kernel, pick.lanes, s.longest, NULL};
   *handed = plan;
   return CSR_SUCCESS;
 }
@@ -153,7 +153,7 @@ static csr_status ready(csr_context *ctx, const csr_matrix *A, const csr_spmv_ch
   if (status == CSR_ERR_UNSUPPORTED) /* a backend with nothing to ready */
     return CSR_SUCCESS;
   CSRI_TRY(status);
-  const csri_spmv_plan plan = {choice->kernel, choice->lanes, choice->stats.longest};
+  const csri_spmv_plan plan = {choice->kernel, choice->lanes, choice->stats.longest, NULL};
   return b->sparse.spmv_prepare(ctx, A, &plan);
 }
 

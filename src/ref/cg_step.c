@@ -7,12 +7,11 @@
 
 csr_status csri_ref_cg_step(csr_context *ctx, const csri_spmv_plan *plan, const csr_matrix *A,
                             double alpha, double beta, const csri_cg_vectors *v, double *sums) {
-  (void)plan; /* one kernel: nothing to plan */
   (void)ctx;
   for (int k = 0; k < CSRI_CG_SUMS; k++)
     sums[k] = 0.0;
   csri_cg_update_rows(alpha, beta, v, 0, A->rows);
-  csri_cg_product_rows(A, v, 0, A->rows, sums);
+  csri_cg_product_rows(A, plan != NULL ? plan->packed : NULL, v, 0, A->rows, sums);
   return CSR_SUCCESS;
 }
 

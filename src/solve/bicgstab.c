@@ -64,7 +64,6 @@ static csr_status zero_image(csr_context *ctx, const csr_vector *u, const csr_ve
 /* The iteration; r (a pointer into w, swapped with s) holds the current residual, norm rn. */
 static csr_status iterate(csri_solve_run *run, work *w) {
   csr_context *ctx = run->ctx;
-  const csr_matrix *A = run->A;
   csr_vector *x = run->x, *r = w->r, *s = w->s, *rhat = w->rhat, *p = w->p, *v = w->v, *t = w->t;
   double rn = 0.0, rho = 1.0, alpha = 1.0, omega = 1.0;
   int fresh = 1, restart = 1; /* r was just computed as b - A x; rhat and p start from r */
@@ -104,7 +103,7 @@ static csr_status iterate(csri_solve_run *run, work *w) {
       rho = rho_new;
     }
     double rv = 0.0, sn = 0.0;
-    CSRI_TRY(csr_spmv(ctx, 1.0, A, p, 0.0, v));
+    CSRI_TRY(csri_solve_spmv(run, 1.0, p, 0.0, v));
     CSRI_TRY(csr_dot(ctx, rhat, v, &rv));
     if (!isfinite(rv))
       return csri_bicgstab_not_finite(run, "rhat'Ap", rv);
@@ -130,7 +129,7 @@ static csr_status iterate(csri_solve_run *run, work *w) {
       continue;
     }
     double tt = 0.0, ts = 0.0;
-    CSRI_TRY(csr_spmv(ctx, 1.0, A, s, 0.0, t));
+    CSRI_TRY(csri_solve_spmv(run, 1.0, s, 0.0, t));
     CSRI_TRY(csr_dot(ctx, t, t, &tt));
     CSRI_TRY(csr_dot(ctx, t, s, &ts));
     if (!isfinite(tt) || !isfinite(ts))

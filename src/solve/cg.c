@@ -48,7 +48,7 @@ static csr_status setup(csri_solve_run *run, int precondition, work *w) {
 static csr_status step(csri_solve_run *run, work *w, double alpha, double beta) {
   int a = w->now, b = 1 - w->now;
   csri_cg_vectors v = {run->x, w->r[a], w->p[a], w->q[a], w->r[b], w->p[b], w->q[b], w->d};
-  CSRI_TRY(csri_cg_step(run->ctx, run->A, alpha, beta, &v, w->sums));
+  CSRI_TRY(csri_cg_step(run->ctx, run->plan, run->A, alpha, beta, &v, w->sums));
   w->now = b;
   return CSR_SUCCESS;
 }

@@ -4,14 +4,15 @@
  * matching sizes). */
 #include "solve/solver.h"
 
-csr_status csri_cg_step(csr_context *ctx, const csr_matrix *A, double alpha, double beta,
-                        const csri_cg_vectors *v, double *sums) {
+csr_status csri_cg_step(csr_context *ctx, const csr_spmv_plan *planned, const csr_matrix *A,
+                        double alpha, double beta, const csri_cg_vectors *v, double *sums) {
   const csri_backend *b;
   csr_status status = CSRI_DISPATCH(ctx, A->location, solve.cg_step, "CG", &b);
   CSRI_TRY(status);
   csri_spmv_plan plan;
   const csri_spmv_plan *handed;
   CSRI_TRY(csri_spmv_plan_for(ctx, b, A, &plan, &handed));
+  handed = csri_spmv_plan_packed(&plan, handed, planned);
   return csri_ran(ctx, b, status, b->solve.cg_step(ctx, handed, A, alpha, beta, v, sums));
 }
 

@@ -88,7 +88,7 @@ static csr_status apply(csri_solve_run *run, work *w, const csr_vector *in, csr_
     CSRI_TRY(csri_precond_apply(run->ctx, w->pc, in, w->z));
     in = w->z;
   }
-  return csr_spmv(run->ctx, 1.0, run->A, in, 0.0, out);
+  return csri_solve_spmv(run, 1.0, in, 0.0, out);
 }
 
 /* One modified Gram-Schmidt pass of u against v_0..v_k, adding the coefficients to h. */

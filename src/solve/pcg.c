@@ -89,7 +89,7 @@ static csr_status iterate(csri_solve_run *run, const csri_precond *pc, work *w) 
     if (csri_solve_finished(run, rn, &finished))
       return finished;
     double pq = 0.0;
-    CSRI_TRY(csr_spmv(ctx, 1.0, run->A, w->p, 0.0, w->q));
+    CSRI_TRY(csri_solve_spmv(run, 1.0, w->p, 0.0, w->q));
     CSRI_TRY(csr_dot(ctx, w->p, w->q, &pq));
     if (!isfinite(pq))
       return not_finite(run, "p'Ap", pq);

@@ -21,6 +21,7 @@ void csr_solver_options_init(csr_solver_options *options) {
   csr_factor_options_init(&options->factor_options);
   options->factor = NULL;
   options->restart = 0;
+  options->compress = CSR_COMPRESS_AUTO;
 }
 
 static csr_status check(csr_context *ctx, const csr_matrix *A, const csr_vector *b,
@@ -78,9 +79,16 @@ csr_status csri_solve_check_options(csr_context *ctx, const csr_solver_options *
   return CSR_SUCCESS;
 }
 
+csr_status csri_solve_spmv(csri_solve_run *run, double alpha, const csr_vector *x, double beta,
+                           csr_vector *y) {
+  if (run->plan != NULL)
+    return csr_spmv_run(run->ctx, run->plan, alpha, x, beta, y);
+  return csr_spmv(run->ctx, alpha, run->A, x, beta, y);
+}
+
 csr_status csri_solve_residual(csri_solve_run *run, csr_vector *r) {
   CSRI_TRY(csr_copy(run->ctx, run->b, r));
-  return csr_spmv(run->ctx, -1.0, run->A, run->x, 1.0, r);
+  return csri_solve_spmv(run, -1.0, run->x, 1.0, r);
 }
 
 int csri_solve_finished(csri_solve_run *run, double rn, csr_status *status) {
@@ -157,7 +165,7 @@ csr_status csr_solve(csr_context *ctx, const csr_matrix *A, const csr_vector *b,
   const csri_backend *backend;
   CSRI_TRY(check(ctx, A, b, x, o, &backend));
   int64_t n = A->rows;
-  csri_solve_run run = {ctx, A, b, x, o, 0.0, o->max_iter, 0, 0, CSR_SOLVER_FAILED};
+  csri_solve_run run = {ctx, A, b, x, o, 0.0, o->max_iter, 0, 0, CSR_SOLVER_FAILED, NULL};
   /* The default, max(10n, 1000), is scipy's: in floating point CG on an ill-conditioned SPD
    * matrix needs more than the n steps of exact arithmetic (1138_bus: ~2700 for n = 1138). */
   if (run.max_iter == 0)
@@ -179,6 +187,8 @@ csr_status csr_solve(csr_context *ctx, const csr_matrix *A, const csr_vector *b,
   } else if (status >= 0) {
     status = csri_solve_check_vector(ctx, x, "the initial guess x", "x");
     run.tol = o->rtol * bnorm > o->atol ? o->rtol * bnorm : o->atol;
+    if (status >= 0)
+      status = csr_spmv_analyze(ctx, A, o->compress, &run.plan);
     if (status >= 0) {
       status = run_method(&run, &rnorm);
       /* Broken down (a bad Jacobi diagonal included) or overflowed: a device A may have an
@@ -194,12 +204,17 @@ csr_status csr_solve(csr_context *ctx, const csr_matrix *A, const csr_vector *b,
   if (status < 0 && run.stop != CSR_SOLVER_BREAKDOWN)
     run.stop = CSR_SOLVER_FAILED;
   if (info) {
+    csr_spmv_plan_info planned = {0};
+    if (run.plan != NULL)
+      csr_spmv_plan_describe(run.plan, &planned);
+    info->packed = planned.packed;
     info->iterations = run.iterations;
     info->residual_norm = rnorm;
     info->relative_residual = bnorm > 0.0 ? rnorm / bnorm : 0.0;
     info->history_length = run.history_length;
     info->stop = run.stop;
   }
+  csr_spmv_plan_free(&run.plan);
   if (status >= 0)
     csri_set_last_backend(ctx, backend->id);
   return status < 0 ? status : run.stop == CSR_SOLVER_CONVERGED ? CSR_SUCCESS : status;

@@ -18,11 +18,16 @@ typedef struct csri_solve_run {
   int64_t iterations;
   int64_t history_length;
   csr_solver_stop stop; /* set by the method before it returns */
+  csr_spmv_plan *plan;  /* A's planned SpMV (columns packed or plain), which every product with A
+                           reads: csri_solve_spmv */
 } csri_solve_run;
 
 /* The options' method, preconditioner, restart, tolerances, limit and history, checked; messages
  * start with `who`. */
 csr_status csri_solve_check_options(csr_context *ctx, const csr_solver_options *o, const char *who);
+/* y = alpha A x + beta y through the run's plan. */
+csr_status csri_solve_spmv(csri_solve_run *run, double alpha, const csr_vector *x, double beta,
+                           csr_vector *y);
 /* r = b - A x (r of b's size and type). */
 csr_status csri_solve_residual(csri_solve_run *run, csr_vector *r);
 /* For an iterate whose (checked) residual norm is rn: 1 when the run is over, converged (rn <= tol)
@@ -35,8 +40,8 @@ void csri_solve_record(csri_solve_run *run, double rnorm);
 void csri_solve_rerecord(csri_solve_run *run, double rnorm);
 
 /* CG's fused step (src/core/backend.h) on the backend where A lives (src/solve/cg_step.c). */
-csr_status csri_cg_step(csr_context *ctx, const csr_matrix *A, double alpha, double beta,
-                        const csri_cg_vectors *v, double *sums);
+csr_status csri_cg_step(csr_context *ctx, const csr_spmv_plan *planned, const csr_matrix *A,
+                        double alpha, double beta, const csri_cg_vectors *v, double *sums);
 /* Its element-wise half alone (csri_cg_update_fn) on the backend where v->x lives. */
 csr_status csri_cg_update(csr_context *ctx, double alpha, double beta, const csri_cg_vectors *v);
 /* d = 1 / diag(A) in d's type; CSR_ERR_INVALID_MATRIX (no diagonal entry, a_ii <= 0) or

@@ -361,6 +361,23 @@ case_spmv_validate() {
   run 0 "$apps/spmv" "$matrices/bcsstk16.mtx.gz" --iters 1 --copy-mib 0 --json --threads 2
   json "$tmp/out" 'j["checksum"]' >"$tmp/c.auto"
   cmp "$tmp/c.ref" "$tmp/c.auto" || fail "checksums differ between ref and auto"
+  # --compress: packed columns give the same checksum, and the report says what was chosen and
+  # why (on the CPU, auto keeps plain CSR).
+  local c
+  for c in on off auto; do
+    run 0 "$apps/spmv" "$matrices/bcsstk16.mtx.gz" --iters 1 --copy-mib 0 --json --compress "$c"
+    json "$tmp/out" 'j["checksum"]' >"$tmp/c.$c"
+    cmp "$tmp/c.ref" "$tmp/c.$c" || fail "--compress $c changed the checksum"
+    got=$(json "$tmp/out" 'j["columns"]["packed"], j["columns"]["chunks"] > 0')
+    case $c in
+    on) [[ "$got" == "(True, True)" ]] || fail "--compress on: $got" ;;
+    *) [[ "$got" == "(False, False)" ]] || fail "--compress $c: $got" ;;
+    esac
+  done
+  run 0 "$apps/spmv" "$matrices/bcsstk16.mtx.gz" --iters 1 --copy-mib 0 --compress on
+  contains "$tmp/out" "columns   packed in 16 bits: packing asked for: 0 of 2269 chunks escaped"
+  run 1 "$apps/spmv" "$matrices/bcsstk16.mtx.gz" --compress yes
+  contains "$tmp/err" "--compress must be auto, on or off, not 'yes'"
   echo "spmv_validate: ok (${backends[*]})"
 }
 
