@@ -19,8 +19,8 @@ static void usage(void) {
   printf(
       "Usage: pagerank GRAPH [--damping D] [--tol T] [--max-iter N] [--top K] [--output FILE]\n"
       "                [--backend auto|ref|omp|cuda] [--precision f64|f32] [--weighted]\n"
-      "                [--personalization FILE] [--threads N] [--compress auto|on|off] [--json]\n"
-      "                [--verbose]\n"
+      "                [--personalization FILE] [--threads N] [--compress auto|on|off]\n"
+      "                [--reorder auto|none|rcm|degree|hub|appearance] [--json] [--verbose]\n"
       "\n"
       "Reads GRAPH (a Matrix Market adjacency matrix, or an edge list of \"from to [weight]\"\n"
       "lines; \"-\" is standard input) and computes its PageRank with csr_pagerank. A(i,j)\n"
@@ -52,9 +52,15 @@ static void usage(void) {
       "  --compress C         the pull graph's column indices: auto (default: packed in 16 bits\n"
       "                       where that pays), on (packed) or off (plain CSR); the ranks have\n"
       "                       the same bits either way. Counted in the set-up time\n"
+      "  --reorder M          renumber the pages for the iterations (csr_reorder; ranks are\n"
+      "                       printed in the graph's own ids): auto (default: rcm where the\n"
+      "                       links are scattered and the iterations expected repay it, else\n"
+      "                       none; the `order` line says why), none, rcm, degree, hub or\n"
+      "                       appearance. Its time is reported apart\n"
       "  --json               one JSON object instead of text (keys: graph, nodes, links,\n"
       "                       dangling, id_base, damping, tol, max_iter, weighted,\n"
-      "                       personalized, packed, iterations, l1_change, converged, seconds,\n"
+      "                       personalized, packed, reordered, reorder_reason,\n"
+      "                       reorder_seconds, iterations, l1_change, converged, seconds,\n"
       "                       seconds_per_iteration, bytes_per_iteration, gbs, backend,\n"
       "                       threads (null on the GPU), precision, stages, top: [{id,\n"
       "                       rank}...])\n"
@@ -98,6 +104,7 @@ typedef struct options {
   long long max_iter, top, threads;
   int weighted, json;
   csr_compress compress;
+  csr_reorder_method reorder;
 } options;
 
 /* A whole finite decimal number; 0 on success. */
@@ -112,15 +119,19 @@ static int parse_double(const char *text, double *value) {
 }
 
 /* Options that take a value. */
-static const char *const valued[] = {"--backend", "--compress", "--precision",      "--damping",
-                                     "--tol",     "--max-iter", "--maxit",          "--top",
-                                     "--threads", "--output",   "--personalization"};
+static const char *const valued[] = {"--backend", "--compress", "--reorder",  "--precision",
+                                     "--damping", "--tol",      "--max-iter", "--maxit",
+                                     "--top",     "--threads",  "--output",   "--personalization"};
 
 /* Stores the value v of option `name`; 1, or -1 after a usage error. */
 static int parse_value(const char *name, const char *v, options *o) {
   const char *want = NULL;
   if (strcmp(name, "--backend") == 0) {
     want = app_parse_backend(v, &o->backend) == 0 ? NULL : "auto, ref, omp or cuda";
+  } else if (strcmp(name, "--reorder") == 0) {
+    want = csr_reorder_method_from_name(v, &o->reorder) == CSR_SUCCESS
+               ? NULL
+               : "auto, none, rcm, degree, hub or appearance";
   } else if (strcmp(name, "--compress") == 0) {
     want = app_parse_compress(v, &o->compress) == 0 ? NULL : "auto, on or off";
   } else if (strcmp(name, "--precision") == 0) {
@@ -167,6 +178,7 @@ static int parse_valued(int argc, char **argv, int *i, options *o) {
 static int parse(int argc, char **argv, options *o, int *exit_now) {
   memset(o, 0, sizeof *o);
   o->backend = CSR_BACKEND_AUTO;
+  o->reorder = CSR_REORDER_AUTO;
   o->precision = CSR_F64;
   o->damping = 0.85;
   o->tol = 1e-6;
@@ -321,6 +333,9 @@ static void print_text(const options *o, const graph_shape *A, const result *r,
   else
     printf("backend    %s, %d thread%s%s, %s\n", csr_backend_name(r->ran), r->threads,
            r->threads == 1 ? "" : "s", shares ? " per rank" : "", precision);
+  if (r->info.reorder_reason[0] != '\0') /* one process */
+    printf("order      %s: %s (%.6f s)\n", csr_reorder_method_name(r->info.reordered),
+           r->info.reorder_reason, r->info.reorder_seconds);
   printf("columns    %s\n", r->info.packed ? "packed in 16 bits" : "plain CSR");
   printf("result     %s after %lld iterations, L1 change %.3g\n",
          r->converged ? "converged" : "NOT converged", (long long)r->info.iterations,
@@ -358,6 +373,9 @@ static void print_json(const options *o, const graph_shape *A, const result *r,
   app_json_bool(&j, "weighted", o->weighted);
   app_json_bool(&j, "personalized", o->personalization != NULL);
   app_json_bool(&j, "packed", r->info.packed);
+  app_json_string(&j, "reordered", csr_reorder_method_name(r->info.reordered));
+  app_json_string(&j, "reorder_reason", r->info.reorder_reason);
+  app_json_double(&j, "reorder_seconds", r->info.reorder_seconds);
   app_json_int(&j, "iterations", (long long)r->info.iterations);
   app_json_double(&j, "l1_change", r->info.l1_change);
   app_json_bool(&j, "converged", r->converged);
@@ -421,6 +439,7 @@ static void pagerank_options(const options *o, const csr_vector *p, int tty,
   po->max_iter = (int64_t)o->max_iter;
   po->weighted = o->weighted;
   po->compress = o->compress;
+  po->reorder = o->reorder;
   po->personalization = p;
   if (tty)
     po->progress = show_progress;
@@ -582,6 +601,9 @@ int main(int argc, char **argv) {
   if (dist_launcher_size() > 1) {
     if (o.compress == CSR_COMPRESS_ON) /* the ranks' local products read plain CSR */
       return app_usage_error(prog, "--compress on is for one process, not under mpiexec");
+    if (o.reorder != CSR_REORDER_AUTO && o.reorder != CSR_REORDER_NONE)
+      return app_usage_error(prog, "--reorder %s is for one process, not under mpiexec",
+                             csr_reorder_method_name(o.reorder));
     return dist_run_app(dist_body, &o);
   }
 #endif

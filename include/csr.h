@@ -705,6 +705,12 @@ typedef struct csr_pagerank_options {
    *  (csr_spmv_analyze): AUTO (default) where it saves CSR_SPMV_PACK_SAVING of the bytes a
    *  product streams. The ranks have the same bits either way. */
   csr_compress compress;
+  /** A renumbering of the pages for the iterations (csr_reorder; ranks still come back in A's
+   *  numbering, and within the tolerance of the run without it): AUTO (default) takes RCM on
+   *  the host when most links lie far from the diagonal and the iterations expected repay twice
+   *  its measured cost (csr_pagerank_info.reorder_reason says why or why not); NONE; or a
+   *  method to apply whatever it costs. */
+  csr_reorder_method reorder;
 } csr_pagerank_options;
 /** Sets PageRank's defaults (noted at each field); accepts NULL. */
 void csr_pagerank_options_init(csr_pagerank_options *options);
@@ -717,6 +723,9 @@ typedef struct csr_pagerank_info {
   double setup_seconds;   /**< the out-weights, the pull graph and the first x = r / w */
   double iterate_seconds; /**< the iterations (each waits for its sums) */
   int packed;             /**< 1: the iterations read the pull graph's packed column indices */
+  csr_reorder_method reordered; /**< the renumbering the iterations ran in (NONE: A's own) */
+  double reorder_seconds;       /**< its cost: the order, the permuted graph and vectors */
+  char reorder_reason[160];     /**< why that renumbering (AUTO's figures, or "as asked") */
 } csr_pagerank_info;
 
 /** ranks = the PageRank of the graph whose adjacency matrix is A: A(i,j) != 0 is a link i -> j

@@ -208,6 +208,14 @@ static csr_matrix *shaped_graph(csr_context *ctx, int64_t n, int kind, csr_value
   return graph_of_lengths(ctx, n, len, type);
 }
 
+/* A host teleport distribution for personalized runs: n random positive entries (unscaled). */
+static csr_vector *teleport_vector(csr_context *ctx, int64_t n) {
+  csr_vector *p = csrt_random_vector(ctx, n, CSR_F64, &rng);
+  for (int64_t i = 0; i < n; i++)
+    ((double *)p->data)[i] = fabs(((double *)p->data)[i]);
+  return p;
+}
+
 /* The backend's ranks against the reference backend's on the same graph: L1 below 1e-12 in f64
  * (the SpMV sums rows in another order), 1e-6 in f32; iterations within one; and the backend's
  * ranks the same bits on a second run. Every SpMV kernel is forced in turn (the CPU backends
@@ -234,9 +242,7 @@ static void test_against_reference(csr_context *ctx) {
       o.weighted = variant == 1;
       csr_vector *p_placed = NULL;
       if (variant == 2) {
-        pv = csrt_random_vector(ctx, n, CSR_F64, &rng);
-        for (int64_t i = 0; i < n; i++)
-          ((double *)pv->data)[i] = fabs(((double *)pv->data)[i]);
+        pv = teleport_vector(ctx, n);
         p_placed = csrt_place_vector(backend, pv); /* the personalization where the graph is */
       }
       csr_pagerank_info ref_info, info, info2;
@@ -285,6 +291,92 @@ static void test_against_reference(csr_context *ctx) {
       csr_matrix_free(&A);
     }
   csr_context_free(&ref);
+}
+
+/* Renumbered pages (options.reorder): every method's ranks, back in the graph's numbering,
+ * within L1 1e-12 of the run without renumbering (f64; 1e-6 f32), iterations within one, the
+ * same dangling pages; weighted and personalized (the teleport vector renumbered too). AUTO on
+ * a graph whose links lie near the diagonal, or a run too short to repay RCM, keeps the
+ * numbering and says why; on a scattered graph and a long run on the host it takes RCM. */
+static void test_renumbered(csr_context *ctx) {
+  const csr_reorder_method methods[] = {CSR_REORDER_RCM, CSR_REORDER_DEGREE, CSR_REORDER_HUB,
+                                        CSR_REORDER_APPEARANCE};
+  const int64_t n = csrt_quick() ? 2000 : 20000;
+  for (int variant = 0; variant < 4; variant++) { /* plain, weighted, personalized, f32 */
+    csr_matrix *A = shaped_graph(ctx, n, 0, variant == 1 ? CSR_F64 : CSR_PATTERN);
+    const csr_value_type rt = variant == 3 ? CSR_F32 : CSR_F64;
+    csr_vector *plain = NULL, *got = NULL, *pv = NULL, *p_placed = NULL;
+    CHECK_OK(ctx, csr_vector_create(ctx, &plain, n, rt, CSR_HOST));
+    CHECK_OK(ctx, csr_vector_create(ctx, &got, n, rt, CSR_HOST));
+    csr_pagerank_options o;
+    csr_pagerank_options_init(&o);
+    o.tol = variant == 3 ? 1e-6 : 1e-11;
+    o.weighted = variant == 1;
+    if (variant == 2) {
+      pv = teleport_vector(ctx, n);
+      p_placed = csrt_place_vector(backend, pv);
+      o.personalization = p_placed;
+    }
+    csr_pagerank_info base, info;
+    o.reorder = CSR_REORDER_NONE;
+    CHECK_OK(ctx, pagerank_placed(ctx, A, &o, plain, &base));
+    CHECK(base.reordered == CSR_REORDER_NONE);
+    for (int m = 0; m < 4; m++) {
+      o.reorder = methods[m];
+      CHECK_OK(ctx, pagerank_placed(ctx, A, &o, got, &info));
+      double err = 0.0;
+      for (int64_t i = 0; i < n; i++)
+        err += fabs(csrt_value(got->data, rt, i) - csrt_value(plain->data, rt, i));
+      const double bound = variant == 3 ? 1e-6 : 1e-12;
+      CHECKF(err < bound && llabs(info.iterations - base.iterations) <= 1 &&
+                 info.dangling == base.dangling && info.reordered == methods[m] &&
+                 strstr(info.reorder_reason, "as asked") != NULL && info.reorder_seconds >= 0.0,
+             "variant %d, %s: L1 %.3g to the plain run (bound %.0e), %lld iterations against "
+             "%lld, reordered %d (%s)",
+             variant, csr_reorder_method_name(methods[m]), err, bound, (long long)info.iterations,
+             (long long)base.iterations, (int)info.reordered, info.reorder_reason);
+    }
+    /* AUTO, default tolerance: too few iterations to repay RCM (or, on the GPU, not measured) */
+    csr_pagerank_options_init(&o);
+    CHECK_OK(ctx, pagerank_placed(ctx, A, &o, got, &info));
+    CHECKF(info.reordered == CSR_REORDER_NONE && strstr(info.reorder_reason, ": none") != NULL,
+           "AUTO on %lld pages: %s", (long long)n, info.reorder_reason);
+    csr_vector_free(&p_placed);
+    csr_vector_free(&pv);
+    csr_vector_free(&plain);
+    csr_vector_free(&got);
+    csr_matrix_free(&A);
+  }
+  /* A scattered graph (2^18 pages, random links) and a run of 440 iterations: AUTO takes RCM on
+   * the host, and still gives the ranks of the plain run. */
+  if (csrt_quick())
+    return;
+  const int64_t big = 1 << 18;
+  int64_t *len = malloc((size_t)big * sizeof *len);
+  for (int64_t i = 0; i < big; i++)
+    len[i] = 2;
+  csr_matrix *A = graph_of_lengths(ctx, big, len, CSR_PATTERN);
+  csr_vector *plain = NULL, *got = NULL;
+  CHECK_OK(ctx, csr_vector_create(ctx, &plain, big, CSR_F64, CSR_HOST));
+  CHECK_OK(ctx, csr_vector_create(ctx, &got, big, CSR_F64, CSR_HOST));
+  csr_pagerank_options o;
+  csr_pagerank_options_init(&o);
+  o.tol = 1e-30; /* 440 iterations expected (fewer when the change reaches exactly 0) */
+  o.max_iter = 440;
+  csr_pagerank_info info, base;
+  o.reorder = CSR_REORDER_NONE;
+  CHECK(pagerank_placed(ctx, A, &o, plain, &base) >= 0); /* converged when the change hits 0 */
+  o.reorder = CSR_REORDER_AUTO;
+  CHECK(pagerank_placed(ctx, A, &o, got, &info) >= 0);
+  const csr_reorder_method want = backend == CSR_BACKEND_CUDA ? CSR_REORDER_NONE : CSR_REORDER_RCM;
+  double err = 0.0;
+  for (int64_t i = 0; i < big; i++)
+    err += fabs(((double *)got->data)[i] - ((double *)plain->data)[i]);
+  CHECKF(info.reordered == want && err < 1e-12, "AUTO on a scattered graph: %s (L1 %.3g): %s",
+         csr_reorder_method_name(info.reordered), err, info.reorder_reason);
+  csr_vector_free(&plain);
+  csr_vector_free(&got);
+  csr_matrix_free(&A);
 }
 
 /* Graphs at the edges: one page without links, one page linking to itself, only dangling pages
@@ -480,6 +572,7 @@ int main(int argc, char **argv) {
     test_against_reference(ctx);
   if (backend == CSR_BACKEND_OMP)
     test_threads(ctx);
+  test_renumbered(ctx);
   csr_context_free(&ctx);
   return csrt_finish("backend_pagerank");
 }

@@ -163,6 +163,11 @@ static csr_status check(csr_context *ctx, const csr_dist_matrix *A, const csr_pa
   if (ranks->location != A->location)
     return CSRI_FAIL(ctx, CSR_ERR_LOCATION_MISMATCH,
                      "PageRank: A and ranks live in different places");
+  if (o->reorder != CSR_REORDER_NONE && o->reorder != CSR_REORDER_AUTO)
+    return CSRI_FAIL(ctx, CSR_ERR_UNSUPPORTED,
+                     "PageRank across processes keeps the pages' numbering: reorder %s is for one "
+                     "process (AUTO and NONE keep it)",
+                     csr_reorder_method_name(o->reorder));
   return csri_pagerank_check_options(ctx, o, A->value_type);
 }
 
@@ -298,7 +303,7 @@ csr_status csr_dist_pagerank(csr_context *ctx, const csr_dist_matrix *A,
   const csr_pagerank_options *o = options ? options : &defaults;
   MPI_Comm comm = A ? A->rows->comm : ranks ? ranks->layout->comm : MPI_COMM_SELF;
   CSRI_TRY(csri_dist_agree(ctx, comm, check(ctx, A, o, ranks)));
-  csr_pagerank_info done = {0, 0.0, 0, 0.0, 0.0, 0};
+  csr_pagerank_info done = {0, 0.0, 0, 0.0, 0.0, 0, CSR_REORDER_NONE, 0.0, ""};
   int64_t n = A->global_rows;
   work w;
   memset(&w, 0, sizeof w);

@@ -3,9 +3,11 @@
  * pulling along A^T: r_i <- d (sum_{j->i} r_j a_ji / w_j + dangling / n) + (1 - d) p_i. */
 #include "graph/pagerank.h"
 #include "kernels/pagerank_plan.h"
+#include "kernels/scattered.h"
 #include "ops/ops.h"
 
 #include <math.h>
+#include <stdio.h>
 
 void csr_pagerank_options_init(csr_pagerank_options *options) {
   if (options == NULL)
@@ -18,6 +20,7 @@ void csr_pagerank_options_init(csr_pagerank_options *options) {
   options->progress = NULL;
   options->progress_user = NULL;
   options->compress = CSR_COMPRESS_AUTO;
+  options->reorder = CSR_REORDER_AUTO;
 }
 
 static double entry(const csr_vector *v, int64_t i) {
@@ -237,14 +240,10 @@ static csr_status finish(csr_context *ctx, const csri_backend *b, work *w, csr_v
                                 w->degree, scale, w->x, &dangling, &change);
 }
 
-csr_status csr_pagerank(csr_context *ctx, const csr_matrix *A, const csr_pagerank_options *options,
-                        csr_vector *ranks, csr_pagerank_info *info) {
-  csr_pagerank_options defaults;
-  csr_pagerank_options_init(&defaults);
-  const csr_pagerank_options *o = options ? options : &defaults;
-  const csri_backend *b;
-  CSRI_TRY(check(ctx, A, o, ranks, &b));
-  csr_pagerank_info done = {0, 0.0, 0, 0.0, 0.0, 0};
+/* The power iteration on checked operands, in A's numbering. */
+static csr_status rank(csr_context *ctx, const csri_backend *b, const csr_matrix *A,
+                       const csr_pagerank_options *o, csr_vector *ranks, csr_pagerank_info *info) {
+  csr_pagerank_info done = {0, 0.0, 0, 0.0, 0.0, 0, CSR_REORDER_NONE, 0.0, ""};
   int64_t n = A->rows;
   work w = {NULL, NULL, A->location, NULL, NULL, NULL, NULL, NULL};
   double start = csri_seconds_now();
@@ -291,8 +290,120 @@ csr_status csr_pagerank(csr_context *ctx, const csr_matrix *A, const csr_pageran
   work_free(ctx, &w);
   if (status < 0)
     return status;
-  csri_set_last_backend(ctx, b->id);
   if (info)
     *info = done;
   return status;
+}
+
+/* --- renumbering the pages --------------------------------------------------------------------
+ * A renumbering that brings each page's in-links together makes the pull graph's gathers of x
+ * hit the caches; it costs a reordering and a permutation, paid back over the iterations. */
+
+/* The iterations the run can be expected to take: the L1 change falls by at least d an
+ * iteration from at most 2, so below tol after log(tol / 2) / log(d) of them; at most max_iter. */
+static double expected_iterations(const csr_pagerank_options *o) {
+  double k = o->damping > 0.0 ? ceil(log(o->tol / 2.0) / log(o->damping)) : 1.0;
+  return k < 1.0 ? 1.0 : k > (double)o->max_iter ? (double)o->max_iter : k;
+}
+
+/* AUTO's renumbering, and why. The costs and gains are what bench/reorder_cpu measured for RCM
+ * on two CPU cores (docs/benchmarks.md, "Reordering on the CPU"): RCM and the permutation cost
+ * up to CSRI_RCM_COST_SPMVS products, and on graphs whose links were scattered the product then
+ * ran up to CSRI_RCM_GAIN times faster. AUTO renumbers when the iterations expected would save
+ * twice that cost at that gain; on the GPU, where the cost is not measured, it does not. */
+#define CSRI_RCM_COST_SPMVS 105.0
+#define CSRI_RCM_GAIN 2.15
+static csr_reorder_method choose_order(const csr_matrix *A, const csr_pagerank_options *o,
+                                       char *why, size_t size) {
+  if (A->location == CSR_DEVICE) {
+    snprintf(why, size, "on the GPU the cost of a renumbering is not measured: none");
+    return CSR_REORDER_NONE;
+  }
+  const double share = csri_scattered_share(A), iterations = expected_iterations(o);
+  const double saved = iterations * (1.0 - 1.0 / CSRI_RCM_GAIN);
+  if (share < 0.5) {
+    snprintf(why, size, "%.0f%% of the sampled links lie far from the diagonal: none", 100 * share);
+    return CSR_REORDER_NONE;
+  }
+  if (saved < 2.0 * CSRI_RCM_COST_SPMVS) {
+    snprintf(why, size,
+             "%.0f iterations expected would save %.0f products at best, less than twice RCM's "
+             "%.0f: none",
+             iterations, saved, CSRI_RCM_COST_SPMVS);
+    return CSR_REORDER_NONE;
+  }
+  snprintf(why, size,
+           "%.0f%% of the sampled links lie far from the diagonal and %.0f iterations expected "
+           "would save up to %.0f products, more than twice RCM's %.0f: rcm",
+           100 * share, iterations, saved, CSRI_RCM_COST_SPMVS);
+  return CSR_REORDER_RCM;
+}
+
+/* PageRank of A renumbered by `method`: B = P A P', p' = P p, the ranks of B brought back. */
+static csr_status rank_renumbered(csr_context *ctx, const csri_backend *b, const csr_matrix *A,
+                                  const csr_pagerank_options *o, csr_reorder_method method,
+                                  csr_vector *ranks, csr_pagerank_info *info) {
+  const double start = csri_seconds_now();
+  csr_permutation *P = NULL;
+  csr_matrix *B = NULL;
+  csr_vector *p = NULL, *p_new = NULL, *r_new = NULL;
+  csr_pagerank_options renumbered = *o;
+  csr_status s = csr_reorder(ctx, A, method, &P);
+  if (s >= 0)
+    s = csr_permute(ctx, A, P, P, &B);
+  if (s >= 0 && o->personalization != NULL) {
+    s = csr_vector_clone(ctx, o->personalization, &p, A->location);
+    if (s >= 0)
+      s = csr_vector_create(ctx, &p_new, p->n, p->value_type, A->location);
+    if (s >= 0)
+      s = csr_permute_vector(ctx, P, CSR_PERMUTE_FORWARD, p, p_new);
+    renumbered.personalization = p_new;
+  }
+  if (s >= 0)
+    s = csr_vector_create(ctx, &r_new, ranks->n, ranks->value_type, ranks->location);
+  const double renumbering = csri_seconds_now() - start;
+  csr_status ran = s >= 0 ? rank(ctx, b, B, &renumbered, r_new, info) : s;
+  if (ran >= 0) {
+    s = csr_permute_vector(ctx, P, CSR_PERMUTE_BACKWARD, r_new, ranks);
+    ran = s < 0 ? s : ran;
+  }
+  if (ran >= 0 && info) {
+    info->reordered = method;
+    info->reorder_seconds = renumbering;
+  }
+  csr_vector_free(&r_new);
+  csr_vector_free(&p_new);
+  csr_vector_free(&p);
+  csr_matrix_free(&B);
+  csr_permutation_free(&P);
+  return ran;
+}
+
+csr_status csr_pagerank(csr_context *ctx, const csr_matrix *A, const csr_pagerank_options *options,
+                        csr_vector *ranks, csr_pagerank_info *info) {
+  csr_pagerank_options defaults;
+  csr_pagerank_options_init(&defaults);
+  const csr_pagerank_options *o = options ? options : &defaults;
+  const csri_backend *b;
+  CSRI_TRY(check(ctx, A, o, ranks, &b));
+  if (o->reorder < CSR_REORDER_NONE || o->reorder > CSR_REORDER_APPEARANCE)
+    return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "PageRank: reorder %d is no csr_reorder_method",
+                     (int)o->reorder);
+  char why[sizeof info->reorder_reason];
+  csr_reorder_method method = o->reorder;
+  if (method == CSR_REORDER_AUTO)
+    method = A->rows > 0 ? choose_order(A, o, why, sizeof why) : CSR_REORDER_NONE;
+  else
+    snprintf(why, sizeof why, "%s, as asked", csr_reorder_method_name(method));
+  csr_pagerank_info done;
+  csr_status s = method == CSR_REORDER_NONE || A->rows == 0
+                     ? rank(ctx, b, A, o, ranks, &done)
+                     : rank_renumbered(ctx, b, A, o, method, ranks, &done);
+  if (s < 0)
+    return s;
+  snprintf(done.reorder_reason, sizeof done.reorder_reason, "%s", why);
+  csri_set_last_backend(ctx, b->id);
+  if (info)
+    *info = done;
+  return s;
 }

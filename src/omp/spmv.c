@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* y = alpha*A*x + beta*y, OpenMP: rows split into contiguous parts of equal nnz + rows. */
 #include "kernels/packed_layout.h"
+#include "kernels/scattered.h"
 #include "omp/omp.h"
 
 #ifdef _OPENMP
@@ -109,19 +110,10 @@ typedef struct columns {
 ROW_KINDS(ROWS, )
 ROW_KINDS(PACKED_ROWS, _packed)
 
-/* 1 when most entries of 64 sampled rows lie more than 2^16 columns (512 KiB of x in F64) from
- * the diagonal: x is then gathered from all over memory and the gather prefetch pays. */
+/* 1 when most of A's sampled entries lie far from the diagonal: x is then gathered from all over
+ * memory and the gather prefetch pays. */
 static int scattered(const csr_matrix *A) {
-  int64_t far = 0, seen = 0, step = A->rows / 64 > 0 ? A->rows / 64 : 1;
-  for (int64_t i = 0; i < A->rows; i += step) {
-    int64_t diagonal = (int64_t)((double)i * (double)A->cols / (double)A->rows);
-    for (int64_t k = A->row_offsets[i]; k < A->row_offsets[i + 1] && k < A->row_offsets[i] + 64;
-         k++, seen++) {
-      int64_t distance = A->col_indices[k] - diagonal;
-      far += distance > 65536 || distance < -65536;
-    }
-  }
-  return 2 * far > seen;
+  return csri_scattered_share(A) > 0.5;
 }
 
 /* Rows [r0, r1) of y = alpha*A*x + beta*y, the row kernel of A's types and index form. */

@@ -54,7 +54,8 @@ case_usage() {
   local bad
   for bad in "--damping 1" "--damping -0.1" "--damping x" "--damping 0.5x" "--damping nan" \
     "--tol 0" "--tol -1e-6" "--tol inf" "--max-iter 0" "--max-iter 1.5" "--top -1" \
-    "--threads 0" "--threads 5000" "--backend gpu" "--precision f16" "--precision F64"; do
+    "--threads 0" "--threads 5000" "--backend gpu" "--precision f16" "--precision F64" \
+    "--reorder sideways" "--compress yes"; do
     # shellcheck disable=SC2086 # split "--option value" on purpose
     run 1 "$app" "$karate" $bad
     contains "$tmp/err" "${bad%% *}"
@@ -68,6 +69,20 @@ case_usage() {
   run 0 "$app" "$karate" --damping=0 --tol=1 --max-iter=1 --top=0 --precision=f32
   run 0 "$app" "$karate" --top 1000 --threads 1
   [[ $(grep -c '^ *[0-9]\+ \+[0-9]\+ 0\.' "$tmp/out") == 34 ]] || fail "--top 1000 lists 34 pages"
+  # Renumbered pages and packed columns: the ranks by the graph's own ids, within rounding of the
+  # plain run's (the top ten in the same order), and the report says what ran and why.
+  run 0 "$app" "$karate" --tol 1e-12 --reorder none --compress off
+  grep '^ *[0-9]\+ \+[0-9]\+ 0\.' "$tmp/out" | awk '{print $2}' >"$tmp/plain.ids"
+  local m
+  for m in rcm degree hub appearance; do
+    run 0 "$app" "$karate" --tol 1e-12 --reorder "$m" --compress on
+    contains "$tmp/out" "order      $m: $m, as asked"
+    contains "$tmp/out" "columns    packed in 16 bits"
+    grep '^ *[0-9]\+ \+[0-9]\+ 0\.' "$tmp/out" | awk '{print $2}' >"$tmp/renumbered.ids"
+    cmp -s "$tmp/plain.ids" "$tmp/renumbered.ids" || fail "--reorder $m changed the top ten"
+  done
+  run 0 "$app" "$karate"
+  contains "$tmp/out" "order      none: "
   echo "usage: ok"
 }
 
