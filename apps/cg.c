@@ -26,7 +26,9 @@ static void usage(void) {
       "Usage: cg A.mtx [b.mtx] [--method cg|pcg|bicgstab|gmres|gmres-jacobi|auto]\n"
       "          [--precond none|jacobi|ilu0|ilut|ic0] [--drop-tol T] [--fill-factor F]\n"
       "          [--restart M] [--tol T] [--max-iter N] [--backend auto|ref|omp|cuda]\n"
-      "          [--threads N] [--compress auto|on|off] [--history FILE] [--json] [--verbose]\n"
+      "          [--threads N] [--compress auto|on|off]\n"
+      "          [--reorder auto|none|rcm|degree|hub|appearance] [--history FILE] [--json]\n"
+      "          [--verbose]\n"
       "\n"
       "Solves A x = b with csr_solve from x = 0. A: a square Matrix Market matrix (.mtx[.gz]).\n"
       "b: a Matrix Market array (n x 1) or coordinate vector (n x 1, entries not stored are 0);\n"
@@ -66,6 +68,9 @@ static void usage(void) {
       "  --compress C   A's column indices in the products: auto (default: packed in 16 bits\n"
       "                 where that pays), on (packed) or off (plain CSR); the iterates have\n"
       "                 the same bits either way\n"
+      "  --reorder M    solve P A P' (P x) = P b with the rows and columns renumbered by M\n"
+      "                 (rcm, degree, hub, appearance: csr_reorder), x back in A's numbering;\n"
+      "                 auto (default) and none keep A's numbering. Its time is reported apart\n"
       "  --history FILE write the residual history as CSV (iteration,residual_norm,\n"
       "                 relative_residual; a row per iteration and one for x = 0) and a %dx%d\n"
       "                 PNG plot of the relative residual (log scale, decades labelled)\n"
@@ -75,7 +80,8 @@ static void usage(void) {
       "                 restart (the M used, GMRES only; else null), preconditioner,\n"
       "                 drop_tol and fill_factor (ilut; else null), auto_reason (--method\n"
       "                 auto; else null), tol, max_iter,\n"
-      "                 packed, iterations, stop, converged, residual_norm,\n"
+      "                 packed, reordered, reorder_seconds, iterations, stop, converged, "
+      "residual_norm,\n"
       "                 relative_residual, scaled_residual, error_inf, seconds,\n"
       "                 seconds_per_iteration, backend, threads, history, plot, plot_width,\n"
       "                 plot_height, stages: the seconds to read, upload and build A, and\n"
@@ -126,6 +132,7 @@ typedef struct options {
   long long max_iter, threads, restart; /* 0: the defaults */
   int json;
   csr_compress compress;
+  csr_reorder_method reorder;
 } options;
 
 /* What --method names: a method of csr_solve and its preconditioner. */
@@ -169,9 +176,9 @@ static int parse_double(const char *text, double *value) {
   return 0;
 }
 
-static const char *const valued[] = {"--method",  "--tol",         "--max-iter", "--maxit",
-                                     "--backend", "--threads",     "--history",  "--restart",
-                                     "--precond", "--fill-factor", "--drop-tol", "--compress"};
+static const char *const valued[] = {
+    "--method",  "--tol",     "--max-iter",    "--maxit",    "--backend",  "--threads", "--history",
+    "--restart", "--precond", "--fill-factor", "--drop-tol", "--compress", "--reorder"};
 
 /* Stores the value v of option `name`; 1, or -1 after a usage error. */
 static int parse_value(const char *name, const char *v, options *o) {
@@ -213,6 +220,10 @@ static int parse_value(const char *name, const char *v, options *o) {
       want = "an integer in [1, 4096]";
   } else if (strcmp(name, "--compress") == 0) {
     want = app_parse_compress(v, &o->compress) == 0 ? NULL : "auto, on or off";
+  } else if (strcmp(name, "--reorder") == 0) {
+    want = csr_reorder_method_from_name(v, &o->reorder) == CSR_SUCCESS
+               ? NULL
+               : "auto, none, rcm, degree, hub or appearance";
   } else {
     o->history = v;
   }
@@ -225,6 +236,7 @@ static int parse_value(const char *name, const char *v, options *o) {
 static int parse(int argc, char **argv, options *o, int *exit_now) {
   memset(o, 0, sizeof *o);
   o->backend = CSR_BACKEND_AUTO;
+  o->reorder = CSR_REORDER_AUTO;
   o->method = CSR_SOLVER_CG;
   o->request.method_name = "cg";
   csr_factor_options_init(&o->factor);
@@ -422,6 +434,8 @@ static void print_json(const options *o, const matrix_shape *A, int64_t max_iter
   app_json_double(&j, "tol", o->tol);
   app_json_int(&j, "max_iter", (long long)max_iter);
   app_json_bool(&j, "packed", r->info.packed);
+  app_json_string(&j, "reordered", csr_reorder_method_name(r->info.reordered));
+  app_json_double(&j, "reorder_seconds", r->info.reorder_seconds);
   app_json_int(&j, "iterations", (long long)r->info.iterations);
   app_json_string(&j, "stop", stop_name(r->info.stop));
   app_json_bool(&j, "converged", r->info.stop == CSR_SOLVER_CONVERGED);
@@ -473,6 +487,9 @@ static void print_text(const options *o, const matrix_shape *A, int64_t max_iter
            (long long)max_iter);
   solve_precond_text(o->method, o->preconditioner, &o->factor);
   printf("columns            %s\n", r->info.packed ? "packed in 16 bits" : "plain CSR");
+  if (r->info.reordered != CSR_REORDER_NONE)
+    printf("order              %s (%.6f s)\n", csr_reorder_method_name(r->info.reordered),
+           r->info.reorder_seconds);
   if (r->info.stop == CSR_SOLVER_CONVERGED)
     printf("stopped            converged after %lld iterations\n", (long long)r->info.iterations);
   else
@@ -815,6 +832,9 @@ int main(int argc, char **argv) {
   if (dist_launcher_size() > 1) {
     if (o.compress == CSR_COMPRESS_ON) /* the ranks' local products read plain CSR */
       return app_usage_error(prog, "--compress on is for one process, not under mpiexec");
+    if (o.reorder != CSR_REORDER_AUTO && o.reorder != CSR_REORDER_NONE)
+      return app_usage_error(prog, "--reorder %s is for one process, not under mpiexec",
+                             csr_reorder_method_name(o.reorder));
     return dist_run_app(dist_body, &o);
   }
 #endif
@@ -886,6 +906,7 @@ int main(int argc, char **argv) {
   so.factor_options = o.factor;
   so.restart = (int64_t)o.restart;
   so.compress = o.compress;
+  so.reorder = o.reorder;
   so.rtol = o.tol;
   so.max_iter = (int64_t)o.max_iter;
   int64_t max_iter = so.max_iter > 0 ? so.max_iter : (10 * n > 1000 ? 10 * n : 1000);

@@ -987,6 +987,14 @@ typedef struct csr_solver_options {
    *  at the start of the solve): AUTO (default) where that saves CSR_SPMV_PACK_SAVING of the
    *  bytes a product streams. The iterates have the same bits either way. */
   csr_compress compress;
+  /** A renumbering of A's rows and columns for the solve (csr_reorder): the system P A P' (P x)
+   *  = P b is solved and x comes back in A's numbering. NONE or AUTO (default) keep A's
+   *  numbering: how many iterations a solve will take is not known before it runs, so its cost
+   *  (up to about 105 products for RCM on the CPU) cannot be weighed. RCM and the counting
+   *  methods renumber whatever it costs; CG's iterates are then those of the same method in the
+   *  other numbering (iterations within rounding), while ILU / IC factor the renumbered A.
+   *  Refused with CSR_PRECOND_FACTOR (the factor is of A as numbered). */
+  csr_reorder_method reorder;
 } csr_solver_options;
 /** Sets the solver's defaults (noted at each field); accepts NULL. */
 void csr_solver_options_init(csr_solver_options *options);
@@ -1010,6 +1018,8 @@ typedef struct csr_solver_info {
                                  history_capacity), 0 without a history array */
   csr_solver_stop stop;     /**< why it stopped */
   int packed; /**< 1: the products with A read its packed column indices (options->compress) */
+  csr_reorder_method reordered; /**< the numbering the method ran in (NONE: A's own) */
+  double reorder_seconds;       /**< its cost: the order and the permuted A, b and x */
 } csr_solver_info;
 
 /** Solves A x = b by the method in options (NULL: the defaults, CG). A: square, F64, F32 or

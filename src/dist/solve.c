@@ -78,6 +78,11 @@ static csr_status check(csr_context *ctx, const csr_dist_matrix *A, const csr_di
                      "csr_dist_solve: x has no room for A's ghosts: make it with "
                      "csr_dist_vector_create from A");
   CSRI_TRY(csri_solve_check_options(ctx, o, "csr_dist_solve"));
+  if (o->reorder != CSR_REORDER_NONE && o->reorder != CSR_REORDER_AUTO)
+    return CSRI_FAIL(ctx, CSR_ERR_UNSUPPORTED,
+                     "csr_dist_solve keeps the rows' numbering: reorder %s is for one process "
+                     "(AUTO and NONE keep it)",
+                     csr_reorder_method_name(o->reorder));
   if (o->preconditioner == CSR_PRECOND_FACTOR)
     return CSRI_FAIL(ctx, CSR_ERR_UNSUPPORTED,
                      "csr_dist_solve: a factor of the whole A (CSR_PRECOND_FACTOR) does not split "
@@ -195,6 +200,8 @@ csr_status csr_dist_solve(csr_context *ctx, const csr_dist_matrix *A, const csr_
     info->history_length = run.base.history_length;
     info->stop = run.base.stop;
     info->packed = 0; /* the local products read plain CSR */
+    info->reordered = CSR_REORDER_NONE;
+    info->reorder_seconds = 0.0;
   }
   return status < 0 ? status : run.base.stop == CSR_SOLVER_CONVERGED ? CSR_SUCCESS : status;
 }

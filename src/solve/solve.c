@@ -22,6 +22,7 @@ void csr_solver_options_init(csr_solver_options *options) {
   options->factor = NULL;
   options->restart = 0;
   options->compress = CSR_COMPRESS_AUTO;
+  options->reorder = CSR_REORDER_AUTO;
 }
 
 static csr_status check(csr_context *ctx, const csr_matrix *A, const csr_vector *b,
@@ -63,6 +64,14 @@ csr_status csri_solve_check_options(csr_context *ctx, const csr_solver_options *
   if (o->preconditioner == CSR_PRECOND_FACTOR && o->factor == NULL)
     return CSRI_FAIL(ctx, CSR_ERR_NULL_POINTER,
                      "%s: preconditioner CSR_PRECOND_FACTOR with options->factor NULL", who);
+  if (o->reorder < CSR_REORDER_NONE || o->reorder > CSR_REORDER_APPEARANCE)
+    return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "%s: reorder %d is no csr_reorder_method", who,
+                     (int)o->reorder);
+  if (o->preconditioner == CSR_PRECOND_FACTOR && o->reorder != CSR_REORDER_NONE &&
+      o->reorder != CSR_REORDER_AUTO)
+    return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE,
+                     "%s: reorder %s with CSR_PRECOND_FACTOR: the factor is of A as numbered", who,
+                     csr_reorder_method_name(o->reorder));
   if (o->restart < 0)
     return CSRI_FAIL(ctx, CSR_ERR_INVALID_VALUE, "%s: restart %lld (>= 0; 0: the default, 30)", who,
                      (long long)o->restart);
@@ -157,13 +166,10 @@ static csr_status run_method(csri_solve_run *run, double *residual_norm) {
   return status;
 }
 
-csr_status csr_solve(csr_context *ctx, const csr_matrix *A, const csr_vector *b, csr_vector *x,
-                     const csr_solver_options *options, csr_solver_info *info) {
-  csr_solver_options defaults;
-  csr_solver_options_init(&defaults);
-  const csr_solver_options *o = options ? options : &defaults;
-  const csri_backend *backend;
-  CSRI_TRY(check(ctx, A, b, x, o, &backend));
+/* The solve on checked operands, in A's numbering. */
+static csr_status solve(csr_context *ctx, const csri_backend *backend, const csr_matrix *A,
+                        const csr_vector *b, csr_vector *x, const csr_solver_options *o,
+                        csr_solver_info *info) {
   int64_t n = A->rows;
   csri_solve_run run = {ctx, A, b, x, o, 0.0, o->max_iter, 0, 0, CSR_SOLVER_FAILED, NULL};
   /* The default, max(10n, 1000), is scipy's: in floating point CG on an ill-conditioned SPD
@@ -218,4 +224,78 @@ csr_status csr_solve(csr_context *ctx, const csr_matrix *A, const csr_vector *b,
   if (status >= 0)
     csri_set_last_backend(ctx, backend->id);
   return status < 0 ? status : run.stop == CSR_SOLVER_CONVERGED ? CSR_SUCCESS : status;
+}
+
+/* A failed renumbered solve's status, its message naming A's rows: the checks that name a row
+ * (the entries, the Jacobi diagonal, an empty row or column) run again on A; when none finds
+ * anything the solve's own message (a breakdown, say) stands. */
+static csr_status name_in_a(csr_context *ctx, const csr_matrix *A, const csr_solver_options *o,
+                            csr_status failed) {
+  csr_status again = csri_solve_check_matrix(ctx, A);
+  if (again >= 0 && csri_solve_jacobi(o)) {
+    csr_vector *d = NULL;
+    again = csr_vector_create(ctx, &d, A->rows, A->value_type == CSR_F32 ? CSR_F32 : CSR_F64,
+                              A->location);
+    if (again >= 0)
+      again = csri_jacobi(ctx, A, d);
+    csr_vector_free(&d);
+  }
+  if (again >= 0 && csri_solve_explain_failure(ctx, A) == CSR_ERR_INVALID_MATRIX)
+    return CSR_ERR_INVALID_MATRIX;
+  return again < 0 && again != CSR_ERR_OUT_OF_MEMORY ? again : failed;
+}
+
+/* The solve of P A P' (P x) = P b, x brought back: B, b' and x' (the guess) renumbered by a
+ * csr_reorder order, the method run on them, x = P' x'. */
+static csr_status solve_renumbered(csr_context *ctx, const csri_backend *backend,
+                                   const csr_matrix *A, const csr_vector *b, csr_vector *x,
+                                   const csr_solver_options *o, csr_solver_info *info) {
+  const double start = csri_seconds_now();
+  csr_permutation *P = NULL;
+  csr_matrix *B = NULL;
+  csr_vector *b_new = NULL, *x_new = NULL;
+  csr_status s = csr_reorder(ctx, A, o->reorder, &P);
+  if (s >= 0)
+    s = csr_permute(ctx, A, P, P, &B);
+  if (s >= 0)
+    s = csr_vector_create(ctx, &b_new, b->n, b->value_type, b->location);
+  if (s >= 0)
+    s = csr_vector_create(ctx, &x_new, x->n, x->value_type, x->location);
+  if (s >= 0)
+    s = csr_permute_vector(ctx, P, CSR_PERMUTE_FORWARD, b, b_new);
+  if (s >= 0)
+    s = csr_permute_vector(ctx, P, CSR_PERMUTE_FORWARD, x, x_new);
+  const double renumbering = csri_seconds_now() - start;
+  csr_status solved = s >= 0 ? solve(ctx, backend, B, b_new, x_new, o, info) : s;
+  if (solved == CSR_ERR_INVALID_MATRIX || solved == CSR_ERR_INVALID_VALUE)
+    solved = name_in_a(ctx, A, o, solved); /* B's message would name B's rows */
+  if (s >= 0) {                            /* x: the method's last iterate, in A's numbering */
+    s = csr_permute_vector(ctx, P, CSR_PERMUTE_BACKWARD, x_new, x);
+    solved = solved >= 0 && s < 0 ? s : solved;
+  }
+  if (info && s >= 0) {
+    info->reordered = o->reorder;
+    info->reorder_seconds = renumbering;
+  }
+  csr_vector_free(&x_new);
+  csr_vector_free(&b_new);
+  csr_matrix_free(&B);
+  csr_permutation_free(&P);
+  return solved;
+}
+
+csr_status csr_solve(csr_context *ctx, const csr_matrix *A, const csr_vector *b, csr_vector *x,
+                     const csr_solver_options *options, csr_solver_info *info) {
+  csr_solver_options defaults;
+  csr_solver_options_init(&defaults);
+  const csr_solver_options *o = options ? options : &defaults;
+  const csri_backend *backend;
+  CSRI_TRY(check(ctx, A, b, x, o, &backend));
+  if (info) {
+    info->reordered = CSR_REORDER_NONE;
+    info->reorder_seconds = 0.0;
+  }
+  if (o->reorder == CSR_REORDER_NONE || o->reorder == CSR_REORDER_AUTO || A->rows == 0)
+    return solve(ctx, backend, A, b, x, o, info);
+  return solve_renumbered(ctx, backend, A, b, x, o, info);
 }

@@ -197,6 +197,14 @@ case_spd() {
   run 0 "$app" "$b16" --method pcg --json
   check_json "j['converged']" "j['error_inf'] < 1e-5"
   [[ ! -s "$tmp/err" ]] || fail "PCG on bcsstk16 warned: $(cat "$tmp/err")"
+  # Renumbered (--reorder) and packed (--compress on): the same solve in A's numbering.
+  run 0 "$app" "$bus" --method pcg --tol 1e-10 --reorder rcm --compress on --json
+  check_json "j['converged']" "j['reordered'] == 'rcm'" "j['packed']" "j['reorder_seconds'] >= 0" \
+    "j['error_inf'] < 1e-5" "j['relative_residual'] <= 1e-10"
+  run 0 "$app" "$bus" --method pcg --tol 1e-10 --json
+  check_json "j['reordered'] == 'none'" "not j['packed']"
+  run 1 "$app" "$bus" --reorder backwards
+  contains "$tmp/err" "--reorder must be auto, none, rcm, degree, hub or appearance"
   echo "spd: ok"
 }
 
