@@ -707,6 +707,8 @@ static int dist_body(const dist_run *run, csr_context *ctx, const void *given) {
    * which precondition GMRES. */
   if (strcmp(o->request.method_name, "auto") == 0)
     return app_fail(APP_USAGE, "--method auto needs A on one process: not under mpiexec");
+  if (app_one_process_options(o->compress, o->reorder) != APP_OK)
+    return APP_USAGE;
   if (solve_precond_factors(o->preconditioner) && o->method != CSR_SOLVER_GMRES)
     return app_fail(APP_USAGE,
                     "--precond %s under mpiexec: block Jacobi preconditions --method gmres only",
@@ -829,14 +831,8 @@ int main(int argc, char **argv) {
   if (rc != APP_OK || exit_now)
     return rc;
 #ifdef CSR_APP_HAVE_MPI
-  if (dist_launcher_size() > 1) {
-    if (o.compress == CSR_COMPRESS_ON) /* the ranks' local products read plain CSR */
-      return app_usage_error(prog, "--compress on is for one process, not under mpiexec");
-    if (o.reorder != CSR_REORDER_AUTO && o.reorder != CSR_REORDER_NONE)
-      return app_usage_error(prog, "--reorder %s is for one process, not under mpiexec",
-                             csr_reorder_method_name(o.reorder));
+  if (dist_launcher_size() > 1)
     return dist_run_app(dist_body, &o);
-  }
 #endif
   const char *missing = o.backend == CSR_BACKEND_CUDA ? app_cuda_missing() : NULL;
   if (missing)

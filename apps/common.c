@@ -202,6 +202,15 @@ int app_parse_compress(const char *text, csr_compress *compress) {
   return -1;
 }
 
+int app_one_process_options(csr_compress compress, csr_reorder_method reorder) {
+  if (compress == CSR_COMPRESS_ON)
+    return app_fail(APP_USAGE, "--compress on is for one process, not under mpiexec");
+  if (reorder != CSR_REORDER_AUTO && reorder != CSR_REORDER_NONE)
+    return app_fail(APP_USAGE, "--reorder %s is for one process, not under mpiexec",
+                    csr_reorder_method_name(reorder));
+  return APP_OK;
+}
+
 int app_exit_code(csr_status status) {
   switch (status) {
   case CSR_ERR_OUT_OF_MEMORY:

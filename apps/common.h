@@ -117,6 +117,10 @@ int app_parse_int(const char *text, long long lo, long long hi, long long *value
 int app_parse_backend(const char *text, csr_backend *backend);
 /* --compress auto|on|off into *compress: 0, or -1 for any other text. */
 int app_parse_compress(const char *text, csr_compress *compress);
+/* Under mpiexec the ranks' local products read plain CSR in the given numbering: APP_OK when
+ * --compress and --reorder ask for nothing else (auto, off, none), else the usage error (exit 1,
+ * reported as app_fail reports). */
+int app_one_process_options(csr_compress compress, csr_reorder_method reorder);
 
 /* Exit code for a failed library call: 3 for out of memory, device and not-compiled errors,
  * 2 for the rest (the input or the request was at fault). */

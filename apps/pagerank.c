@@ -508,6 +508,8 @@ static int dist_rank_pages(const dist_run *run, csr_context *ctx, const options 
 
 static int dist_body(const dist_run *run, csr_context *ctx, const void *given) {
   const options *o = given;
+  if (app_one_process_options(o->compress, o->reorder) != APP_OK)
+    return APP_USAGE;
   csr_dist_matrix *A = NULL;
   csr_dist_vector *ranks = NULL;
   csr_vector *p = NULL;
@@ -598,14 +600,8 @@ int main(int argc, char **argv) {
   if (rc != APP_OK || exit_now)
     return rc;
 #ifdef CSR_APP_HAVE_MPI
-  if (dist_launcher_size() > 1) {
-    if (o.compress == CSR_COMPRESS_ON) /* the ranks' local products read plain CSR */
-      return app_usage_error(prog, "--compress on is for one process, not under mpiexec");
-    if (o.reorder != CSR_REORDER_AUTO && o.reorder != CSR_REORDER_NONE)
-      return app_usage_error(prog, "--reorder %s is for one process, not under mpiexec",
-                             csr_reorder_method_name(o.reorder));
+  if (dist_launcher_size() > 1)
     return dist_run_app(dist_body, &o);
-  }
 #endif
   app_build where;
   if ((rc = placement(&o, &where)) != APP_OK)

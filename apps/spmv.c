@@ -24,6 +24,7 @@ static void usage(void) {
   printf(
       "Usage: spmv FILE [--backend auto|ref|omp|cuda]\n"
       "            [--kernel auto|scalar|vector|segmented|stream] [--compress auto|on|off]\n"
+      "            [--reorder none|auto|rcm|degree|hub|appearance]\n"
       "            [--precision f64|f32] [--iters N] [--threads T] [--x XFILE] [--validate]\n"
       "            [--json] [--copy-mib M] [--verbose]\n"
       "\n"
@@ -45,6 +46,10 @@ static void usage(void) {
       "  --compress C    the products' column indices (csr_spmv_analyze, once before the\n"
       "                  timing, its time reported apart): auto (default: packed in 16 bits where\n"
       "                  that pays, printed with the reason), on (packed) or off (plain CSR)\n"
+      "  --reorder M     renumber a square A's rows and columns once before the timing\n"
+      "                  (csr_reorder, then B = P A P'; x renumbered, y brought back, so the\n"
+      "                  checksum and --validate speak of A): none (default), auto (rcm),\n"
+      "                  rcm, degree, hub or appearance; its time is reported apart\n"
       "  --precision P   f64 (default) or f32 values and vectors (pattern matrices store none)\n"
       "  --iters N       timed iterations, default 50, after %d untimed warm-up calls\n"
       "  --threads T     OpenMP threads for the omp backend and the copy (default: OpenMP's)\n"
@@ -56,7 +61,8 @@ static void usage(void) {
       "  --json          one JSON object instead of text (keys: matrix, rows, cols, nnz,\n"
       "                  backend, backend_asked, threads, precision, iters, warmup, median_ms,\n"
       "                  bytes, gbs, copy_gbs, copy_fraction, copy, kernel, checksum,\n"
-      "                  validated, validation, stages, columns; kernel is null on the CPU,\n"
+      "                  validated, validation, stages, order, columns; kernel is null on the\n"
+      "                  CPU, order without --reorder,\n"
       "                  columns under mpiexec)\n"
       "  --copy-mib M    size of each copy array in MiB (1..512; 0 skips the "
       "copy)\n" APP_VERBOSE_HELP "  --help          this text\n"
@@ -92,6 +98,7 @@ typedef struct options {
   csr_value_type precision;
   csr_spmv_kernel kernel;
   csr_compress compress;
+  csr_reorder_method reorder;
   long long iters, threads, copy_mib; /* copy_mib < 0: by the model */
   int validate, json;
 } options;
@@ -148,6 +155,12 @@ static int parse(int argc, char **argv, options *o, int *exit_now) {
         return APP_USAGE;
       if (app_parse_compress(v, &o->compress) != 0)
         return app_usage_error(prog, "--compress must be auto, on or off, not '%s'", v);
+    } else if ((m = app_option(prog, argc, argv, &i, "--reorder", &v)) != 0) {
+      if (m < 0)
+        return APP_USAGE;
+      if (csr_reorder_method_from_name(v, &o->reorder) != CSR_SUCCESS)
+        return app_usage_error(
+            prog, "--reorder must be none, auto, rcm, degree, hub or appearance, not '%s'", v);
     } else if ((m = app_option(prog, argc, argv, &i, "--precision", &v)) != 0) {
       if (m < 0)
         return APP_USAGE;
@@ -297,6 +310,8 @@ typedef struct result {
   csr_spmv_choice choice;
   int have_plan; /* the product ran through a plan (single process): packed or not, and why */
   csr_spmv_plan_info plan;
+  csr_reorder_method reordered; /* the renumbering timed (--reorder), and its cost */
+  double reorder_s;
   app_stages stages;
 } result;
 
@@ -453,6 +468,9 @@ static void print_text(const options *o, const matrix_shape *A, const result *r,
     printf("          row statistics and choice %.3f ms, on the first call only (cached)\n",
            r->choice.analysis_seconds * 1e3);
   }
+  if (r->reordered != CSR_REORDER_NONE)
+    printf("order     %s: A renumbered once before the timing (%.3f ms), y brought back\n",
+           csr_reorder_method_name(r->reordered), r->reorder_s * 1e3);
   if (r->have_plan)
     printf("columns   %s: %s (set-up %.3f ms, once)\n",
            r->plan.packed ? "packed in 16 bits" : "plain CSR", r->plan.reason,
@@ -546,6 +564,14 @@ static void print_json(const options *o, const matrix_shape *A, const result *r,
     app_json_close(&j, '}');
   } else {
     app_json_null(&j, "kernel");
+  }
+  if (r->reordered != CSR_REORDER_NONE) {
+    app_json_open(&j, "order", '{');
+    app_json_string(&j, "method", csr_reorder_method_name(r->reordered));
+    app_json_double(&j, "seconds", r->reorder_s);
+    app_json_close(&j, '}');
+  } else {
+    app_json_null(&j, "order");
   }
   if (r->have_plan) {
     app_json_open(&j, "columns", '{');
@@ -727,6 +753,8 @@ static void dist_copy(const dist_run *run, size_t copy_bytes, result *r) {
 
 static int dist_body(const dist_run *run, csr_context *ctx, const void *given) {
   const options *o = given;
+  if (app_one_process_options(o->compress, o->reorder) != APP_OK)
+    return APP_USAGE;
   csr_dist_matrix *A = NULL;
   csr_dist_vector *x = NULL, *y = NULL;
   dist_shares shares = {0, NULL, NULL};
@@ -800,6 +828,54 @@ done:
 
 #endif
 
+/* What the timing multiplies: A and x as read, or (--reorder) B = P A P' and x' = P x, with y'
+ * to receive B x' (P on the host, where x and y are). */
+typedef struct renumbered {
+  const csr_matrix *A;
+  csr_vector *x, *y;
+  csr_permutation *P; /* NULL: A, x and y themselves */
+  csr_matrix *B;
+  csr_vector *x_new, *y_new;
+} renumbered;
+
+static void renumbered_free(renumbered *run) {
+  csr_permutation_free(&run->P);
+  csr_matrix_free(&run->B);
+  csr_vector_free(&run->x_new);
+  csr_vector_free(&run->y_new);
+}
+
+/* B = P A P' by --reorder's method, x' = P x and a y' for the product, timed into r. */
+static int renumber(csr_context *ctx, const options *o, const csr_matrix *A, csr_vector *x,
+                    csr_vector *y, renumbered *run, result *r) {
+  if (A->rows != A->cols)
+    return app_fail(APP_BAD_INPUT,
+                    "%s: --reorder renumbers rows and columns alike: A is %lld x %lld", o->path,
+                    (long long)A->rows, (long long)A->cols);
+  const double t0 = app_now();
+  csr_permutation *P = NULL;
+  csr_status s = csr_reorder(ctx, A, o->reorder, &P);
+  if (s >= 0)
+    s = csr_permute(ctx, A, P, P, &run->B);
+  if (s >= 0) /* x and y are on the host */
+    s = csr_permutation_copy(ctx, P, &run->P, CSR_HOST);
+  csr_permutation_free(&P);
+  if (s >= 0)
+    s = csr_vector_create(ctx, &run->x_new, x->n, x->value_type, CSR_HOST);
+  if (s >= 0)
+    s = csr_permute_vector(ctx, run->P, CSR_PERMUTE_FORWARD, x, run->x_new);
+  if (s >= 0)
+    s = csr_vector_create(ctx, &run->y_new, y->n, y->value_type, CSR_HOST);
+  if (s < 0)
+    return app_fail_status(APP_RUNTIME, "--reorder", ctx, s);
+  r->reorder_s = app_now() - t0;
+  r->reordered = o->reorder;
+  run->A = run->B;
+  run->x = run->x_new;
+  run->y = run->y_new;
+  return APP_OK;
+}
+
 int main(int argc, char **argv) {
   options o;
   int exit_now = 0;
@@ -807,11 +883,8 @@ int main(int argc, char **argv) {
   if (rc != APP_OK || exit_now)
     return rc;
 #ifdef CSR_APP_HAVE_MPI
-  if (dist_launcher_size() > 1) {
-    if (o.compress == CSR_COMPRESS_ON) /* the ranks' local products read plain CSR */
-      return app_usage_error(prog, "--compress on is for one process, not under mpiexec");
+  if (dist_launcher_size() > 1)
     return dist_run_app(dist_body, &o);
-  }
 #endif
   /* Before reading the file, which may take a minute. */
   const char *missing = o.backend == CSR_BACKEND_CUDA ? app_cuda_missing() : NULL;
@@ -821,6 +894,7 @@ int main(int argc, char **argv) {
   csr_context *ctx = NULL, *ref = NULL;
   csr_matrix *A = NULL, *hA = NULL; /* A where it runs; hA on the host for --validate */
   csr_spmv_plan *plan = NULL;
+  renumbered run = {NULL, NULL, NULL, NULL, NULL, NULL, NULL};
   csr_vector *x = NULL, *y = NULL, *yref = NULL;
   result r;
   validation v;
@@ -867,8 +941,16 @@ int main(int argc, char **argv) {
   const matrix_shape shape = shape_of(A);
   r.bytes = spmv_bytes(&o, &shape);
   size_t copy_bytes = copy_bytes_for(&o, r.bytes);
+  /* --reorder: B = P A P' and x' = P x timed in place of A and x; y = P' y' afterwards. */
+  run.A = A;
+  run.x = x;
+  run.y = y;
+  if (o.reorder != CSR_REORDER_NONE) {
+    if ((rc = renumber(ctx, &o, A, x, y, &run, &r)) != APP_OK)
+      goto done;
+  }
   /* The plan: the column indices packed or not (--compress), once, before the timing. */
-  if ((s = csr_spmv_analyze(ctx, A, o.compress, &plan)) < 0) {
+  if ((s = csr_spmv_analyze(ctx, run.A, o.compress, &plan)) < 0) {
     rc = app_fail_status(APP_RUNTIME, "preparing the SpMV (--compress)", ctx, s);
     goto done;
   }
@@ -878,10 +960,10 @@ int main(int argc, char **argv) {
   r.stages.prepare = r.plan.setup_seconds;
 
   if (o.backend == CSR_BACKEND_CUDA) {
-    if ((rc = run_cuda(ctx, &o, A, plan, x, y, &r, copy_bytes)) != APP_OK)
+    if ((rc = run_cuda(ctx, &o, run.A, plan, run.x, run.y, &r, copy_bytes)) != APP_OK)
       goto done;
   } else {
-    if ((rc = time_spmv(ctx, &o, plan, x, y, &r.median_s, &r.stages.compute)) != APP_OK)
+    if ((rc = time_spmv(ctx, &o, plan, run.x, run.y, &r.median_s, &r.stages.compute)) != APP_OK)
       goto done;
     r.ran = csr_context_last_backend(ctx);
     r.threads = r.ran == CSR_BACKEND_OMP ? app_omp_threads((int)o.threads) : 1;
@@ -894,6 +976,10 @@ int main(int argc, char **argv) {
     }
   }
   r.gbs = r.median_s > 0.0 ? r.bytes / r.median_s / 1e9 : 0.0;
+  if (run.P != NULL && (s = csr_permute_vector(ctx, run.P, CSR_PERMUTE_BACKWARD, run.y, y)) < 0) {
+    rc = app_fail_status(APP_RUNTIME, "bringing y back from the renumbering", ctx, s);
+    goto done;
+  }
   checksum(y, &r.sum, &r.nrm2);
 
   if (o.validate) {
@@ -926,6 +1012,7 @@ int main(int argc, char **argv) {
     rc = app_fail(APP_RUNTIME, "validation failed: %lld rows beyond " TOLERANCE_TEXT,
                   (long long)v.failed_rows);
 done:
+  renumbered_free(&run);
   csr_spmv_plan_free(&plan);
   csr_vector_free(&yref);
   csr_vector_free(&y);

@@ -138,6 +138,16 @@ case_errors() {
     [[ "$(grep -cF -- "$want" "$tmp/err")" == 1 ]] ||
       fail "cg $args under mpiexec: the refusal not printed once: $(cat "$tmp/err")"
   done
+  # Packed columns and renumbering are for one process: refused (exit 1), said once.
+  local app
+  for app in "spmv --reorder rcm" "pagerank --compress on" "cg --reorder degree"; do
+    got=0
+    # shellcheck disable=SC2086 # split "app --option value" on purpose
+    on2 "$apps/"$app "$bus" >"$tmp/out" 2>"$tmp/err" || got=$?
+    [[ "$got" == 1 ]] || fail "$app under mpiexec: exit $got, expected 1: $(head -5 "$tmp/err")"
+    [[ "$(grep -c "is for one process, not under mpiexec" "$tmp/err")" == 1 ]] ||
+      fail "$app under mpiexec: the refusal not printed once: $(cat "$tmp/err")"
+  done
   # GMRES with block ILUT converges across ranks.
   on2 "$apps/cg" "$src/matrices/bcsstk16.mtx.gz" --method gmres --precond ilut --json \
     >"$tmp/out" 2>"$tmp/err" ||

@@ -378,6 +378,17 @@ case_spmv_validate() {
   contains "$tmp/out" "columns   packed in 16 bits: packing asked for: 0 of 2269 chunks escaped"
   run 1 "$apps/spmv" "$matrices/bcsstk16.mtx.gz" --compress yes
   contains "$tmp/err" "--compress must be auto, on or off, not 'yes'"
+  # --reorder: A renumbered before the timing, y brought back: it still validates against A.
+  for c in rcm appearance; do
+    run 0 "$apps/spmv" "$matrices/bcsstk16.mtx.gz" --iters 1 --copy-mib 0 --json --validate \
+      --reorder "$c"
+    got=$(json "$tmp/out" 'j["validated"], j["order"]["method"]')
+    [[ "$got" == "(True, '$c')" ]] || fail "--reorder $c: $got"
+  done
+  run 2 "$apps/spmv" "$matrices/lp_share1b.mtx" --reorder rcm --iters 1 --copy-mib 0
+  contains "$tmp/err" "--reorder renumbers rows and columns alike: A is 117 x 253"
+  run 1 "$apps/spmv" "$matrices/bcsstk16.mtx.gz" --reorder sideways
+  contains "$tmp/err" "--reorder must be none, auto, rcm, degree, hub or appearance"
   echo "spmv_validate: ok (${backends[*]})"
 }
 
