@@ -11,11 +11,13 @@ extern "C" {
 #endif
 
 CSRI_DECLARE_BACKEND(cuda);
-/* Device memory (cuda/memory.cu) and what a context keeps for the backend (cuda/reduce.cu). */
+/* Device memory (cuda/memory.cu, the widening in cuda/widen.cu) and what a context keeps for the
+ * backend (cuda/reduce.cu). */
 csri_device_alloc_fn csri_cuda_malloc;
 csri_device_free_fn csri_cuda_free;
 csri_device_fill_fn csri_cuda_memset;
 csri_device_copy_fn csri_cuda_memcpy;
+csri_device_widen_fn csri_cuda_widen;
 csri_device_count_fn csri_cuda_device_count;
 csri_device_capturing_fn csri_cuda_capturing;
 csri_context_release_fn csri_cuda_context_release;

@@ -53,6 +53,7 @@ const csri_backend csri_cuda_backend = {
     .device.free = csri_cuda_free,
     .device.fill = csri_cuda_memset,
     .device.copy = csri_cuda_memcpy,
+    .device.widen = csri_cuda_widen,
     .device.count = csri_cuda_device_count,
     .device.capturing = csri_cuda_capturing,
     .device.context_release = csri_cuda_context_release,

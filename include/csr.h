@@ -194,10 +194,23 @@ typedef struct csr_matrix {
   void *values;         /**< nnz doubles or floats; NULL when value_type is CSR_PATTERN */
   csr_value_type value_type;
   csr_location location;
-  unsigned flags;  /**< CSR_FLAG_SORTED, CSR_FLAG_NO_DUPLICATES when known to hold */
-  uint64_t serial; /**< unique in the process for matrices libcsr makes; 0 when made by hand. With
-                        the arrays' addresses it keys the context's cache of SpMV choices */
+  unsigned flags;    /**< CSR_FLAG_SORTED, CSR_FLAG_NO_DUPLICATES when known to hold */
+  uint64_t serial;   /**< unique in the process for matrices libcsr makes or wraps; 0 when made by
+                          hand. With the arrays' addresses it keys the context's cache of SpMV
+                          choices */
+  unsigned borrowed; /**< CSR_BORROWED_* bits: the arrays that are the caller's (csr_matrix_wrap),
+                          which csr_matrix_free leaves alone; 0 for matrices libcsr makes */
 } csr_matrix;
+
+/** Bits of csr_matrix.borrowed. */
+enum {
+  CSR_BORROWED_OFFSETS = 1u, /**< row_offsets */
+  CSR_BORROWED_INDICES = 2u, /**< col_indices */
+  CSR_BORROWED_VALUES = 4u   /**< values */
+};
+
+/** Width of the integers of caller-owned row offsets (csr_matrix_wrap). */
+typedef enum csr_index_width { CSR_INDEX_32 = 32, CSR_INDEX_64 = 64 } csr_index_width;
 
 /** Coordinate triples (row_indices[k], col_indices[k], values[k]), in any order. */
 typedef struct csr_coo {
@@ -237,8 +250,27 @@ typedef struct csr_vector {
  *  NOT_COMPILED / DEVICE for device storage. *A is NULL on failure. */
 csr_status csr_matrix_create(csr_context *ctx, csr_matrix **A, int64_t rows, int64_t cols,
                              int64_t nnz, csr_value_type value_type, csr_location location);
-/** Frees A and its arrays (host or device); accepts NULL and *A == NULL; sets *A NULL. */
+/** Frees A and the arrays it owns (host or device; never the caller's arrays of a wrapped
+ *  matrix); accepts NULL and *A == NULL; sets *A NULL. */
 void csr_matrix_free(csr_matrix **A);
+/** A matrix over caller-owned CSR arrays (scipy's indptr, indices and data on the host, CuPy's
+ *  on the device), without copying the nonzeros: col_indices and values are used where they lie,
+ *  and so are row offsets of 64 bits. Row offsets of 32 bits (offset_width CSR_INDEX_32) are
+ *  widened into rows + 1 int64 offsets that A owns, at `location`: the one copy, of the offsets
+ *  only (4 bytes a row beside at least 12 a nonzero), made now, so later changes to the caller's
+ *  offsets are not seen (wrap again). The caller keeps its arrays alive and unchanged in shape
+ *  until csr_matrix_free(&A), which frees only what A owns; libcsr reads them and never writes
+ *  them. values is NULL for CSR_PATTERN; flags: CSR_FLAG_SORTED and CSR_FLAG_NO_DUPLICATES where
+ *  the caller knows them to hold. Checks the shape (CSR_ERR_INVALID_VALUE, CSR_ERR_OVERFLOW),
+ *  the pointers (NULL allowed only for an array of no elements), the width
+ *  (CSR_ERR_INVALID_VALUE; CSR_ERR_OVERFLOW for nnz past 2^31 - 1 with 32 bits) and the end
+ *  offsets, row_offsets[0] == 0 and row_offsets[rows] == nnz (CSR_ERR_INVALID_MATRIX; on the
+ *  device a read of two offsets); the other invariants are csr_matrix_validate's to check, and
+ *  every operation trusts them, as it trusts a matrix libcsr made. */
+csr_status csr_matrix_wrap(csr_context *ctx, csr_matrix **A, int64_t rows, int64_t cols,
+                           int64_t nnz, const void *row_offsets, csr_index_width offset_width,
+                           const int32_t *col_indices, const void *values,
+                           csr_value_type value_type, csr_location location, unsigned flags);
 /** Deep copy of src into a new matrix at `location` (host<->device transfers go through the CUDA
  *  backend). */
 csr_status csr_matrix_copy(csr_context *ctx, const csr_matrix *src, csr_matrix **dst,
@@ -349,8 +381,9 @@ csr_status csr_symmetric_expand(csr_context *ctx, const csr_matrix *A, csr_trian
  * ------------------------------------------------------------------------------------------- */
 
 /** y = alpha*A*x + beta*y. A is F64 (x, y F64), F32 (x, y F32) or PATTERN (x, y both F64 or both
- *  F32; stored entries count as 1). Each row is summed in double. beta == 0 overwrites y (NaN in
- *  y does not propagate). A, x, y all on the host (ref / OpenMP backend) or all on the device
+ *  F32; stored entries count as 1). Each row is summed in double (on the OpenMP backend F32 rows
+ *  in float, within float rounding of the others). beta == 0 overwrites y (NaN in y does not
+ *  propagate). A, x, y all on the host (ref / OpenMP backend) or all on the device
  *  (CUDA backend, asynchronous on the context's stream; the kernel from csr_context_set_kernel:
  *  AUTO picks one per matrix from its row statistics, csr_spmv_choose, computed on the first call
  *  and cached; SEGMENTED splits the nonzeros evenly, using about 40 bytes of the context's device

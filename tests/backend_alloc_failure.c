@@ -22,6 +22,7 @@ typedef struct inputs {
   csr_coo *S;         /* past the chunking size, in order with repeats: the merging paths */
   csr_dense *D;
   csr_vector *x, *y;
+  int32_t *offsets32; /* A's row offsets in 32 bits, where A is: a caller's to wrap */
 } inputs;
 
 /* One public call; returns its status and frees whatever it produced. */
@@ -66,6 +67,12 @@ static csr_status run_dense_wrap(inputs *in) {
   PRODUCES(csr_dense, csr_dense_free,
            csr_dense_wrap(in->ctx, &out_, in->D->rows, in->D->cols, in->D->ld, in->D->layout,
                           in->D->value_type, in->at, in->D->data));
+}
+static csr_status run_matrix_wrap(inputs *in) {
+  const csr_matrix *A = in->A;
+  PRODUCES(csr_matrix, csr_matrix_free,
+           csr_matrix_wrap(in->ctx, &out_, A->rows, A->cols, A->nnz, in->offsets32, CSR_INDEX_32,
+                           A->col_indices, A->values, A->value_type, in->at, A->flags));
 }
 static csr_status run_dense_copy(inputs *in) {
   PRODUCES(csr_dense, csr_dense_free, csr_dense_copy(in->ctx, in->D, &out_, in->at));
@@ -201,6 +208,7 @@ static const scenario scenarios[] = {
     {"dense_create", run_dense_create, NONE},
     {"dense_wrap", run_dense_wrap, NONE},
     {"dense_copy", run_dense_copy, NONE},
+    {"matrix_wrap", run_matrix_wrap, NONE},
     {"vector_create", run_vector_create, NONE},
     {"vector_wrap", run_vector_wrap, NONE},
     {"vector_clone", run_vector_clone, NONE},
@@ -271,6 +279,11 @@ static void make_inputs(inputs *in, csr_backend backend, csrt_rng *rng) {
   }
   csr_vector *x = csrt_random_vector(ctx, in->A->cols, CSR_F64, rng);
   csr_vector *y = csrt_random_vector(ctx, in->A->rows, CSR_F64, rng);
+  int32_t *narrow = malloc((size_t)(in->A->rows + 1) * sizeof *narrow);
+  for (int64_t i = 0; i <= in->A->rows; i++)
+    narrow[i] = (int32_t)in->A->row_offsets[i];
+  in->offsets32 = csrt_place_bytes(backend, narrow, (size_t)(in->A->rows + 1) * sizeof *narrow);
+  free(narrow);
   in->x = csrt_place_vector(backend, x);
   in->y = csrt_place_vector(backend, y);
   csr_matrix *hosted[3] = {in->A, in->lower, in->nodups},
@@ -308,6 +321,7 @@ static void free_inputs(inputs *in) {
   csr_dense_free(&in->D);
   csr_vector_free(&in->x);
   csr_vector_free(&in->y);
+  csrt_free_at(in->at == CSR_DEVICE ? CSR_BACKEND_CUDA : CSR_BACKEND_REF, in->offsets32);
   csr_context_free(&in->ctx);
 }
 

@@ -461,6 +461,9 @@ typedef csr_status csri_device_fill_fn(csr_context *ctx, void *p, int byte, size
 /* kind of a copy: 0 host -> device, 1 device -> host, 2 device -> device. */
 typedef csr_status csri_device_copy_fn(csr_context *ctx, void *dst, const void *src, size_t bytes,
                                        int kind);
+/* dst[i] = src[i] for i < n (n >= 1), both on the device: 32-bit indices widened to 64 bits. */
+typedef csr_status csri_device_widen_fn(csr_context *ctx, int64_t *dst, const int32_t *src,
+                                        int64_t n);
 typedef int csri_device_count_fn(void);
 /* Whether the context's stream is being captured into a CUDA graph (which refuses allocations
  * and synchronisations). */
@@ -538,6 +541,7 @@ typedef struct csri_backend {
     csri_device_free_fn *free;
     csri_device_fill_fn *fill;
     csri_device_copy_fn *copy;
+    csri_device_widen_fn *widen;
     csri_device_count_fn *count;
     csri_device_capturing_fn *capturing;
     csri_context_release_fn *context_release;

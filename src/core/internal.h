@@ -144,6 +144,8 @@ void csri_array_free(void *p, csr_location location);
 csr_status csri_matrix_create(csr_context *ctx, csr_matrix **A, int64_t rows, int64_t cols,
                               int64_t nnz, csr_value_type value_type, csr_location location);
 void csri_matrix_free(csr_matrix **A);
+/* A serial no other matrix of the process has had (csr_matrix.serial). */
+uint64_t csri_matrix_serial(void);
 csr_status csri_matrix_create_unset(csr_context *ctx, csr_matrix **A, int64_t rows, int64_t cols,
                                     int64_t nnz, csr_value_type value_type, csr_location location);
 /* A permutation of n with both arrays allocated at `location` and not set (src/core/

@@ -6,6 +6,10 @@
  * a new matrix for a freed one that lay at the same addresses. */
 static _Atomic uint64_t next_serial = 1;
 
+uint64_t csri_matrix_serial(void) {
+  return next_serial++;
+}
+
 /* offsets_flags: the row offsets' csri_array_alloc flags; the other arrays get them less
  * CSRI_ARRAY_ZERO. */
 static csr_status create(csr_context *ctx, csr_matrix **A, int64_t rows, int64_t cols, int64_t nnz,
@@ -24,7 +28,7 @@ static csr_status create(csr_context *ctx, csr_matrix **A, int64_t rows, int64_t
   M->value_type = value_type;
   M->location = location;
   M->flags = CSR_FLAG_SORTED | CSR_FLAG_NO_DUPLICATES; /* true of the empty structure */
-  M->serial = next_serial++;
+  M->serial = csri_matrix_serial();
   const int flags = offsets_flags & ~CSRI_ARRAY_ZERO;
   csr_status s = csri_array_alloc(ctx, (void **)&M->row_offsets, rows + 1, sizeof(int64_t),
                                   location, offsets_flags);
@@ -62,9 +66,13 @@ void csr_matrix_free(csr_matrix **A) {
 void csri_matrix_free(csr_matrix **A) {
   if (A == NULL || *A == NULL)
     return;
-  csri_array_free((*A)->row_offsets, (*A)->location);
-  csri_array_free((*A)->col_indices, (*A)->location);
-  csri_array_free((*A)->values, (*A)->location);
+  const unsigned borrowed = (*A)->borrowed;
+  if (!(borrowed & CSR_BORROWED_OFFSETS))
+    csri_array_free((*A)->row_offsets, (*A)->location);
+  if (!(borrowed & CSR_BORROWED_INDICES))
+    csri_array_free((*A)->col_indices, (*A)->location);
+  if (!(borrowed & CSR_BORROWED_VALUES))
+    csri_array_free((*A)->values, (*A)->location);
   csri_free(*A);
   *A = NULL;
 }
