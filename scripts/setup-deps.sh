@@ -39,8 +39,10 @@ test_packages=(
   libopenmpi-dev     # the distributed layer (libcsr_mpi) and its tests: mpicc, mpi.h
   openmpi-bin        # mpiexec, which runs the tests labelled mpi on 1 to 4 ranks
 )
-# Python modules of the tests (the PageRank tests compare with networkx; numpy and scipy under it).
-python_modules=(numpy scipy networkx)
+# Python modules of the tests: the PageRank tests compare with networkx (numpy and scipy under
+# it) and igraph; the Python package builds with scikit-build-core and nanobind and is tested
+# with pytest; its reader benchmark compares with fast_matrix_market.
+python_modules=(numpy scipy networkx igraph pytest scikit_build_core nanobind fast_matrix_market)
 
 if [[ "${CSR_SKIP_SETUP_DEPS:-0}" == 1 ]]; then
   echo "setup-deps: skipped (CSR_SKIP_SETUP_DEPS=1)"
