@@ -221,7 +221,7 @@ static void test_solvers(csr_context *ctx, csrt_rng *rng) {
   const csr_solver_method methods[] = {CSR_SOLVER_CG, CSR_SOLVER_PCG_JACOBI, CSR_SOLVER_BICGSTAB,
                                        CSR_SOLVER_GMRES, CSR_SOLVER_CG};
   /* A smaller grid under a sanitizer (csrt_quick): fewer iterations, each of many launches. */
-  csr_matrix *A64 = csrt_convection_diffusion(ref, 2, csrt_quick() ? 16 : 40, 0.0), *A32 = NULL;
+  csr_matrix *A64 = csrt_convection_diffusion(ref, 2, csrt_quick() ? 10 : 40, 0.0), *A32 = NULL;
   CHECK_OK(ref, csr_matrix_create(ref, &A32, A64->rows, A64->cols, A64->nnz, CSR_F32, CSR_HOST));
   memcpy(A32->row_offsets, A64->row_offsets, (size_t)(A64->rows + 1) * sizeof(int64_t));
   memcpy(A32->col_indices, A64->col_indices, (size_t)A64->nnz * sizeof(int32_t));

@@ -407,7 +407,7 @@ static void test_random(csr_context *ctx) {
 static void test_structured(csr_context *ctx) {
   /* Under a sanitizer (csrt_quick) the long chain is shorter: its rows are solved one level
    * at a time, and each level costs the instrumented kernels far more than it does here. */
-  const int64_t wide = csrt_quick() ? 5000 : 50000, chain = csrt_quick() ? 4000 : 100000;
+  const int64_t wide = csrt_quick() ? 2000 : 50000, chain = csrt_quick() ? 1000 : 100000;
   csr_matrix *D = banded(wide, 0, CSR_F64); /* one wide level */
   CHECK(check_solve(ctx, "diagonal", D, CSR_LOWER, CSR_DIAGONAL_STORED, CSR_F64, 1.0) == 1);
   CHECK(check_solve(ctx, "diagonal", D, CSR_UPPER, CSR_DIAGONAL_UNIT, CSR_F64, -2.0) == 1);

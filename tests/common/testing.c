@@ -70,6 +70,8 @@ double csrt_uniform(csrt_rng *rng, double lo, double hi) {
 }
 
 csr_backend csrt_backend_from_args(int argc, char **argv) {
+  /* Line by line even into a file: a run stopped at a time limit keeps what it printed. */
+  setvbuf(stdout, NULL, _IOLBF, 0);
   csr_backend b = CSR_BACKEND_REF;
   if (argc > 1) {
     if (strcmp(argv[1], "omp") == 0)
