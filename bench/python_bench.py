@@ -184,24 +184,23 @@ def bench_spmv_gpu(files, repo, reps, rows):
     for name, path in cases.items():
         H = libcsr.read(path)
         A = csp.csr_matrix(H)
-        x = cp.random.default_rng(1).uniform(-1, 1, H.shape[1])
+        rng = cp.random.default_rng(1)
+        A.data = rng.uniform(0.5, 1.5, A.nnz)  # random, never zero (pattern files read as ones)
+        x = rng.uniform(-1, 1, H.shape[1])
         del H
+        calls = max(reps, 20)
 
-        def per_call(f, calls):
-            f()
-            cp.cuda.Device().synchronize()
-            times = []
-            for _ in range(5):
-                began = time.perf_counter()
+        def block(f):  # a round: `calls` launches between synchronisations
+            def run():
+                cp.cuda.Device().synchronize()
                 for _ in range(calls):
                     f()
                 cp.cuda.Device().synchronize()
-                times.append((time.perf_counter() - began) / calls)
-            return statistics.median(times)
+            return run
 
-        calls = max(reps, 20)
-        ours = per_call(lambda: libcsr.spmv(A, x), calls)
-        theirs = per_call(lambda: A @ x, calls)
+        times = alternating_medians({"ours": block(lambda: libcsr.spmv(A, x)),
+                                     "cupyx": block(lambda: A @ x)}, 5)
+        ours, theirs = times["ours"] / calls, times["cupyx"] / calls
         rows.append(dict(benchmark="python_spmv_gpu", case=name, variant="f64, y allocated",
                          ours_seconds=ours, anchor_name="cupyx.scipy.sparse %s A @ x" % cp.__version__,
                          anchor_seconds=theirs, target_ratio=1.0,

@@ -249,12 +249,12 @@ def _vector_spec(v, n: int, dtype, device: bool, what: str, out: bool = False):
     xp = __import__("cupy") if device else np
     if out and not device and not isinstance(v, np.ndarray):
         raise TypeMismatchError(f"{what} must be a NumPy array: it is written in place")
+    a = xp.asarray(v)  # a view of the same memory (through CuPy for a tensor)
     if out:
-        a = xp.asarray(v)  # a view of the same memory
         if a.dtype != dtype or not a.flags.c_contiguous:
             raise TypeMismatchError(f"{what} must be a contiguous {np.dtype(dtype)} array, as A's values")
     else:
-        a = xp.ascontiguousarray(v, dtype=dtype)
+        a = xp.ascontiguousarray(a, dtype=dtype)
     if a.ndim != 1 or a.shape[0] != n:
         raise DimensionMismatchError(f"{what} has shape {tuple(a.shape)}: expected ({n},)")
     return (_address(a), n, _F64 if a.dtype == np.float64 else _F32, int(device)), a
