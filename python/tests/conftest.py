@@ -48,6 +48,13 @@ def random_csr(rows: int, cols: int, density: float, dtype=np.float64, seed: int
     return A
 
 
+def with_int32_indices(A: sp.csr_array) -> sp.csr_array:
+    """A with int32 indices and indptr, as CuPy and most readers hold them (scipy keeps the int64
+    of the triples random_csr builds from)."""
+    return sp.csr_array((A.data, A.indices.astype(np.int32), A.indptr.astype(np.int32)),
+                        shape=A.shape)
+
+
 def poisson2d(m: int) -> sp.csr_array:
     """The 5-point Laplacian on an m x m grid: symmetric positive definite."""
     T = sp.diags_array([-1.0, 2.0, -1.0], offsets=[-1, 0, 1], shape=(m, m))

@@ -11,7 +11,7 @@ import scipy.sparse as sp
 
 import libcsr
 from libcsr import _api, _core
-from conftest import convection_diffusion, cupy_or_skip, poisson2d, random_csr
+from conftest import convection_diffusion, cupy_or_skip, poisson2d, random_csr, with_int32_indices
 
 
 @pytest.fixture
@@ -47,7 +47,8 @@ def test_spmv(cp, dtype):
 
 
 def test_device_arrays_used_in_place(cp):
-    A = to_device(cp, random_csr(1000, 1000, 0.01, seed=22))
+    A = to_device(cp, with_int32_indices(random_csr(1000, 1000, 0.01, seed=22)))
+    assert A.indices.dtype == np.int32
     M = _api._Matrix(A)
     offsets, indices, values = _core.wrapped_addresses(M.handle, _api._settings(None, None, True))
     assert indices == A.indices.data.ptr

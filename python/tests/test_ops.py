@@ -12,7 +12,7 @@ import scipy.sparse.linalg as spla
 
 import libcsr
 from libcsr import _api, _core
-from conftest import convection_diffusion, poisson2d, random_csr
+from conftest import convection_diffusion, poisson2d, random_csr, with_int32_indices
 
 
 def rel_err(a, b) -> float:
@@ -61,8 +61,7 @@ def test_spmv_inputs_converted():
 def test_nothing_copied():
     """csr_matrix_wrap records the caller's arrays themselves (64-bit offsets too; 32-bit ones
     are widened: the one copy, of the offsets)."""
-    R = random_csr(100, 100, 0.05, seed=4)
-    A = sp.csr_array((R.data, R.indices.astype(np.int32), R.indptr.astype(np.int32)), shape=R.shape)
+    A = with_int32_indices(random_csr(100, 100, 0.05, seed=4))
     assert A.indices.dtype == np.int32
     M = _api._Matrix(A)
     settings = _api._settings(None, None, False)
@@ -84,8 +83,7 @@ def test_nothing_copied():
 def test_wrapped_matrix_kept():
     """A matrix used again with the same arrays is not wrapped again; new arrays, a changed
     nnz, or forget() give a new wrap; converted inputs are never kept."""
-    A = random_csr(200, 200, 0.05, seed=13)
-    A = sp.csr_array((A.data, A.indices.astype(np.int32), A.indptr.astype(np.int32)), shape=A.shape)
+    A = with_int32_indices(random_csr(200, 200, 0.05, seed=13))
     x = np.ones(200)
     M = _api._matrix(A)
     assert _api._matrix(A) is M
