@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <math.h>
 #include <memory>
 #include <stdio.h>
 #include <string.h>
@@ -20,6 +21,15 @@ uint64_t next_u64() {
 
 double uniform01() {
   return bench_unit(next_u64());
+}
+
+/* A Poisson count of mean `mean` (small): the uniforms multiplied until below e^-mean. */
+static int64_t poisson(double mean) {
+  const double floor_product = exp(-mean);
+  int64_t k = 0;
+  for (double product = uniform01(); product > floor_product; product *= uniform01())
+    k++;
+  return k;
 }
 
 int64_t longest_row(const host_csr &A) {
@@ -295,6 +305,12 @@ std::vector<spmv_case> spmv_cases(csr_context *ctx, const char *matrices_dir, in
       {"poisson2d_5pt_3000", 0, [q] { return stencil(2, q ? 500 : 3000, 0); }},
       {"stencil3d_27pt_150", 0, [q] { return stencil(3, q ? 40 : 150, 1); }},
       {"uniform_16_per_row", 0, [n] { return random_rows(n, n, [](int64_t) { return 16; }); }},
+      /* Short rows of one length, and of lengths that vary like those of random triples (each
+       * row's count Poisson with mean 6, 0 to about 20): a thread per row waits for the longest
+       * row of its warp. */
+      {"uniform_6_per_row", 0, [n] { return random_rows(n, n, [](int64_t) { return 6; }); }},
+      {"poisson_6_per_row", 0,
+       [n] { return random_rows(n, n, [](int64_t) { return poisson(6.0); }); }},
       {"8_per_row_40_long_rows", 0,
        [n] {
          return random_rows(n, n, [n](int64_t i) { return i % (n / 40) == 0 ? n / 20 : 8; });

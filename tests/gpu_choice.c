@@ -4,7 +4,8 @@
  * matrix gets the host's choice; decreasing offsets are refused on the device too; the first
  * AUTO SpMV on a matrix fills the context's cache and the next calls reuse it, the tiled kernels'
  * tile starts too: the same y when they are kept, made for the other value type's tiles, dropped
- * with a matrix pushed out of the cache or forgotten. */
+ * with a matrix pushed out of the cache or forgotten. Short rows' gathers, sampled from the
+ * device, give the host's figure. */
 #include "testing.h"
 
 #include <float.h>
@@ -33,6 +34,9 @@ static void same_choice(csr_context *ctx, csr_context *ref, const csr_matrix *A,
   CHECK_OK(ctx, csr_spmv_choose(ctx, D, &cd));
   CHECKF(ch.kernel == cd.kernel && ch.lanes == cd.lanes, "%s: host picks %s/%d, device %s/%d", what,
          csr_spmv_kernel_name(ch.kernel), ch.lanes, csr_spmv_kernel_name(cd.kernel), cd.lanes);
+  CHECKF(ch.gather_lines == cd.gather_lines,
+         "%s: gather lines %.17g on the host, %.17g on the device", what, ch.gather_lines,
+         cd.gather_lines);
   /* The SpMV reuses the cached statistics: the next choose says so. */
   csr_vector *x = NULL, *y = NULL;
   csr_value_type vt = A->value_type == CSR_F32 ? CSR_F32 : CSR_F64;
@@ -64,6 +68,15 @@ static void shapes(csr_context *ctx, csr_context *ref, csrt_rng *rng) {
                            : (int64_t)csrt_below(rng, 9);
   csr_matrix *A = csrt_from_row_lengths(ref, rows, 2000, len, CSR_PATTERN, CSRT_CONSTANT, rng);
   same_choice(ctx, ref, A, "mixed lengths, pattern");
+  csr_matrix_free(&A);
+  /* Short regular rows, whose gathers are sampled from the device: local (scalar), scattered. */
+  A = csrt_poisson_2d(ref, 150, 0.0);
+  same_choice(ctx, ref, A, "stencil");
+  csr_matrix_free(&A);
+  for (int64_t i = 0; i < rows; i++)
+    len[i] = 6;
+  A = csrt_from_row_lengths(ref, rows, rows, len, CSR_F64, CSRT_RANDOM, rng);
+  same_choice(ctx, ref, A, "random short rows");
   csr_matrix_free(&A);
   free(len);
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The SpMV kernel choice: the rule of src/kernels/spmv_choice.h either side of each threshold of
  * src/kernels/spmv_tuning.h, on statistics built from row lengths; and csr_spmv_choose's cache
- * (hits, forgetting, a new matrix at old addresses, eviction), its forced kernel and its errors. */
+ * (hits, forgetting, a new matrix at old addresses, eviction), its forced kernel and its errors;
+ * the sampled gathers that keep the scalar kernel from random short rows. */
 #include "kernels/spmv_choice.h"
 #include "ops/ops.h"
 #include "testing.h"
@@ -32,7 +33,7 @@ static csr_row_stats stats_of(int groups, const int64_t *count, const int64_t *l
 
 static csri_spmv_pick pick_of(int groups, const int64_t *count, const int64_t *len) {
   csr_row_stats s = stats_of(groups, count, len);
-  return csri_spmv_choose(&s, CSRI_SPMV_RESIDENT_LANES);
+  return csri_spmv_choose(&s, 0.0, CSRI_SPMV_RESIDENT_LANES);
 }
 
 /* Uniform rows: scalar up to a mean of CSRI_SPMV_SCALAR_MEAN; then stream while the rows fit its
@@ -220,8 +221,8 @@ static void test_longest_row(void) {
   len[0] = 5;
   len[1] = (int64_t)csri_longest_steps_allowed(pick_of(1, count, len).lane_share) + 1;
   csr_row_stats s = stats_of(2, count, len); /* 5s and one row just too long for a thread */
-  CHECK(csri_spmv_choose(&s, CSRI_SPMV_RESIDENT_LANES).kernel == CSR_KERNEL_SEGMENTED);
-  CHECK(csri_spmv_choose(&s, CSRI_SPMV_RESIDENT_LANES / 2.0).kernel == CSR_KERNEL_SCALAR);
+  CHECK(csri_spmv_choose(&s, 0.0, CSRI_SPMV_RESIDENT_LANES).kernel == CSR_KERNEL_SEGMENTED);
+  CHECK(csri_spmv_choose(&s, 0.0, CSRI_SPMV_RESIDENT_LANES / 2.0).kernel == CSR_KERNEL_SCALAR);
 }
 
 static void test_forced(void) {
@@ -387,6 +388,48 @@ static void test_plan(csrt_rng *rng) {
   csr_context_free(&ctx);
 }
 
+/* Short regular rows go to the scalar kernel only while its warps' gathers of x share lines
+ * (CSRI_SPMV_SCALAR_LINES either side); sampled on a stencil (neighbouring rows read neighbouring
+ * entries) and on random columns (each lane its own line), and only where the rule needs it. */
+static void test_gather_lines(csrt_rng *rng) {
+  const int64_t rows[] = {1000000}, six[] = {6};
+  csr_row_stats s = stats_of(1, rows, six);
+  csri_spmv_pick p = csri_spmv_choose(&s, CSRI_SPMV_SCALAR_LINES, CSRI_SPMV_RESIDENT_LANES);
+  CHECK(p.kernel == CSR_KERNEL_SCALAR && !p.scattered);
+  p = csri_spmv_choose(&s, CSRI_SPMV_SCALAR_LINES + 1e-3, CSRI_SPMV_RESIDENT_LANES);
+  CHECKF(p.kernel == CSR_KERNEL_STREAM && p.scattered && p.why == CSRI_WHY_ROWS_FIT,
+         "kernel %d why %d", (int)p.kernel, (int)p.why); /* not a vector of one lane */
+  csr_context *ctx = csrt_context(CSR_BACKEND_REF);
+  csr_matrix *stencil = csrt_poisson_2d(ctx, 300, 0.0);
+  csr_spmv_choice c;
+  CHECK_OK(ctx, csr_spmv_choose(ctx, stencil, &c));
+  CHECKF(c.kernel == CSR_KERNEL_SCALAR && c.gather_lines > 0.0 && c.gather_lines < 0.15,
+         "stencil: kernel %d, %.3f lines a lane", (int)c.kernel, c.gather_lines);
+  const int64_t n = 100000;
+  int64_t *len = malloc((size_t)n * sizeof *len);
+  for (int64_t i = 0; i < n; i++)
+    len[i] = 6;
+  csr_matrix *scattered = csrt_from_row_lengths(ctx, n, n, len, CSR_F64, CSRT_RANDOM, rng);
+  CHECK_OK(ctx, csr_spmv_choose(ctx, scattered, &c));
+  CHECKF(c.kernel == CSR_KERNEL_STREAM && c.gather_lines > 0.9, "random: kernel %d, %.3f",
+         (int)c.kernel, c.gather_lines);
+  CHECK(strstr(c.reason, "scatter") != NULL && strstr(c.reason, "stream") != NULL);
+  csr_spmv_choice again;
+  CHECK_OK(ctx, csr_spmv_choose(ctx, scattered, &again)); /* kept with the statistics */
+  CHECK(again.cached && again.gather_lines == c.gather_lines);
+  CHECK(again.analysis_seconds == c.analysis_seconds && strcmp(again.reason, c.reason) == 0);
+  for (int64_t i = 0; i < n; i++)
+    len[i] = 20;
+  csr_matrix *longer = csrt_from_row_lengths(ctx, n, n, len, CSR_F64, CSRT_RANDOM, rng);
+  CHECK_OK(ctx, csr_spmv_choose(ctx, longer, &c)); /* no rule needs the sample */
+  CHECK(c.kernel == CSR_KERNEL_STREAM && c.gather_lines == -1.0);
+  free(len);
+  csr_matrix_free(&stencil);
+  csr_matrix_free(&scattered);
+  csr_matrix_free(&longer);
+  csr_context_free(&ctx);
+}
+
 int main(void) {
   csrt_rng rng = {csrt_seed("test_spmv_choice")};
   test_regular();
@@ -398,5 +441,6 @@ int main(void) {
   test_registry();
   test_choose(&rng);
   test_plan(&rng);
+  test_gather_lines(&rng);
   return csrt_finish("test_spmv_choice");
 }

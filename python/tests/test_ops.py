@@ -166,6 +166,21 @@ def test_row_stats_and_choice():
     assert libcsr.spmv_choice(A, kernel="stream").forced
 
 
+def test_spmv_choice_samples_short_rows():
+    """Short regular rows: the scalar kernel for a stencil, whose neighbouring rows gather
+    neighbouring entries of x; not for random columns, where each lane reads its own line."""
+    stencil = libcsr.spmv_choice(poisson2d(100))
+    assert stencil.kernel == "scalar" and 0.0 < stencil.gather_lines < 0.15
+    rng = np.random.default_rng(3)
+    n = 50_000
+    cols = rng.integers(0, n, 6 * n)
+    A = sp.csr_array((np.ones(6 * n), cols, np.arange(0, 6 * n + 1, 6)), shape=(n, n))
+    scattered = libcsr.spmv_choice(A)
+    assert scattered.kernel == "stream" and scattered.gather_lines > 0.9
+    assert "scatter" in scattered.reason
+    assert libcsr.spmv_choice(random_csr(300, 300, 0.2)).gather_lines == -1.0  # 60 a row
+
+
 # --- PageRank ----------------------------------------------------------------------------------
 
 

@@ -26,8 +26,9 @@ typedef struct csri_spmv_cache_entry {
   int64_t rows, cols, nnz;
   csr_location location;
   uint64_t last_use; /* the entry used longest ago is replaced first */
-  double seconds;    /* what computing the statistics cost */
+  double seconds;    /* what computing the statistics (and gather_lines) cost */
   csr_row_stats stats;
+  double gather_lines; /* csri_gather_lines of the matrix; < 0 until measured */
   /* Where the tiles of a tiled SpMV kernel start in this matrix (device memory, NULL until a
    * kernel keeps them: csri_spmv_tiles_for), and which kernel and tile size they are for (which,
    * with the matrix, fix their size). */
@@ -191,6 +192,11 @@ int csri_spmv_cache_find(csr_context *ctx, const csr_matrix *A, csr_row_stats *s
  * ago, with its tile starts. */
 void csri_spmv_cache_keep(csr_context *ctx, const csr_matrix *A, const csr_row_stats *stats,
                           double seconds);
+/* The sampled gather lines (src/ops/gather_lines.c) kept with A's statistics: 1 and *lines when
+ * measured, else 0. keep_lines records them, adding their cost to the statistics'. */
+int csri_spmv_cache_lines(csr_context *ctx, const csr_matrix *A, double *lines);
+void csri_spmv_cache_keep_lines(csr_context *ctx, const csr_matrix *A, double lines,
+                                double seconds);
 /* Drops A's entry (A NULL: every entry) and frees its tile starts. */
 void csri_spmv_cache_forget(csr_context *ctx, const csr_matrix *A);
 /* A device buffer of `bytes` kept with A's statistics in the context, for the tile starts of a

@@ -69,8 +69,26 @@ void csri_spmv_cache_keep(csr_context *ctx, const csr_matrix *A, const csr_row_s
         slot = i;
     entry_release(&c->entries[slot]);
   }
-  c->entries[slot] = (entry){A->serial,   A->row_offsets, A->col_indices, A->rows, A->cols, A->nnz,
-                             A->location, ++c->clock,     seconds,        *stats,  NULL,    0};
+  c->entries[slot] =
+      (entry){A->serial,  A->row_offsets, A->col_indices, A->rows, A->cols, A->nnz, A->location,
+              ++c->clock, seconds,        *stats,         -1.0,    NULL,    0};
+}
+
+int csri_spmv_cache_lines(csr_context *ctx, const csr_matrix *A, double *lines) {
+  const entry *e = entry_of(ctx, A);
+  if (e == NULL || e->gather_lines < 0.0)
+    return 0;
+  *lines = e->gather_lines;
+  return 1;
+}
+
+void csri_spmv_cache_keep_lines(csr_context *ctx, const csr_matrix *A, double lines,
+                                double seconds) {
+  entry *e = entry_of(ctx, A);
+  if (e == NULL)
+    return;
+  e->gather_lines = lines;
+  e->seconds += seconds;
 }
 
 csr_status csri_spmv_tiles_for(csr_context *ctx, const csr_matrix *A, uint64_t key, size_t bytes,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The SpMV kernel for a matrix, from its row-length statistics alone: the figures
- * (src/kernels/spmv_figures.h) weighed by the registry's rules in order
+/* The SpMV kernel for a matrix, from its row-length statistics and how its gathers of x spread:
+ * the figures (src/kernels/spmv_figures.h) weighed by the registry's rules in order
  * (src/kernels/spmv_registry.h). A pure function, the same for C and CUDA, so that the CPU tests
  * check every threshold either side. Thresholds: src/kernels/spmv_tuning.h. Internal. */
 #ifndef CSR_KERNELS_SPMV_CHOICE_H
@@ -23,12 +23,14 @@ static inline csri_spmv_pick csri_spmv_forced(const csr_row_stats *s, csr_spmv_k
   return p;
 }
 
-/* The kernel for a matrix with statistics s on a GPU holding `resident_lanes` threads at once
+/* The kernel for a matrix with statistics s and sampled gather lines (csri_gather_lines; 0 when
+ * not sampled: taken as local) on a GPU holding `resident_lanes` threads at once
  * (CSRI_SPMV_RESIDENT_LANES; the tests vary it): the first in the registry whose rule takes it.
  * A matrix without work gets the scalar kernel (csr_spmv only scales y). */
-static inline csri_spmv_pick csri_spmv_choose(const csr_row_stats *s, double resident_lanes) {
+static inline csri_spmv_pick csri_spmv_choose(const csr_row_stats *s, double gather_lines,
+                                              double resident_lanes) {
   csri_spmv_pick p;
-  if (!csri_spmv_figures(s, resident_lanes, &p)) {
+  if (!csri_spmv_figures(s, gather_lines, resident_lanes, &p)) {
     p.kernel = CSR_KERNEL_SCALAR;
     p.lanes = 1;
     return p;

@@ -40,10 +40,12 @@ typedef struct csri_spmv_pick {
   double spread_squared; /* (standard deviation of the row lengths / mean)^2 */
   double stream_steps;   /* the longest row's steps on its lanes in a stream tile of typical rows */
   double stream_share;   /* a lane's even share of such a tile's nonzeros */
+  double gather_lines;   /* x lines a scalar warp's step touches per lane (csri_gather_lines) */
   /* What keeps a row kernel away (each alone is enough): */
   int many_empty; /* more than CSRI_SPMV_EMPTY_SHARE of the rows are empty */
   int uneven;     /* regular_share below CSRI_SPMV_REGULAR_SHARE */
   int long_row;   /* longest_steps above csri_longest_steps_allowed */
+  int scattered;  /* gather_lines above CSRI_SPMV_SCALAR_LINES: keeps the scalar kernel away */
 } csri_spmv_pick;
 
 /* Nonzeros in log2 bin b, estimated as its rows times the bin's middle length (0.75 * 2^b; bin 0
@@ -99,11 +101,11 @@ static inline double csri_regular_share(const csr_row_stats *s, int *typical_bin
   return total > 0.0 ? near / total : 1.0;
 }
 
-/* Every figure of p for a matrix with statistics s on a GPU holding `resident_lanes` threads at
- * once (CSRI_SPMV_RESIDENT_LANES; the tests vary it). A matrix without a non-empty row has none:
- * 0, with p zeroed and p->why CSRI_WHY_NO_WORK; else 1. */
-static inline int csri_spmv_figures(const csr_row_stats *s, double resident_lanes,
-                                    csri_spmv_pick *p) {
+/* Every figure of p for a matrix with statistics s and gather lines `gather_lines` on a GPU
+ * holding `resident_lanes` threads at once (CSRI_SPMV_RESIDENT_LANES; the tests vary it). A matrix
+ * without a non-empty row has none: 0, with p zeroed and p->why CSRI_WHY_NO_WORK; else 1. */
+static inline int csri_spmv_figures(const csr_row_stats *s, double gather_lines,
+                                    double resident_lanes, csri_spmv_pick *p) {
   memset(p, 0, sizeof *p);
   p->why = CSRI_WHY_NO_WORK;
   int64_t nonempty = s->rows - s->empty_rows;
@@ -124,6 +126,8 @@ static inline int csri_spmv_figures(const csr_row_stats *s, double resident_lane
   p->many_empty = (double)s->empty_rows > CSRI_SPMV_EMPTY_SHARE * (double)s->rows;
   p->uneven = p->regular_share < CSRI_SPMV_REGULAR_SHARE;
   p->long_row = p->longest_steps > csri_longest_steps_allowed(p->lane_share);
+  p->gather_lines = gather_lines;
+  p->scattered = gather_lines > CSRI_SPMV_SCALAR_LINES;
   return 1;
 }
 

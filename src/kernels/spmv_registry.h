@@ -27,7 +27,7 @@ typedef int csri_spmv_rule(const csr_row_stats *s, csri_spmv_pick *p);
 /* Regular short rows: a thread per row. */
 static inline int csri_rule_scalar(const csr_row_stats *s, csri_spmv_pick *p) {
   (void)s;
-  if (p->many_empty || p->uneven || p->long_row || p->row_lanes != 1)
+  if (p->many_empty || p->uneven || p->long_row || p->row_lanes != 1 || p->scattered)
     return 0;
   p->why = CSRI_WHY_SHORT_ROWS;
   p->lanes = 1;
@@ -45,10 +45,12 @@ static inline int csri_rule_stream(const csr_row_stats *s, csri_spmv_pick *p) {
   return 1;
 }
 
-/* Regular longer rows, alike enough to fill the groups of lanes. */
+/* Regular longer rows, alike enough to fill the groups of lanes (short rows whose gathers
+ * scatter do not come here: a group of one lane is the scalar kernel). */
 static inline int csri_rule_vector(const csr_row_stats *s, csri_spmv_pick *p) {
   (void)s;
-  if (p->many_empty || p->uneven || p->long_row || p->group_fill < CSRI_SPMV_VECTOR_FILL ||
+  if (p->many_empty || p->uneven || p->long_row || p->row_lanes < 2 ||
+      p->group_fill < CSRI_SPMV_VECTOR_FILL ||
       p->spread_squared > CSRI_SPMV_VECTOR_SPREAD * CSRI_SPMV_VECTOR_SPREAD)
     return 0;
   p->why = CSRI_WHY_FULL_GROUPS;

@@ -29,6 +29,13 @@
 /* Regular rows of at most this many entries on average (empty rows left out) get a thread each:
  * the row is one or two cache sectors, read by one thread while its neighbours read the next. */
 #define CSRI_SPMV_SCALAR_MEAN 8.0
+/* ... and only when its warps' gathers of x share lines: a step of a warp (32 rows, each lane
+ * reading its row's k-th column) may touch at most this many 128-byte lines per lane, sampled
+ * (csri_gather_lines). Neighbouring rows of a stencil read neighbouring entries (about 0.1);
+ * random columns give each lane its own line (about 1), and then the scalar kernel's dependent,
+ * uncoalesced loads run at 0.55-0.63x cuSPARSE where the stream kernel, which stages the tile's
+ * columns first, runs at 1.0-1.1x. */
+#define CSRI_SPMV_SCALAR_LINES 0.25
 /* Longer regular rows get a group of lanes (the vector kernel) only when every group is full:
  * the mean fills at least VECTOR_FILL of the group's passes (mean / (lanes x passes)) and the
  * rows' standard deviation is at most VECTOR_SPREAD of the mean. Otherwise lanes idle in every

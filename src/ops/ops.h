@@ -35,6 +35,10 @@ csr_status csri_exact_sums(csr_context *ctx, csri_terms terms, const csr_vector 
  * matrix's statistics are computed on its first plan and kept in the context. */
 csr_status csri_spmv_plan_for(csr_context *ctx, const csri_backend *b, const csr_matrix *A,
                               csri_spmv_plan *plan, const csri_spmv_plan **handed);
+/* How many 128-byte lines of x a step of the scalar kernel's warps touches per lane that reads,
+ * sampled on 64 warps of A (src/ops/gather_lines.c): about 0.1 when neighbouring rows read
+ * neighbouring entries, near 1 when each lane reads its own line; 0 for an empty matrix. */
+csr_status csri_gather_lines(csr_context *ctx, const csr_matrix *A, double *lines_per_lane);
 /* A's row statistics as the plan reads them: kept in the context, computed on first use. */
 csr_status csri_row_stats_kept(csr_context *ctx, const csr_matrix *A, csr_row_stats *stats);
 

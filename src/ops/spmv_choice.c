@@ -50,6 +50,29 @@ csr_status csri_row_stats_kept(csr_context *ctx, const csr_matrix *A, csr_row_st
   return stats_of(ctx, A, stats, &seconds, &cached);
 }
 
+/* AUTO's pick for A with statistics s. The scalar kernel also needs its warps' gathers of x to
+ * share lines: they are sampled, and kept with the statistics, only when the rule would pick it,
+ * so a matrix's later picks (every AUTO product asks) apply the rule once with what was kept
+ * (*lines: the sample, or -1 when none was needed; *seconds: what sampling now cost). */
+static csr_status auto_pick(csr_context *ctx, const csr_matrix *A, const csr_row_stats *s,
+                            csri_spmv_pick *pick, double *lines, double *seconds) {
+  *seconds = 0.0;
+  if (csri_spmv_cache_lines(ctx, A, lines)) {
+    *pick = csri_spmv_choose(s, *lines, CSRI_SPMV_RESIDENT_LANES);
+    return CSR_SUCCESS;
+  }
+  *lines = -1.0;
+  *pick = csri_spmv_choose(s, 0.0, CSRI_SPMV_RESIDENT_LANES); /* gathers taken as local */
+  if (pick->why != CSRI_WHY_SHORT_ROWS)
+    return CSR_SUCCESS;
+  double start = csri_seconds_now();
+  CSRI_TRY(csri_gather_lines(ctx, A, lines));
+  *seconds = csri_seconds_now() - start;
+  csri_spmv_cache_keep_lines(ctx, A, *lines, *seconds);
+  *pick = csri_spmv_choose(s, *lines, CSRI_SPMV_RESIDENT_LANES);
+  return CSR_SUCCESS;
+}
+
 csr_status csri_spmv_plan_for(csr_context *ctx, const csri_backend *b, const csr_matrix *A,
                               csri_spmv_plan *plan, const csri_spmv_plan **handed) {
   *handed = NULL;
@@ -66,9 +89,13 @@ csr_status csri_spmv_plan_for(csr_context *ctx, const csri_backend *b, const csr
     s.mean = A->rows > 0 ? (double)A->nnz / (double)A->rows : 0.0;
     s.longest = -1;
   }
-  const csri_spmv_pick pick = forced == CSR_KERNEL_AUTO
-                                  ? csri_spmv_choose(&s, CSRI_SPMV_RESIDENT_LANES)
-                                  : csri_spmv_forced(&s, forced);
+  csri_spmv_pick pick;
+  if (forced == CSR_KERNEL_AUTO) {
+    double lines, sampling;
+    CSRI_TRY(auto_pick(ctx, A, &s, &pick, &lines, &sampling));
+  } else {
+    pick = csri_spmv_forced(&s, forced);
+  }
   *plan = (csri_spmv_plan){pick.kernel, pick.lanes, s.longest, NULL};
   *handed = plan;
   return CSR_SUCCESS;
@@ -83,6 +110,15 @@ static void typical_range(const csri_spmv_pick *p, long long *low, long long *hi
 
 /* The rule's reason for pick p, in one sentence. */
 static void describe(const csri_spmv_pick *p, const csr_row_stats *s, char *out, size_t size) {
+  if (p->scattered) { /* short regular rows that the scalar kernel would have taken */
+    snprintf(out, size,
+             "rows regular and short (%.1f entries per non-empty row) but their gathers of x "
+             "scatter: a warp's step of the scalar kernel would touch %.2f lines of x per lane "
+             "(it needs at most %g): %s, which stages each tile's columns with coalesced loads",
+             p->nonempty_mean, p->gather_lines, CSRI_SPMV_SCALAR_LINES,
+             csr_spmv_kernel_name(p->kernel));
+    return;
+  }
   long long low, high;
   typical_range(p, &low, &high);
   double share = 100.0 * p->regular_share;
@@ -163,7 +199,10 @@ csr_status csr_spmv_choose(csr_context *ctx, const csr_matrix *A, csr_spmv_choic
   memset(choice, 0, sizeof *choice);
   /* A matrix not yet cached is checked by csr_row_stats_compute. */
   CSRI_TRY(stats_of(ctx, A, &choice->stats, &choice->analysis_seconds, &choice->cached));
-  csri_spmv_pick chosen = csri_spmv_choose(&choice->stats, CSRI_SPMV_RESIDENT_LANES);
+  csri_spmv_pick chosen;
+  double sampling;
+  CSRI_TRY(auto_pick(ctx, A, &choice->stats, &chosen, &choice->gather_lines, &sampling));
+  choice->analysis_seconds += sampling;
   csr_spmv_kernel forced = csr_context_kernel(ctx);
   if (forced == CSR_KERNEL_AUTO) {
     choice->kernel = chosen.kernel;

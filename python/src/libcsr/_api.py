@@ -503,6 +503,9 @@ class KernelChoice:
     reason: str
     analysis_seconds: float
     stats: RowStats
+    #: for short regular rows, the lines of x a step of the scalar kernel's warps touches per
+    #: lane (sampled; above 0.25 the scalar kernel is not chosen); -1 when not needed
+    gather_lines: float
 
 
 def row_stats(A, *, threads: Optional[int] = None) -> RowStats:

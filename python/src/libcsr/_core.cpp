@@ -310,6 +310,7 @@ nb::dict spmv_choice(const Wrapped &A, const Settings &settings) {
   d["lanes"] = choice.lanes;
   d["forced"] = bool(choice.forced);
   d["analysis_seconds"] = choice.analysis_seconds;
+  d["gather_lines"] = choice.gather_lines;
   d["reason"] = std::string(choice.reason);
   d["stats"] = stats_dict(choice.stats);
   return d;
