@@ -188,6 +188,7 @@ def bench_spmv_gpu(files, repo, reps, rows):
         A.data = rng.uniform(0.5, 1.5, A.nnz)  # random, never zero (pattern files read as ones)
         x = rng.uniform(-1, 1, H.shape[1])
         del H
+        kernel = libcsr.spmv_choice(A).kernel  # what libcsr.spmv runs, for the record
         calls = max(reps, 20)
 
         def block(f):  # a round: `calls` launches between synchronisations
@@ -204,9 +205,10 @@ def bench_spmv_gpu(files, repo, reps, rows):
         rows.append(dict(benchmark="python_spmv_gpu", case=name, variant="f64, y allocated",
                          ours_seconds=ours, anchor_name="cupyx.scipy.sparse %s A @ x" % cp.__version__,
                          anchor_seconds=theirs, target_ratio=1.0,
-                         extra="nnz=%d;calls=%d" % (A.nnz, calls), device=device))
-        print("spmv %-20s libcsr %.1f us, cupyx %.1f us, ratio %.2f" % (
-            name, ours * 1e6, theirs * 1e6, theirs / ours), flush=True)
+                         extra="nnz=%d;calls=%d;kernel=%s" % (A.nnz, calls, kernel),
+                         device=device))
+        print("spmv %-20s %-9s libcsr %.1f us, cupyx %.1f us, ratio %.2f" % (
+            name, kernel, ours * 1e6, theirs * 1e6, theirs / ours), flush=True)
 
 
 def main():

@@ -131,3 +131,14 @@ def test_errors(cp):
         libcsr.spmv(to_device(cp, H), cp.ones(81))
     with pytest.raises(libcsr.UnsupportedError):
         libcsr.write("/tmp/x.mtx", to_device(cp, H))
+
+
+def test_spmv_choice_on_device_matches_host(cp):
+    # The row statistics and the gather sample run on the GPU for a CuPy matrix; the choice and
+    # its figures are those of the same matrix on the host.
+    for H in (poisson2d(300), random_csr(40000, 40000, 6 / 40000, seed=23)):
+        host, device = libcsr.spmv_choice(H), libcsr.spmv_choice(to_device(cp, H))
+        assert (device.kernel, device.lanes) == (host.kernel, host.lanes)
+        assert device.gather_lines == host.gather_lines
+        h, d = host.stats, device.stats
+        assert (d.rows, d.nnz, d.longest, d.histogram) == (h.rows, h.nnz, h.longest, h.histogram)
